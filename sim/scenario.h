@@ -1,0 +1,154 @@
+// Scenario: the parsed, validated form of a scenario file (docs/scenarios.md).
+//
+// A scenario is data: the agent plan (actions and the suppliers they call),
+// the keyed inputs, the attempts (each optionally restoring a checkpoint,
+// then a script of driver steps and armed faults) and the expectation.
+//
+// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
+// no iteration over unordered containers where the order can reach the trace,
+// no standard-library distributions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/status.h"
+
+namespace durasim {
+
+// 1-based line and column in the scenario file; 0 when built in code.
+struct SourcePos {
+  int line = 0;
+  int column = 0;
+};
+
+// The event type every input produces; actions listen on it with `on: [input]`.
+inline constexpr const char* kInputEventType = "input";
+
+enum class CallMode { kSync, kAsync };
+
+// One step of an action. Every action carries an accumulator, an integer
+// initialised to the triggering event's value.
+struct ActionStep {
+  enum class Kind {
+    kCall,    // durable call: acc = supplier(acc)
+    kMemory,  // memory update: memory[name] = acc
+    kEmit,    // emit an event of type `name` with value acc
+    kOutput,  // emit an output record with value acc
+  };
+  Kind kind = Kind::kOutput;
+  std::string name;  // kCall: supplier name; kMemory: memory slot; kEmit: event type
+  CallMode mode = CallMode::kSync;  // kCall only
+  SourcePos pos;
+};
+
+struct ActionSpec {
+  std::string name;
+  std::vector<std::string> on;  // event types that trigger it
+  std::vector<ActionStep> steps;
+  SourcePos pos;
+};
+
+// A supplier is the outside world behind a durable call.
+struct SupplierSpec {
+  std::string name;
+  // Result = argument * scale when scale is set, otherwise a digest of
+  // (supplier name, call identity, argument) reduced to [0, 1000).
+  std::optional<int64_t> scale;
+  // A drifting supplier's result also changes with every invocation, so a
+  // repeated call shows in the outputs.
+  bool drifting = false;
+  int64_t latency_ms = 1;  // simulated time a call takes
+  SourcePos pos;
+};
+
+struct InputSpec {
+  std::string key;  // any string, separators included
+  int64_t value = 0;
+  SourcePos pos;
+};
+
+// A fault armed by an attempt step; fires on the nth matching point of that
+// attempt (1-based, counted from the attempt's start).
+enum class FaultKind {
+  kCrashAfterPutPersisted,  // crash right after the log holds the nth put
+  kCrashAfterPutAcked,      // crash right after the nth put's acknowledgement
+  kCrashAsyncInFlight,      // crash while the nth async supplier call is in flight
+  kRejectPut,               // the nth put is rejected: not persisted, error
+  kLoseAck,                 // the nth put is persisted, its acknowledgement lost
+  kCancelPut,               // the caller's wait for the nth put is cancelled
+};
+
+struct AttemptStep {
+  enum class Kind {
+    kRead,        // the source delivers `count` more inputs (count < 0: all)
+    kCheckpoint,  // take checkpoint `checkpoint`
+    kComplete,    // notify checkpoint `checkpoint` complete
+    kAbort,       // notify checkpoint `checkpoint` aborted
+    kRun,         // let the runtime work until it is idle
+    kRunFor,      // let the runtime work for `duration_ms` of simulated time
+    kCrash,       // crash now
+    kArm,         // arm fault `fault` on the `nth` matching point
+    kBrokerDown,  // the broker is unreachable for `duration_ms` from now
+    kCorrupt,     // overwrite the record at (partition, offset) with garbage
+  };
+  Kind kind = Kind::kRun;
+  int64_t count = 0;           // kRead
+  std::string checkpoint;      // kCheckpoint, kComplete, kAbort
+  int64_t duration_ms = 0;     // kRunFor, kBrokerDown
+  FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
+  int64_t nth = 1;             // kArm
+  int32_t partition = 0;       // kCorrupt
+  int64_t offset = 0;          // kCorrupt
+  SourcePos pos;
+};
+
+struct AttemptSpec {
+  std::optional<std::string> restore;  // checkpoint id; none: start fresh
+  std::vector<AttemptStep> steps;
+  SourcePos pos;
+};
+
+// Producer and broker timing of the simulated log.
+struct LogConfig {
+  int32_t partitions = 1;
+  int64_t linger_ms = 5;
+  int64_t ack_latency_ms = 1;
+  int64_t delivery_timeout_ms = 300;  // how long a produce retries while the broker is down
+};
+
+// What the scenario expects of a run.
+struct Expectation {
+  // "pass", or the name of the invariant that must be violated
+  // (once, finished, same-answer, phantom-save, cancellation,
+  // invalid-recovery, bounded-memory, liveness), or "error".
+  std::string verdict = "pass";
+  std::optional<std::vector<int64_t>> outputs;  // de-duplicated, in input order
+  std::optional<int64_t> supplier_calls;        // total over all attempts
+  SourcePos pos;
+};
+
+struct Scenario {
+  std::string path;  // file it came from, for messages
+  std::string name;
+  std::string description;
+  uint64_t seed = 1;
+  std::optional<std::string> mutant;  // run with this mutant unless overridden
+  LogConfig log;
+  std::vector<SupplierSpec> suppliers;
+  std::vector<ActionSpec> actions;
+  std::vector<InputSpec> inputs;
+  std::vector<AttemptSpec> attempts;
+  Expectation expect;
+};
+
+// Parses and validates scenario YAML text. Errors are kInvalidArgument with
+// "<path>:<line>:<column>: <what was expected>".
+Result<Scenario> ParseScenario(const std::string& yaml_text, const std::string& path);
+
+// Reads and parses one scenario file.
+Result<Scenario> LoadScenarioFile(const std::string& path);
+
+}  // namespace durasim
