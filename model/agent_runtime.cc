@@ -1,0 +1,415 @@
+// AgentRuntime implementation.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#include "model/agent_runtime.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <cstdlib>
+#include <exception>
+
+#include "sim/hash.h"
+#include "store/state_codec.h"
+
+namespace durasim {
+namespace {
+
+namespace this_coro = boost::asio::this_coro;
+
+SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
+
+uint64_t InputEventHash(int64_t value) { return HashCombine(HashString(kInputEventType), static_cast<uint64_t>(value)); }
+
+uint64_t StateKeyDigest(const StateKey& k) {
+  uint64_t digest = HashString(k.key);
+  digest = HashCombine(digest, static_cast<uint64_t>(k.seq));
+  digest = HashCombine(digest, k.event_hash);
+  return HashCombine(digest, k.action_hash);
+}
+
+std::string Describe(const StateKey& k) {
+  return fmt::format("key={:?} seq={} event={:016x} action={:016x}", k.key, k.seq, k.event_hash, k.action_hash);
+}
+
+uint64_t ValueDigest(const StateKey& k, const ActionState& state) { return HashString(EncodeStateValue(k, state)); }
+
+}  // namespace
+
+uint64_t ActionHash(const std::string& action_name) { return HashString(action_name); }
+
+std::string CallIdentity::ToString() const {
+  return fmt::format("{} call={} fn={} args={:016x}", Describe(state_key), call_index, function, args_digest);
+}
+
+AgentRuntime::AgentRuntime(World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults)
+    : store_(store), world_(world), scheduler_(scheduler), faults_(faults), mailbox_(scheduler),
+      idle_signal_(scheduler) {}
+
+Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
+  keyed_ = checkpoint.keyed;
+  source_offset_ = checkpoint.source_offset;
+  const Status rebuilt = store_.Rebuild(checkpoint.marker);
+  bool corrupt_in_range = false;
+  for (const auto& [partition, offset] : world_.corrupted()) {
+    auto from = checkpoint.marker.find(partition);
+    if (from != checkpoint.marker.end() && offset >= from->second) corrupt_in_range = true;
+  }
+  const StoreStats stats = store_.Stats();
+  const size_t index = world_.Record(
+      rebuilt.ok() ? "restore" : "restore.rejected",
+      fmt::format("checkpoint={} marker={} source={} scanned={} cached={}{}", checkpoint.id, checkpoint.marker,
+                  checkpoint.source_offset, stats.records_scanned, stats.cached_states,
+                  rebuilt.ok() ? "" : " error=" + rebuilt.ToString()));
+  world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, false, corrupt_in_range, index); });
+  if (rebuilt.ok()) {
+    const RestoreView view{checkpoint.id, checkpoint.completed, checkpoint.source_offset};
+    world_.Notify([&](RunObserver& o) { o.OnRestore(view, index); });
+  }
+  return rebuilt;
+}
+
+void AgentRuntime::ResumeRestoredTasks() {
+  for (const auto& [key, keyed] : keyed_) {
+    if (!keyed.tasks.empty()) ScheduleKey(key);
+  }
+}
+
+void AgentRuntime::ReadInputs(int64_t count) {
+  const std::vector<InputSpec>& inputs = world_.scenario().inputs;
+  for (int64_t read = 0; count < 0 || read < count; ++read) {
+    if (source_offset_ >= static_cast<int64_t>(inputs.size())) break;
+    const InputSpec& spec = inputs[static_cast<size_t>(source_offset_)];
+    const InputRecord input{source_offset_++, spec.key, spec.value};
+    world_.Record("input.read", fmt::format("offset={} key={:?} value={}", input.offset, input.key, input.value));
+    ProcessInput(input);
+  }
+}
+
+void AgentRuntime::ProcessInput(const InputRecord& input) {
+  KeyedState& keyed = keyed_[input.key];
+  if (keyed.run_input_offset >= 0) {
+    keyed.pending_inputs.push_back(input);
+    world_.Record("input.queued", fmt::format("offset={} key={:?} behind={}", input.offset, input.key,
+                                              keyed.run_input_offset));
+    return;
+  }
+  StartRun(keyed, input);
+}
+
+void AgentRuntime::StartRun(KeyedState& keyed, const InputRecord& input) {
+  keyed.seq += 1;
+  keyed.run_input_offset = input.offset;
+  keyed.run_outputs = 0;
+  const Event event{kInputEventType, input.value, InputEventHash(input.value)};
+  const std::vector<ActionSpec>& actions = world_.scenario().actions;
+  for (size_t i = 0; i < actions.size(); ++i) {
+    for (const std::string& type : actions[i].on) {
+      if (type == kInputEventType) keyed.tasks.push_back(ActionTask{keyed.seq, input.offset, i, event});
+    }
+  }
+  world_.Record("run.start",
+                fmt::format("key={:?} seq={} input={} tasks={}", input.key, keyed.seq, input.offset, keyed.tasks.size()));
+  ScheduleKey(input.key);
+}
+
+void AgentRuntime::ScheduleKey(const std::string& key) {
+  if (stopped_ || keys_with_letter_.count(key) > 0) return;
+  KeyedState& keyed = keyed_[key];
+  if (keyed.tasks.empty()) {
+    // A run with no (more) tasks is finished.
+    if (keyed.run_input_offset < 0) return;
+    keyed.last_completed_seq = keyed.seq;
+    world_.Record("run.finish", fmt::format("key={:?} seq={} input={}", key, keyed.seq, keyed.run_input_offset));
+    keyed.run_input_offset = -1;
+    if (!keyed.pending_inputs.empty()) {
+      const InputRecord next = keyed.pending_inputs.front();
+      keyed.pending_inputs.pop_front();
+      StartRun(keyed, next);
+    }
+    return;
+  }
+  keys_with_letter_.insert(key);
+  const uint64_t letter = next_letter_++;
+  auto signal = std::make_unique<boost::asio::cancellation_signal>();
+  auto slot = signal->slot();
+  letter_signals_.emplace(letter, std::move(signal));
+  ++live_letters_;
+  boost::asio::co_spawn(scheduler_.executor(), KeyLetter(key, letter),
+                        boost::asio::bind_cancellation_slot(slot, [](std::exception_ptr error) {
+                          if (error) std::rethrow_exception(error);  // a broken invariant: abort loudly
+                        }));
+}
+
+boost::asio::awaitable<void> AgentRuntime::KeyLetter(std::string key, uint64_t letter) {
+  // Cancellation is reported through Status, never thrown.
+  co_await this_coro::throw_if_cancelled(false);
+  co_await mailbox_.Acquire(false);
+  mailbox_letter_ = letter;
+  const Status status = co_await RunFrontTask(key, letter);
+  if (!status.ok()) {
+    Fail(status.ToString());
+    co_return;  // the attempt is over; the scheduler drops everything
+  }
+  keys_with_letter_.erase(key);
+  ScheduleKey(key);
+  mailbox_letter_ = 0;
+  mailbox_.Release();
+  letter_signals_.erase(letter);
+  LetterDone();
+}
+
+void AgentRuntime::LetterDone() {
+  if (--live_letters_ == 0) idle_signal_.Notify();
+}
+
+boost::asio::awaitable<void> AgentRuntime::WaitIdle() {
+  while (live_letters_ > 0) {
+    co_await idle_signal_.AsyncWait(boost::asio::as_tuple(boost::asio::use_awaitable));
+  }
+}
+
+boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key, uint64_t letter) {
+  KeyedState& keyed = keyed_[key];
+  const ActionTask task = keyed.tasks.front();
+  const ActionSpec& action = world_.scenario().actions[task.action_index];
+  const StateKey state_key{key, task.seq, task.event.hash, ActionHash(action.name)};
+  const TaskView view{state_key, action.name, task.input_offset};
+
+  std::optional<ActionState> saved = store_.Get(state_key);
+  if (saved.has_value()) {
+    const size_t index = world_.Record("get.hit", fmt::format("{} action_name={} completed={} calls={}",
+                                                              Describe(state_key), action.name, saved->completed,
+                                                              saved->call_results.size()));
+    const uint64_t digest = ValueDigest(state_key, *saved);
+    world_.Notify([&](RunObserver& o) { o.OnGetHit(state_key, digest, index); });
+  }
+  if (saved.has_value() && saved->completed) {
+    world_.Record("action.replay", fmt::format("{} action_name={} input={}", Describe(state_key), action.name,
+                                               task.input_offset));
+    FinishTask(key, task, state_key, *saved);
+    co_return Status::Ok();
+  }
+
+  const size_t start_index = world_.Record(
+      "action.start", fmt::format("{} action_name={} input={} event={} value={}", Describe(state_key), action.name,
+                                  task.input_offset, task.event.type, task.event.value));
+  world_.Notify([&](RunObserver& o) { o.OnActionExecuted(view, start_index); });
+
+  const std::vector<CallResult> saved_calls = saved.has_value() ? saved->call_results : std::vector<CallResult>{};
+  ActionState state;
+  if (!saved.has_value()) {
+    Status put = co_await PutState(state_key, state, "start");
+    if (!put.ok()) co_return put;
+  }
+  int64_t acc = task.event.value;
+  int call_index = 0;
+  bool reuse_saved = true;  // saved results are reused in order until the first mismatch
+  for (const ActionStep& step : action.steps) {
+    switch (step.kind) {
+      case ActionStep::Kind::kCall: {
+        const uint64_t args_digest = HashCombine(HashString(step.name), static_cast<uint64_t>(acc));
+        const CallIdentity call{state_key, call_index, step.name, args_digest};
+        const size_t slot = static_cast<size_t>(call_index);
+        if (reuse_saved && slot < saved_calls.size()) {
+          const CallResult& old = saved_calls[slot];
+          if (old.function_id == step.name && old.args_digest == args_digest && old.status != CallStatus::kPending) {
+            world_.Record("call.reused", fmt::format("{} action_name={} status={} result={}", call.ToString(), action.name,
+                                                     CallStatusName(old.status), old.result));
+            state.call_results.push_back(old);
+            if (old.status == CallStatus::kSucceeded) acc = old.result;
+            ++call_index;
+            break;
+          }
+          reuse_saved = false;
+        }
+        state.call_results.push_back(CallResult{step.name, args_digest, CallStatus::kPending, 0, ""});
+        if (Status put = co_await PutState(state_key, state, "pending"); !put.ok()) co_return put;
+        const SupplierSpec& supplier = world_.suppliers().Find(step.name);
+        const bool async = step.mode == CallMode::kAsync;
+        if (async) {
+          // The mailbox is free while the call is in flight.
+          mailbox_letter_ = 0;
+          mailbox_.Release();
+        }
+        const size_t call_trace = world_.Record(
+            "supplier.call", fmt::format("{} action_name={} mode={} arg={}", call.ToString(), action.name,
+                                         async ? "async" : "sync", acc));
+        world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, call_trace); });
+        const int64_t result = world_.halted() ? 0 : world_.suppliers().Invoke(call, acc);
+        if (async) faults_.OnAsyncCallStarted();
+        co_await scheduler_.AsyncSleep(Ms(supplier.latency_ms), boost::asio::as_tuple(boost::asio::use_awaitable));
+        if (async) {
+          co_await mailbox_.Acquire(false);
+          mailbox_letter_ = letter;
+        }
+        world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), result));
+        state.call_results.back().status = CallStatus::kSucceeded;
+        state.call_results.back().result = result;
+        if (Status put = co_await PutState(state_key, state, "result"); !put.ok()) co_return put;
+        acc = result;
+        ++call_index;
+        break;
+      }
+      case ActionStep::Kind::kMemory:
+        state.memory_updates.push_back(MemoryUpdate{step.name, acc});
+        break;
+      case ActionStep::Kind::kEmit:
+        state.emitted_events.push_back(EmittedEvent{step.name, acc});
+        break;
+      case ActionStep::Kind::kOutput:
+        state.emitted_events.push_back(EmittedEvent{kOutputEventType, acc});
+        break;
+    }
+  }
+  state.completed = true;
+  state.call_results.clear();
+  if (Status put = co_await PutState(state_key, state, "complete"); !put.ok()) co_return put;
+  world_.Record("action.finish", fmt::format("{} action_name={}", Describe(state_key), action.name));
+  FinishTask(key, task, state_key, state);
+  co_return Status::Ok();
+}
+
+boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key, const ActionState& state,
+                                                      std::string_view why) {
+  const uint64_t digest = ValueDigest(state_key, state);
+  world_.Record("put.issued", fmt::format("{} why={} value={:016x}", Describe(state_key), why, digest));
+  const Status status = co_await store_.Put(state_key, state);
+  const size_t index = world_.Record(
+      status.ok() ? "put.ok" : (status.code() == StatusCode::kCancelled ? "put.cancelled" : "put.failed"),
+      fmt::format("{} why={} value={:016x}{}", Describe(state_key), why, digest,
+                  status.ok() ? "" : " error=" + status.ToString()));
+  world_.Notify([&](RunObserver& o) { o.OnPutResult(state_key, digest, status, index); });
+  if (status.code() == StatusCode::kCancelled) {
+    auto cancellation = co_await this_coro::cancellation_state;
+    const bool visible = cancellation.cancelled() != boost::asio::cancellation_type::none;
+    const size_t seen = world_.Record("cancel.seen", fmt::format("{} still_visible={}", Describe(state_key), visible));
+    world_.Notify([&](RunObserver& o) { o.OnCancelSeen(status, visible, seen); });
+  }
+  co_return status;
+}
+
+void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, const StateKey& state_key,
+                              const ActionState& completed) {
+  KeyedState& keyed = keyed_[key];
+  for (const MemoryUpdate& update : completed.memory_updates) keyed.memory[update.slot] = update.value;
+  const std::vector<ActionSpec>& actions = world_.scenario().actions;
+  uint64_t emit_index = 0;
+  for (const EmittedEvent& emitted : completed.emitted_events) {
+    if (emitted.type == kOutputEventType) {
+      const int64_t index = keyed.run_outputs++;
+      const size_t line = world_.Record(
+          "output", fmt::format("input={} index={} value={}", task.input_offset, index, emitted.value));
+      world_.Notify([&](RunObserver& o) { o.OnOutput(task.input_offset, index, emitted.value, line); });
+      continue;
+    }
+    // A child event's identity covers its origin, so identical siblings differ.
+    uint64_t hash = HashCombine(StateKeyDigest(state_key), emit_index++);
+    hash = HashCombine(hash, HashCombine(HashString(emitted.type), static_cast<uint64_t>(emitted.value)));
+    const Event event{emitted.type, emitted.value, hash};
+    for (size_t i = 0; i < actions.size(); ++i) {
+      for (const std::string& type : actions[i].on) {
+        if (type == emitted.type) keyed.tasks.push_back(ActionTask{task.seq, task.input_offset, i, event});
+      }
+    }
+  }
+  keyed.tasks.pop_front();
+}
+
+void AgentRuntime::TakeCheckpoint(const std::string& id) {
+  CompletedBoundaries completed;
+  size_t queued = 0;
+  for (const auto& [key, keyed] : keyed_) {
+    completed[key] = keyed.last_completed_seq;
+    queued += keyed.tasks.size();
+  }
+  Result<RecoveryMarker> marker = store_.GetRecoveryMarker(completed);
+  if (!marker.ok()) {
+    world_.Record("checkpoint.failed", fmt::format("id={} error={}", id, marker.status().ToString()));
+    return;
+  }
+  pending_checkpoints_[id] = completed;
+  pending_order_.push_back(id);
+  world_.checkpoints().Save(
+      Checkpoint{id, Checkpoint::Phase::kTaken, world_.attempt(), keyed_, completed, *marker, source_offset_});
+  world_.Record("checkpoint.taken",
+                fmt::format("id={} marker={} source={} queued_tasks={}", id, *marker, source_offset_, queued));
+}
+
+void AgentRuntime::CompleteCheckpoint(const std::string& id) {
+  Checkpoint* checkpoint = world_.checkpoints().Find(id);
+  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
+    world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
+    return;
+  }
+  checkpoint->phase = Checkpoint::Phase::kCompleted;
+  world_.Record("checkpoint.completed", fmt::format("id={}", id));
+  auto it = pending_checkpoints_.find(id);
+  if (it == pending_checkpoints_.end()) return;  // taken by an earlier incarnation
+  for (const auto& [key, seq] : it->second) store_.Prune(key, seq);
+  // This completion subsumes every checkpoint taken before it.
+  while (!pending_order_.empty()) {
+    const std::string done = pending_order_.front();
+    pending_order_.pop_front();
+    pending_checkpoints_.erase(done);
+    if (done == id) break;
+  }
+  const StoreStats stats = store_.Stats();
+  world_.Record("store.pruned", fmt::format("cached={} bookkeeping={}", stats.cached_states, stats.bookkeeping_entries));
+}
+
+void AgentRuntime::AbortCheckpoint(const std::string& id) {
+  Checkpoint* checkpoint = world_.checkpoints().Find(id);
+  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
+    world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
+    return;
+  }
+  checkpoint->phase = Checkpoint::Phase::kAborted;
+  world_.Record("checkpoint.aborted", fmt::format("id={}", id));
+  pending_checkpoints_.erase(id);
+  std::erase(pending_order_, id);
+}
+
+void AgentRuntime::Crash(const std::string& reason) {
+  world_.Record("crash", reason);
+  world_.Halt();
+  stopped_ = true;
+  scheduler_.Stop();
+}
+
+void AgentRuntime::Fail(const std::string& reason) {
+  world_.Record("attempt.failed", reason);
+  world_.Halt();
+  stopped_ = true;
+  failed_ = true;
+  scheduler_.Stop();
+}
+
+void AgentRuntime::CancelRunningWait() {
+  const uint64_t letter = mailbox_letter_;
+  world_.Record("cancel.injected", fmt::format("letter={}", letter));
+  const size_t index = world_.trace().size() - 1;
+  world_.Notify([&](RunObserver& o) { o.OnCancelInjected(index); });
+  // Posted: the wait must be parked (its slot connected) when the signal fires.
+  boost::asio::post(scheduler_.io(), [this, letter] {
+    auto it = letter_signals_.find(letter);
+    if (it != letter_signals_.end()) it->second->emit(boost::asio::cancellation_type::terminal);
+  });
+}
+
+bool AgentRuntime::AllInputsFinished() const {
+  if (source_offset_ < static_cast<int64_t>(world_.scenario().inputs.size())) return false;
+  for (const auto& [key, keyed] : keyed_) {
+    if (keyed.run_input_offset >= 0 || !keyed.tasks.empty() || !keyed.pending_inputs.empty()) return false;
+  }
+  return true;
+}
+
+}  // namespace durasim

@@ -1,0 +1,110 @@
+// AgentRuntime: the simulated agent operator. Keyed inputs get per-key
+// sequence numbers; each input's run is the set of action tasks its input
+// event triggers, transitively; runs of one key are serial, runs of different
+// keys interleave on the mailbox. Actions execute their steps, persisting
+// their ActionState through the store at start, around every durable call
+// (pending slot, then result) and at completion, and reuse saved call
+// results after a restore. Checkpoints capture keyed state, the store's
+// recovery marker and the source offset; completion prunes finished states.
+//
+// The driver (the attempt's script) calls ReadInputs, TakeCheckpoint,
+// CompleteCheckpoint, AbortCheckpoint and Crash while it holds the mailbox.
+//
+// Thread-safety: none; runs on one Scheduler.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "model/checkpoint.h"
+#include "model/fault_plan.h"
+#include "model/keyed_state.h"
+#include "model/mailbox.h"
+#include "model/world.h"
+#include "store/action_state_store.h"
+
+namespace durasim {
+
+class AgentRuntime {
+ public:
+  // REQUIRES: all references outlive the runtime.
+  AgentRuntime(World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults);
+  virtual ~AgentRuntime() = default;
+
+  // Restores keyed state and the source position from `checkpoint` and
+  // rebuilds the store from its marker. Queued tasks wait for
+  // ResumeRestoredTasks().
+  Status Restore(const Checkpoint& checkpoint);
+  void ResumeRestoredTasks();
+
+  Mailbox& mailbox() { return mailbox_; }
+
+  // Driver operations. REQUIRES: the caller holds the mailbox.
+  void ReadInputs(int64_t count);  // count < 0: all remaining
+  virtual void TakeCheckpoint(const std::string& id);
+  virtual void CompleteCheckpoint(const std::string& id);
+  virtual void AbortCheckpoint(const std::string& id);
+  void Crash(const std::string& reason);
+
+  // Completes when no action task is queued, running or in flight.
+  boost::asio::awaitable<void> WaitIdle();
+  bool idle() const { return live_letters_ == 0; }
+  // Every input was read and every run finished.
+  bool AllInputsFinished() const;
+  // Cancels the put wait of the letter holding the mailbox (fault injection).
+  void CancelRunningWait();
+
+  bool stopped() const { return stopped_; }
+  bool failed() const { return failed_; }
+  // Per-checkpoint maps still held (bounded-memory invariant).
+  virtual size_t bookkeeping_entries() const { return pending_checkpoints_.size(); }
+
+ protected:
+  // Per-checkpoint completed boundaries, kept from snapshot to notification.
+  std::map<std::string, CompletedBoundaries> pending_checkpoints_;
+  std::deque<std::string> pending_order_;
+  ActionStateStore& store_;
+  World& world_;
+
+ private:
+  void ProcessInput(const InputRecord& input);
+  void StartRun(KeyedState& keyed, const InputRecord& input);
+  void ScheduleKey(const std::string& key);
+  boost::asio::awaitable<void> KeyLetter(std::string key, uint64_t letter);
+  boost::asio::awaitable<Status> RunFrontTask(const std::string& key, uint64_t letter);
+  boost::asio::awaitable<Status> PutState(const StateKey& state_key, const ActionState& state,
+                                          std::string_view why);
+  // Applies a completed state: memory, outputs, child events; ends the task.
+  void FinishTask(const std::string& key, const ActionTask& task, const StateKey& state_key,
+                  const ActionState& completed);
+  void Fail(const std::string& reason);
+  void LetterDone();
+
+  Scheduler& scheduler_;
+  FaultPlan& faults_;
+  Mailbox mailbox_;
+  SimSignal idle_signal_;
+  KeyedStates keyed_;
+  int64_t source_offset_ = 0;
+  std::set<std::string> keys_with_letter_;
+  std::map<uint64_t, std::unique_ptr<boost::asio::cancellation_signal>> letter_signals_;
+  uint64_t next_letter_ = 1;
+  uint64_t mailbox_letter_ = 0;  // letter holding the mailbox, 0 for the driver
+  size_t live_letters_ = 0;
+  bool stopped_ = false;
+  bool failed_ = false;
+};
+
+// Action hash used in state keys.
+uint64_t ActionHash(const std::string& action_name);
+
+}  // namespace durasim

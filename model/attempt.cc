@@ -1,0 +1,161 @@
+// Attempt implementation.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#include "model/attempt.h"
+
+#include <fmt/format.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <exception>
+
+namespace durasim {
+namespace {
+SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
+}  // namespace
+
+const char* AttemptEndName(Attempt::End end) {
+  switch (end) {
+    case Attempt::End::kFinished: return "finished";
+    case Attempt::End::kCrashed: return "crashed";
+    case Attempt::End::kFailed: return "failed";
+    case Attempt::End::kRestoreRejected: return "restore-rejected";
+    case Attempt::End::kStuck: return "stuck";
+    case Attempt::End::kError: return "error";
+  }
+  return "unknown";
+}
+
+Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreFactory& make_store,
+                 const RuntimeFactory& make_runtime)
+    : world_(world), spec_(spec), number_(number) {
+  scheduler_ = std::make_unique<Scheduler>(world.clock());
+  FaultPlan::Hooks hooks;
+  hooks.crash = [this](const std::string& reason) { runtime_->Crash(reason); };
+  hooks.cancel_wait = [this] { runtime_->CancelRunningWait(); };
+  hooks.record = [this](std::string_view kind, const std::string& detail) { world_.Record(kind, detail); };
+  faults_ = std::make_unique<FaultPlan>(std::move(hooks));
+  log_client_ = std::make_unique<MemoryLogClient>(*scheduler_, world.log(), world.scenario().log);
+  faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_);
+  store_ = make_store(*faulty_client_);
+  runtime_ = make_runtime(world, *scheduler_, *store_, *faults_);
+  world.log().set_append_listener([this](const LogRecord& record) {
+    const size_t index = world_.Record("log.append", fmt::format("partition={} offset={} key={:?}", record.partition,
+                                                                  record.offset, record.key));
+    world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, index); });
+    faults_->OnPersisted();
+  });
+}
+
+Attempt::~Attempt() {
+  world_.log().set_append_listener(nullptr);
+  // The scheduler goes first: dropping its handlers unwinds suspended
+  // coroutines, whose frames still refer to the runtime and the store.
+  scheduler_.reset();
+}
+
+Attempt::End Attempt::Run(SimDuration time_bound) {
+  world_.BeginAttempt(number_);
+  world_.Record("attempt.start", spec_.restore ? fmt::format("restore={}", *spec_.restore) : "fresh");
+  if (spec_.restore.has_value()) {
+    const Checkpoint* checkpoint = world_.checkpoints().Find(*spec_.restore);
+    if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kCompleted) {
+      world_.Record("error", fmt::format("checkpoint {} is not completed; cannot restore", *spec_.restore));
+      return End::kError;
+    }
+    if (!world_.log().IsUp(world_.now())) {
+      // Nothing runs before the restore: wait for the broker.
+      world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
+      world_.clock().now = world_.log().down_until();
+    }
+    if (!runtime_->Restore(*checkpoint).ok()) return End::kRestoreRejected;
+  }
+  // The driver is spawned before the restored tasks, so its first steps run
+  // before any of them is dispatched.
+  boost::asio::co_spawn(scheduler_->executor(), Drive(), [](std::exception_ptr error) {
+    if (error) std::rethrow_exception(error);
+  });
+  runtime_->ResumeRestoredTasks();
+  const Scheduler::RunEnd end = scheduler_->Run(world_.now() + time_bound);
+  if (error_) return End::kError;
+  if (runtime_->failed()) return End::kFailed;
+  if (runtime_->stopped()) return End::kCrashed;
+  if (script_done_) return End::kFinished;
+  world_.Record("attempt.stuck", end == Scheduler::RunEnd::kDeadline ? "simulated-time bound passed"
+                                                                     : "no runnable work left");
+  return End::kStuck;
+}
+
+boost::asio::awaitable<void> Attempt::Drive() {
+  AgentRuntime& runtime = *runtime_;
+  bool holding = false;
+  for (const AttemptStep& step : spec_.steps) {
+    const bool lets_runtime_work = step.kind == AttemptStep::Kind::kRun || step.kind == AttemptStep::Kind::kRunFor;
+    if (lets_runtime_work) {
+      if (holding) runtime.mailbox().Release();
+      holding = false;
+      if (step.kind == AttemptStep::Kind::kRun) {
+        co_await runtime.WaitIdle();
+      } else {
+        co_await scheduler_->AsyncSleep(Ms(step.duration_ms), boost::asio::use_awaitable);
+      }
+      continue;
+    }
+    if (!holding) co_await runtime.mailbox().Acquire(true);
+    holding = true;
+    if (!Apply(step) || runtime.stopped()) co_return;
+  }
+  if (holding) runtime.mailbox().Release();
+  co_await runtime.WaitIdle();
+  script_done_ = true;
+  world_.Record("attempt.end", "script done, runtime idle");
+  scheduler_->Stop();
+}
+
+bool Attempt::Apply(const AttemptStep& step) {
+  AgentRuntime& runtime = *runtime_;
+  switch (step.kind) {
+    case AttemptStep::Kind::kRead:
+      runtime.ReadInputs(step.count);
+      return true;
+    case AttemptStep::Kind::kCheckpoint:
+      runtime.TakeCheckpoint(step.checkpoint);
+      return true;
+    case AttemptStep::Kind::kComplete:
+      runtime.CompleteCheckpoint(step.checkpoint);
+      return true;
+    case AttemptStep::Kind::kAbort:
+      runtime.AbortCheckpoint(step.checkpoint);
+      return true;
+    case AttemptStep::Kind::kCrash:
+      runtime.Crash("crash step");
+      return true;
+    case AttemptStep::Kind::kArm:
+      faults_->Arm(step.fault, step.nth);
+      world_.Record("fault.armed", fmt::format("fault={} nth={}", FaultKindName(step.fault), step.nth));
+      return true;
+    case AttemptStep::Kind::kBrokerDown:
+      world_.log().SetDownUntil(world_.now() + Ms(step.duration_ms));
+      world_.Record("broker.down", fmt::format("until={}", FormatSimTime(world_.log().down_until())));
+      return true;
+    case AttemptStep::Kind::kCorrupt:
+      if (!world_.log().Corrupt(step.partition, step.offset)) {
+        world_.Record("error", fmt::format("corrupt: no record at partition {} offset {}", step.partition, step.offset));
+        error_ = true;
+        scheduler_->Stop();
+        return false;
+      }
+      world_.NoteCorrupted(step.partition, step.offset);
+      world_.Record("log.corrupted", fmt::format("partition={} offset={}", step.partition, step.offset));
+      return true;
+    case AttemptStep::Kind::kRun:
+    case AttemptStep::Kind::kRunFor:
+      return true;  // handled by Drive
+  }
+  return true;
+}
+
+}  // namespace durasim

@@ -1,0 +1,76 @@
+// Attempt: one incarnation of the agent process, from a fresh start or a
+// restore until it crashes, fails, gets stuck or finishes its script. It owns
+// everything a crash loses: the scheduler (with every pending handler and
+// suspended coroutine), the producer, the store's cache and the runtime.
+//
+// The script runs on the mailbox with priority: consecutive driver steps run
+// back to back, ahead of queued action tasks; `run` and `run_ms` let the
+// runtime work. After the last step the attempt runs until idle.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "model/agent_runtime.h"
+#include "model/fault_plan.h"
+#include "model/faulty_log_client.h"
+#include "model/memory_log_client.h"
+#include "model/world.h"
+#include "sim/scenario.h"
+#include "store/action_state_store.h"
+
+namespace durasim {
+
+// Builds the store (production or mutant) over a log client.
+using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&)>;
+// Builds the runtime (production or mutant).
+using RuntimeFactory =
+    std::function<std::unique_ptr<AgentRuntime>(World&, Scheduler&, ActionStateStore&, FaultPlan&)>;
+
+class Attempt {
+ public:
+  enum class End {
+    kFinished,         // the script ran and the runtime went idle
+    kCrashed,          // a crash step or an armed crash fault
+    kFailed,           // a put failed or was cancelled: the job fails over
+    kRestoreRejected,  // the store rejected the recovery data
+    kStuck,            // no progress possible, or the simulated-time bound passed
+    kError,            // the script asked for something impossible
+  };
+
+  Attempt(World& world, const AttemptSpec& spec, int number, const StoreFactory& make_store,
+          const RuntimeFactory& make_runtime);
+  ~Attempt();
+
+  End Run(SimDuration time_bound);
+
+  // For the run's epilogue: a final checkpoint once everything is finished.
+  AgentRuntime& runtime() { return *runtime_; }
+  ActionStateStore& store() { return *store_; }
+  Scheduler& scheduler() { return *scheduler_; }
+
+ private:
+  boost::asio::awaitable<void> Drive();
+  // Executes a step that needs the mailbox; false ends the attempt in error.
+  bool Apply(const AttemptStep& step);
+
+  World& world_;
+  const AttemptSpec& spec_;
+  int number_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<FaultPlan> faults_;
+  std::unique_ptr<MemoryLogClient> log_client_;
+  std::unique_ptr<FaultyLogClient> faulty_client_;
+  std::unique_ptr<ActionStateStore> store_;
+  std::unique_ptr<AgentRuntime> runtime_;
+  bool script_done_ = false;
+  bool error_ = false;
+};
+
+const char* AttemptEndName(Attempt::End end);
+
+}  // namespace durasim

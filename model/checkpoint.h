@@ -1,0 +1,42 @@
+// Checkpoints and the durable checkpoint storage (Flink's job manager side):
+// a checkpoint holds the runtime's keyed state, the store's recovery marker,
+// the completed boundaries it was computed from and the source offset.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "model/keyed_state.h"
+#include "store/action_state_store.h"
+
+namespace durasim {
+
+struct Checkpoint {
+  enum class Phase { kTaken, kCompleted, kAborted };
+  std::string id;
+  Phase phase = Phase::kTaken;
+  int attempt = 0;
+  KeyedStates keyed;
+  CompletedBoundaries completed;
+  RecoveryMarker marker;
+  int64_t source_offset = 0;
+};
+
+class CheckpointStorage {
+ public:
+  void Save(Checkpoint checkpoint) { checkpoints_[checkpoint.id] = std::move(checkpoint); }
+  Checkpoint* Find(const std::string& id) {
+    auto it = checkpoints_.find(id);
+    return it == checkpoints_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::map<std::string, Checkpoint> checkpoints_;
+};
+
+}  // namespace durasim

@@ -1,0 +1,44 @@
+// FaultyLogClient implementation.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#include "model/faulty_log_client.h"
+
+#include <fmt/format.h>
+
+namespace durasim {
+
+ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
+  Produced produced{};
+  produced.fate = plan_.OnProduce(produced.ordinal);
+  if (produced.fate != FaultPlan::PutFate::kReject) {
+    produced.inner_ticket = inner_.Produce(partition, std::move(key), std::move(value));
+  }
+  const ProduceTicket ticket = next_ticket_++;
+  produced_.emplace(ticket, produced);
+  return ticket;
+}
+
+boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(ProduceTicket ticket) {
+  auto it = produced_.find(ticket);
+  if (it == produced_.end()) {
+    co_return Status(StatusCode::kInternal, fmt::format("no produce with ticket {}", ticket));
+  }
+  const Produced produced = it->second;
+  produced_.erase(it);
+  if (produced.fate == FaultPlan::PutFate::kReject) {
+    co_return Status(StatusCode::kNotPersisted, fmt::format("put {} rejected by the broker", produced.ordinal));
+  }
+  plan_.OnWaitStarted(produced.ordinal);
+  Result<RecordPosition> ack = co_await inner_.AwaitAck(produced.inner_ticket);
+  if (!ack.ok()) co_return ack;
+  if (produced.fate == FaultPlan::PutFate::kLoseAck) {
+    co_return Status(StatusCode::kPossiblyPersisted,
+                     fmt::format("acknowledgement of put {} lost; the write may be persisted", produced.ordinal));
+  }
+  plan_.OnAcked();
+  co_return ack;
+}
+
+}  // namespace durasim

@@ -1,0 +1,60 @@
+// KafkaLog implementation.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#include "model/kafka_log.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace durasim {
+
+KafkaLog::KafkaLog(int32_t partitions) : partitions_(static_cast<size_t>(partitions)) {
+  assert(partitions >= 1);
+}
+
+RecordPosition KafkaLog::Append(int32_t partition, std::string key, std::string value) {
+  assert(partition >= 0 && partition < partitions());
+  std::vector<LogRecord>& records = partitions_[static_cast<size_t>(partition)];
+  const int64_t offset = static_cast<int64_t>(records.size());
+  records.push_back(LogRecord{partition, offset, std::move(key), std::move(value)});
+  if (on_append_) on_append_(records.back());
+  return RecordPosition{partition, offset};
+}
+
+PartitionOffsets KafkaLog::Offsets(int32_t partition) const {
+  // No retention or compaction is modelled: the log starts at 0.
+  return PartitionOffsets{0, static_cast<int64_t>(partitions_[static_cast<size_t>(partition)].size())};
+}
+
+std::vector<LogRecord> KafkaLog::Read(int32_t partition, int64_t from, int64_t to) const {
+  const std::vector<LogRecord>& records = partitions_[static_cast<size_t>(partition)];
+  const int64_t end = std::min<int64_t>(to, static_cast<int64_t>(records.size()));
+  std::vector<LogRecord> out;
+  for (int64_t offset = std::max<int64_t>(from, 0); offset < end; ++offset) {
+    out.push_back(records[static_cast<size_t>(offset)]);
+  }
+  return out;
+}
+
+const LogRecord* KafkaLog::Find(int32_t partition, int64_t offset) const {
+  if (partition < 0 || partition >= partitions()) return nullptr;
+  const std::vector<LogRecord>& records = partitions_[static_cast<size_t>(partition)];
+  if (offset < 0 || offset >= static_cast<int64_t>(records.size())) return nullptr;
+  return &records[static_cast<size_t>(offset)];
+}
+
+bool KafkaLog::Corrupt(int32_t partition, int64_t offset) {
+  if (Find(partition, offset) == nullptr) return false;
+  partitions_[static_cast<size_t>(partition)][static_cast<size_t>(offset)].value = "\x01garbage{";
+  return true;
+}
+
+size_t KafkaLog::total_records() const {
+  size_t total = 0;
+  for (const auto& records : partitions_) total += records.size();
+  return total;
+}
+
+}  // namespace durasim

@@ -1,0 +1,54 @@
+// KafkaLog: the in-memory model of the broker's durable state: a topic with
+// N partitions of append-only records, log start and end offsets, and
+// availability windows. It survives crashes of the agent process; only the
+// producer's unsent buffer and the runtime's memory are lost.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/scheduler.h"
+#include "sim/status.h"
+#include "store/log_client.h"
+
+namespace durasim {
+
+class KafkaLog {
+ public:
+  explicit KafkaLog(int32_t partitions);
+
+  int32_t partitions() const { return static_cast<int32_t>(partitions_.size()); }
+
+  // Appends and returns the record's position. REQUIRES: the broker is up.
+  RecordPosition Append(int32_t partition, std::string key, std::string value);
+  PartitionOffsets Offsets(int32_t partition) const;
+  // Records with offsets in [from, to) clipped to what the partition holds.
+  std::vector<LogRecord> Read(int32_t partition, int64_t from, int64_t to) const;
+  const LogRecord* Find(int32_t partition, int64_t offset) const;
+
+  // Overwrites a stored value with bytes that do not decode, as a disk or
+  // tool could. Returns false when there is no such record.
+  bool Corrupt(int32_t partition, int64_t offset);
+
+  // Availability: the broker is unreachable before `until`.
+  void SetDownUntil(SimTime until) { down_until_ = until; }
+  bool IsUp(SimTime now) const { return now >= down_until_; }
+  SimTime down_until() const { return down_until_; }
+
+  // Called after every append, with the stored record.
+  void set_append_listener(std::function<void(const LogRecord&)> listener) { on_append_ = std::move(listener); }
+
+  size_t total_records() const;
+
+ private:
+  std::vector<std::vector<LogRecord>> partitions_;
+  SimTime down_until_{0};
+  std::function<void(const LogRecord&)> on_append_;
+};
+
+}  // namespace durasim

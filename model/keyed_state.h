@@ -1,0 +1,50 @@
+// Keyed state of the agent runtime: what a checkpoint captures per input key.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+
+namespace durasim {
+
+struct InputRecord {
+  int64_t offset = 0;  // position in the source
+  std::string key;
+  int64_t value = 0;
+};
+
+// An event that triggers actions. Its hash names it in state keys; it covers
+// the event's origin (the emitting action's state and the emit index) so two
+// sibling events with identical attributes still have distinct identities.
+struct Event {
+  std::string type;
+  int64_t value = 0;
+  uint64_t hash = 0;
+};
+
+// One action to run for one event of an input's run.
+struct ActionTask {
+  int64_t seq = 0;
+  int64_t input_offset = 0;
+  size_t action_index = 0;
+  Event event;
+};
+
+struct KeyedState {
+  int64_t seq = 0;                 // last sequence number assigned to this key
+  int64_t last_completed_seq = 0;  // last sequence number whose run finished
+  int64_t run_input_offset = -1;   // input of the run in progress, -1 if none
+  int64_t run_outputs = 0;         // outputs the run in progress emitted so far
+  std::deque<ActionTask> tasks;    // unfinished tasks of the run in progress, in order
+  std::deque<InputRecord> pending_inputs;  // inputs waiting for the run in progress
+  std::map<std::string, int64_t> memory;   // short-term memory
+};
+
+using KeyedStates = std::map<std::string, KeyedState>;
+
+}  // namespace durasim

@@ -1,0 +1,41 @@
+// Mailbox implementation.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#include "model/mailbox.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace durasim {
+
+boost::asio::awaitable<void> Mailbox::Acquire(bool priority) {
+  if (!held_ && waiting() == 0) {
+    held_ = true;
+    co_return;
+  }
+  std::deque<uint64_t>& queue = priority ? priority_waiters_ : waiters_;
+  // Ownership passes to us in Release(); held_ stays true across the handover.
+  auto token = asio::as_tuple(asio::use_awaitable);
+  co_await asio::async_initiate<decltype(token), void(ErrorCode)>(
+      [this, &queue](auto handler) {
+        // Waiting for the mailbox is not cancellable: only the put wait is.
+        queue.push_back(scheduler_.Park(asio::bind_cancellation_slot(asio::cancellation_slot(), std::move(handler))));
+      },
+      token);
+}
+
+void Mailbox::Release() {
+  std::deque<uint64_t>& queue = !priority_waiters_.empty() ? priority_waiters_ : waiters_;
+  if (queue.empty()) {
+    held_ = false;
+    return;
+  }
+  const uint64_t ticket = queue.front();
+  queue.pop_front();
+  scheduler_.Unpark(ticket, ErrorCode());
+}
+
+}  // namespace durasim

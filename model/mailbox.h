@@ -1,0 +1,38 @@
+// Mailbox: the agent operator's single mailbox thread, as a FIFO lock held by
+// one coroutine at a time. Letters (action tasks) queue in order; the driver
+// (source input, checkpoint barriers, notifications, crashes) queues ahead of
+// them, as Flink handles barriers between mails. An async durable call
+// releases the mailbox while the call is in flight and queues again after.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <deque>
+
+#include "sim/scheduler.h"
+
+namespace durasim {
+
+class Mailbox {
+ public:
+  explicit Mailbox(Scheduler& scheduler) : scheduler_(scheduler) {}
+
+  // Waits until this coroutine holds the mailbox.
+  boost::asio::awaitable<void> Acquire(bool priority);
+  // Hands the mailbox to the next waiter (priority first), or frees it.
+  void Release();
+
+  bool held() const { return held_; }
+  size_t waiting() const { return waiters_.size() + priority_waiters_.size(); }
+
+ private:
+  Scheduler& scheduler_;
+  bool held_ = false;
+  std::deque<uint64_t> waiters_;           // parked tickets
+  std::deque<uint64_t> priority_waiters_;  // parked tickets
+};
+
+}  // namespace durasim

@@ -1,0 +1,76 @@
+// RunObserver: the structured events of a simulated run, delivered to the
+// invariant checkers (properties/) as they happen. Every event also has a
+// line in the trace; `trace_index` points at it so a violation can cite the
+// events that prove it.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/scheduler.h"
+#include "sim/status.h"
+#include "store/action_state.h"
+#include "store/action_state_store.h"
+#include "store/log_client.h"
+
+namespace durasim {
+
+// The identity of one durable call: its action state's key (which names the
+// input, the event and the action), its index in the action, the function
+// and the argument digest.
+struct CallIdentity {
+  StateKey state_key;
+  int call_index = 0;
+  std::string function;
+  uint64_t args_digest = 0;
+  std::string ToString() const;
+  bool operator==(const CallIdentity&) const = default;
+  auto operator<=>(const CallIdentity&) const = default;
+};
+
+// One action run on behalf of an input.
+struct TaskView {
+  StateKey state_key;
+  std::string action;
+  int64_t input_offset = 0;
+};
+
+struct RestoreView {
+  std::string checkpoint;
+  CompletedBoundaries completed;  // captured by the restored checkpoint
+  int64_t source_offset = 0;      // inputs below it were read before the checkpoint
+};
+
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void OnAttemptStart(int /*attempt*/) {}
+  virtual void OnRecordAppended(const LogRecord& /*record*/, size_t /*trace_index*/) {}
+  virtual void OnSupplierCall(const CallIdentity& /*call*/, size_t /*trace_index*/) {}
+  virtual void OnActionExecuted(const TaskView& /*task*/, size_t /*trace_index*/) {}
+  virtual void OnRestore(const RestoreView& /*restore*/, size_t /*trace_index*/) {}
+  virtual void OnOutput(int64_t /*input_offset*/, int64_t /*index*/, int64_t /*value*/, size_t /*trace_index*/) {}
+  // A put's outcome; `value_digest` is a digest of the encoded record value.
+  virtual void OnPutResult(const StateKey& /*key*/, uint64_t /*value_digest*/, const Status& /*status*/,
+                           size_t /*trace_index*/) {}
+  // A get that found a state (its encoded value's digest).
+  virtual void OnGetHit(const StateKey& /*key*/, uint64_t /*value_digest*/, size_t /*trace_index*/) {}
+  virtual void OnCancelInjected(size_t /*trace_index*/) {}
+  // The runtime saw a cancelled put; `still_visible` says whether the
+  // cancellation state was still set afterwards.
+  virtual void OnCancelSeen(const Status& /*put_status*/, bool /*still_visible*/, size_t /*trace_index*/) {}
+  // A restore's rebuild finished; `corrupt_in_range` is true when the
+  // harness had corrupted a record the rebuild had to read.
+  virtual void OnRebuild(const Status& /*status*/, bool /*marker_invalid_expected*/, bool /*corrupt_in_range*/,
+                         size_t /*trace_index*/) {}
+  // The runtime is idle after a completed checkpoint covered every finished
+  // input: nothing should be live in the store.
+  virtual void OnQuiescent(const StoreStats& /*store*/, size_t /*runtime_bookkeeping*/, bool /*all_pruned*/,
+                           size_t /*trace_index*/) {}
+};
+
+}  // namespace durasim

@@ -1,0 +1,38 @@
+// Suppliers: the outside world behind durable calls. Each invocation is
+// counted per call identity; the result is a pure function of the identity
+// and the argument, unless the supplier is drifting (then it also changes
+// with every invocation, so a repeated call shows in the outputs).
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/observer.h"
+#include "sim/scenario.h"
+
+namespace durasim {
+
+class Suppliers {
+ public:
+  explicit Suppliers(const std::vector<SupplierSpec>& specs);
+
+  // REQUIRES: a supplier with this name exists (the parser checks).
+  const SupplierSpec& Find(const std::string& name) const;
+  // Invokes the supplier for `call` with argument `argument`.
+  int64_t Invoke(const CallIdentity& call, int64_t argument);
+
+  int64_t total_calls() const { return total_calls_; }
+  const std::map<CallIdentity, int64_t>& calls_by_identity() const { return calls_; }
+
+ private:
+  std::map<std::string, SupplierSpec> specs_;
+  std::map<CallIdentity, int64_t> calls_;
+  int64_t total_calls_ = 0;
+};
+
+}  // namespace durasim

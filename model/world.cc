@@ -1,0 +1,24 @@
+// World implementation.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#include "model/world.h"
+
+namespace durasim {
+
+World::World(const Scenario& scenario)
+    : scenario_(scenario), log_(scenario.log.partitions), suppliers_(scenario.suppliers) {}
+
+void World::BeginAttempt(int attempt) {
+  attempt_ = attempt;
+  halted_ = false;
+  Notify([&](RunObserver& o) { o.OnAttemptStart(attempt); });
+}
+
+size_t World::Record(std::string_view kind, std::string_view detail) {
+  if (halted_) return trace_.size();
+  return trace_.Add(clock_.now, attempt_, kind, detail);
+}
+
+}  // namespace durasim

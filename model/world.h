@@ -1,0 +1,74 @@
+// World: everything of a run that survives a crash of the agent process:
+// the simulated clock, the Kafka log, the checkpoint storage, the outside
+// world (suppliers), the trace and the observers. One World per run.
+//
+// Determinism contract (model/): no wall clock, no threads, no
+// std::random_device, no iteration over unordered containers where the order
+// can reach the trace, no standard-library distributions.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/checkpoint.h"
+#include "model/kafka_log.h"
+#include "model/observer.h"
+#include "model/suppliers.h"
+#include "sim/scenario.h"
+#include "sim/trace.h"
+
+namespace durasim {
+
+class World {
+ public:
+  explicit World(const Scenario& scenario);
+
+  const Scenario& scenario() const { return scenario_; }
+  SimClock& clock() { return clock_; }
+  SimTime now() const { return clock_.now; }
+  Trace& trace() { return trace_; }
+  const Trace& trace() const { return trace_; }
+  KafkaLog& log() { return log_; }
+  Suppliers& suppliers() { return suppliers_; }
+  CheckpointStorage& checkpoints() { return checkpoints_; }
+
+  int attempt() const { return attempt_; }
+  void BeginAttempt(int attempt);
+
+  // After a crash the rest of the running handler is invisible: it records
+  // nothing and reaches no observer.
+  bool halted() const { return halted_; }
+  void Halt() { halted_ = true; }
+
+  // Appends a trace line (unless halted) and returns its index.
+  size_t Record(std::string_view kind, std::string_view detail);
+
+  void AddObserver(RunObserver* observer) { observers_.push_back(observer); }
+  // Calls `f(observer)` on every observer unless halted.
+  template <typename F>
+  void Notify(F&& f) {
+    if (halted_) return;
+    for (RunObserver* observer : observers_) f(*observer);
+  }
+
+  // Records the harness corrupted, for the invalid-recovery checker.
+  void NoteCorrupted(int32_t partition, int64_t offset) { corrupted_.insert({partition, offset}); }
+  const std::set<std::pair<int32_t, int64_t>>& corrupted() const { return corrupted_; }
+
+ private:
+  const Scenario& scenario_;
+  SimClock clock_;
+  Trace trace_;
+  KafkaLog log_;
+  Suppliers suppliers_;
+  CheckpointStorage checkpoints_;
+  std::vector<RunObserver*> observers_;
+  std::set<std::pair<int32_t, int64_t>> corrupted_;
+  int attempt_ = 0;
+  bool halted_ = false;
+};
+
+}  // namespace durasim

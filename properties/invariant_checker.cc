@@ -1,0 +1,21 @@
+// InvariantChecker implementation.
+#include "properties/invariant_checker.h"
+
+#include <fmt/format.h>
+
+namespace durasim {
+
+void InvariantChecker::Violate(const std::string& invariant, const std::string& message,
+                               std::vector<size_t> evidence) {
+  // One report per invariant and message is enough; keep the first.
+  for (const Violation& v : violations_) {
+    if (v.invariant == invariant && v.message == message) return;
+  }
+  std::string text = message;
+  for (size_t index : evidence) {
+    if (index < trace_.size()) text += fmt::format("\n    #{} {}", index, trace_.line(index));
+  }
+  violations_.push_back(Violation{invariant, std::move(text)});
+}
+
+}  // namespace durasim

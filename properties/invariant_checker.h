@@ -1,0 +1,44 @@
+// InvariantChecker: the base of the invariant checkers. Each checker watches
+// a run through the RunObserver events, reports a violation the moment it
+// sees one (naming the invariant, the call or input, and the trace events
+// that prove it), and gets a last look when the run ends.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/observer.h"
+#include "sim/trace.h"
+
+namespace durasim {
+
+struct Violation {
+  std::string invariant;  // once, finished, same-answer, phantom-save, ...
+  std::string message;
+};
+
+// What a checker learns only when the run is over.
+struct RunEnding {
+  bool all_inputs_finished = false;  // the last attempt finished every input
+  // The outputs of the same scenario without faults, by (input offset, index).
+  std::map<std::pair<int64_t, int64_t>, int64_t> reference_outputs;
+};
+
+class InvariantChecker : public RunObserver {
+ public:
+  explicit InvariantChecker(const Trace& trace) : trace_(trace) {}
+  virtual void Finish(const RunEnding& /*ending*/) {}
+  const std::vector<Violation>& violations() const { return violations_; }
+
+ protected:
+  // Records a violation citing the given trace events.
+  void Violate(const std::string& invariant, const std::string& message, std::vector<size_t> evidence);
+
+ private:
+  const Trace& trace_;
+  std::vector<Violation> violations_;
+};
+
+}  // namespace durasim

@@ -1,0 +1,14 @@
+// LegacyEndOffsetMarkerStore implementation.
+#include "properties/mutants/legacy_end_offset_marker.h"
+
+namespace durasim {
+
+Result<RecoveryMarker> LegacyEndOffsetMarkerStore::GetRecoveryMarker(const CompletedBoundaries& /*completed*/) {
+  Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
+  if (!offsets.ok()) return offsets.status();
+  RecoveryMarker marker;
+  for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker[p] = (*offsets)[p].end;
+  return marker;
+}
+
+}  // namespace durasim

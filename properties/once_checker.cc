@@ -1,0 +1,30 @@
+// OnceChecker implementation.
+#include "properties/once_checker.h"
+
+#include <fmt/format.h>
+
+#include "store/state_codec.h"
+
+namespace durasim {
+
+void OnceChecker::OnRecordAppended(const LogRecord& record, size_t trace_index) {
+  Result<DecodedState> decoded = DecodeStateValue(record.value);
+  if (!decoded.ok()) return;  // not a state record; other checkers judge decodability
+  const std::vector<CallResult>& calls = decoded->state.call_results;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i].status == CallStatus::kPending) continue;
+    const CallIdentity call{decoded->state_key, static_cast<int>(i), calls[i].function_id, calls[i].args_digest};
+    persisted_terminal_.emplace(call, trace_index);  // keep the first
+  }
+}
+
+void OnceChecker::OnSupplierCall(const CallIdentity& call, size_t trace_index) {
+  auto it = persisted_terminal_.find(call);
+  if (it == persisted_terminal_.end()) return;
+  Violate("once",
+          fmt::format("supplier {} ran again for call [{}] although its result was already persisted",
+                      call.function, call.ToString()),
+          {it->second, trace_index});
+}
+
+}  // namespace durasim

@@ -1,0 +1,45 @@
+// PhantomSaveChecker implementation.
+#include "properties/phantom_save_checker.h"
+
+#include <fmt/format.h>
+
+#include "sim/hash.h"
+#include "store/state_codec.h"
+
+namespace durasim {
+
+void PhantomSaveChecker::OnAttemptStart(int /*attempt*/) { unsaved_.clear(); }
+
+void PhantomSaveChecker::OnRecordAppended(const LogRecord& record, size_t /*trace_index*/) {
+  persisted_.emplace(record.key, HashString(record.value));
+}
+
+void PhantomSaveChecker::OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status,
+                                     size_t trace_index) {
+  if (!status.ok()) {
+    unsaved_[key] = {value_digest, trace_index};
+    return;
+  }
+  unsaved_.erase(key);
+  if (persisted_.count({EncodeRecordKey(key), value_digest}) == 0) {
+    Violate("phantom-save",
+            fmt::format("put of {:?} seq {} reported saved, but the log does not hold that value", key.key, key.seq),
+            {trace_index});
+  }
+}
+
+void PhantomSaveChecker::OnGetHit(const StateKey& key, uint64_t value_digest, size_t trace_index) {
+  auto unsaved = unsaved_.find(key);
+  if (unsaved != unsaved_.end() && unsaved->second.first == value_digest) {
+    Violate("phantom-save",
+            fmt::format("get of {:?} seq {} returned a write that failed or was cancelled", key.key, key.seq),
+            {unsaved->second.second, trace_index});
+  }
+  if (persisted_.count({EncodeRecordKey(key), value_digest}) == 0) {
+    Violate("phantom-save",
+            fmt::format("get of {:?} seq {} returned a state the log does not hold", key.key, key.seq),
+            {trace_index});
+  }
+}
+
+}  // namespace durasim

@@ -1,0 +1,27 @@
+// Invariant: no phantom saves. A put reported saved is held by the log; a
+// get returns only states the log holds; within an attempt, a write that
+// failed or was cancelled is never returned by get.
+#pragma once
+
+#include <map>
+#include <set>
+
+#include "properties/invariant_checker.h"
+
+namespace durasim {
+
+class PhantomSaveChecker : public InvariantChecker {
+ public:
+  using InvariantChecker::InvariantChecker;
+  void OnAttemptStart(int attempt) override;
+  void OnRecordAppended(const LogRecord& record, size_t trace_index) override;
+  void OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status, size_t trace_index) override;
+  void OnGetHit(const StateKey& key, uint64_t value_digest, size_t trace_index) override;
+
+ private:
+  std::set<std::pair<std::string, uint64_t>> persisted_;  // (record key, value digest)
+  // Within the current attempt: the last unsuccessful put per state key.
+  std::map<StateKey, std::pair<uint64_t, size_t>> unsaved_;
+};
+
+}  // namespace durasim

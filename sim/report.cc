@@ -1,0 +1,78 @@
+// Report rendering.
+#include "sim/report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace durasim {
+namespace {
+
+std::string Outputs(const std::vector<int64_t>& outputs) {
+  constexpr size_t kShown = 6;
+  if (outputs.size() <= kShown) return fmt::format("[{}]", fmt::join(outputs, ","));
+  std::vector<int64_t> head(outputs.begin(), outputs.begin() + kShown);
+  return fmt::format("[{},... {} total]", fmt::join(head, ","), outputs.size());
+}
+
+}  // namespace
+
+std::string RenderTable(const std::vector<RunReport>& reports) {
+  std::string out = fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:<16}\n", "scenario", "verdict", "ok",
+                                "calls", "outputs", "sim time", "trace hash");
+  size_t ok = 0;
+  for (const RunReport& r : reports) {
+    ok += r.ok ? 1 : 0;
+    const std::string name = r.mutant.empty() ? r.scenario : fmt::format("{} [{}]", r.scenario, r.mutant);
+    out += fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:016x}\n", name, r.verdict, r.ok ? "yes" : "NO",
+                       r.supplier_calls, Outputs(r.outputs), fmt::format("{:.3f}ms", r.sim_time.count() / 1000.0),
+                       r.trace_hash);
+  }
+  for (const RunReport& r : reports) {
+    if (r.violations.empty() && r.mismatches.empty() && r.error.empty()) continue;
+    out += fmt::format("\n{} ({}){}:\n", r.scenario, r.path, r.mutant.empty() ? "" : " mutant " + r.mutant);
+    if (!r.error.empty()) out += fmt::format("  error: {}\n", r.error);
+    for (const Violation& v : r.violations) out += fmt::format("  violation [{}]: {}\n", v.invariant, v.message);
+    for (const std::string& m : r.mismatches) out += fmt::format("  not as expected: {}\n", m);
+  }
+  out += fmt::format("\n{} runs, {} as expected, {} not\n", reports.size(), ok, reports.size() - ok);
+  return out;
+}
+
+std::string RenderJson(const std::vector<RunReport>& reports) {
+  nlohmann::json runs = nlohmann::json::array();
+  size_t ok = 0;
+  for (const RunReport& r : reports) {
+    ok += r.ok ? 1 : 0;
+    nlohmann::json violations = nlohmann::json::array();
+    for (const Violation& v : r.violations) violations.push_back({{"invariant", v.invariant}, {"message", v.message}});
+    runs.push_back({{"scenario", r.scenario},
+                    {"path", r.path},
+                    {"mutant", r.mutant.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.mutant)},
+                    {"backend", r.backend},
+                    {"verdict", r.verdict},
+                    {"ok", r.ok},
+                    {"mismatches", r.mismatches},
+                    {"supplier_calls", r.supplier_calls},
+                    {"outputs", r.outputs},
+                    {"trace_hash", fmt::format("{:016x}", r.trace_hash)},
+                    {"sim_time_us", r.sim_time.count()},
+                    {"violations", violations},
+                    {"error", r.error}});
+  }
+  nlohmann::json doc = {{"runs", runs}, {"summary", {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok}}}};
+  return doc.dump(2) + "\n";
+}
+
+Status WriteFile(const std::string& path, const std::string& contents) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status(StatusCode::kInvalidArgument, fmt::format("cannot open {} for writing", path));
+  out << contents;
+  out.close();
+  if (!out) return Status(StatusCode::kInternal, fmt::format("writing {} failed", path));
+  return Status::Ok();
+}
+
+}  // namespace durasim

@@ -1,0 +1,219 @@
+// Runner implementation.
+//
+// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
+// no iteration over unordered containers where the order can reach the trace,
+// no standard-library distributions.
+#include "sim/runner.h"
+
+#include <fmt/format.h>
+
+#include <exception>
+#include <memory>
+
+#include "model/attempt.h"
+#include "model/world.h"
+#include "properties/bounded_memory_checker.h"
+#include "properties/cancellation_checker.h"
+#include "properties/finished_checker.h"
+#include "properties/mutants/mutant.h"
+#include "properties/once_checker.h"
+#include "properties/phantom_save_checker.h"
+#include "properties/recovery_checker.h"
+#include "properties/same_answer_checker.h"
+
+namespace durasim {
+namespace {
+
+using OutputMap = std::map<std::pair<int64_t, int64_t>, int64_t>;
+
+constexpr const char* kFinalCheckpoint = "__final__";
+
+class OutputCollector : public RunObserver {
+ public:
+  void OnOutput(int64_t input_offset, int64_t index, int64_t value, size_t) override {
+    outputs.emplace(std::make_pair(input_offset, index), value);
+  }
+  OutputMap outputs;
+};
+
+struct Parts {
+  StoreFactory make_store = ProductionStoreFactory();
+  RuntimeFactory make_runtime = ProductionRuntimeFactory();
+};
+
+// The scenario's plan and inputs in one attempt without faults.
+Result<OutputMap> ReferenceOutputs(const Scenario& scenario, const RunOptions& options) {
+  Scenario reference = scenario;
+  AttemptSpec attempt;
+  AttemptStep read_all;
+  read_all.kind = AttemptStep::Kind::kRead;
+  read_all.count = -1;
+  attempt.steps.push_back(read_all);
+  reference.attempts = {attempt};
+  World world(reference);
+  OutputCollector collector;
+  world.AddObserver(&collector);
+  const Parts parts;
+  Attempt run(world, reference.attempts[0], 1, parts.make_store, parts.make_runtime);
+  const Attempt::End end = run.Run(options.attempt_time_bound);
+  if (end != Attempt::End::kFinished || !run.runtime().AllInputsFinished()) {
+    return Status(StatusCode::kInternal,
+                  fmt::format("the run without faults did not finish (it ended {})", AttemptEndName(end)));
+  }
+  return collector.outputs;
+}
+
+bool VerdictMatches(const Expectation& expect, const RunReport& report) {
+  if (expect.verdict == "pass") return report.verdict == "pass";
+  if (expect.verdict == "error") return report.verdict == "error";
+  if (expect.verdict == "liveness") return report.verdict == "stuck";
+  if (report.verdict != "violation") return false;
+  for (const Violation& v : report.violations) {
+    if (v.invariant == expect.verdict) return true;
+  }
+  return false;
+}
+
+void Judge(const Scenario& scenario, RunReport& report) {
+  const Expectation& expect = scenario.expect;
+  if (!VerdictMatches(expect, report)) {
+    report.mismatches.push_back(fmt::format("expected verdict {}, got {}", expect.verdict, report.verdict));
+  }
+  if (expect.outputs.has_value() && *expect.outputs != report.outputs) {
+    report.mismatches.push_back(
+        fmt::format("expected outputs [{}], got [{}]", fmt::join(*expect.outputs, ", "), fmt::join(report.outputs, ", ")));
+  }
+  if (expect.supplier_calls.has_value() && *expect.supplier_calls != report.supplier_calls) {
+    report.mismatches.push_back(
+        fmt::format("expected {} supplier calls, got {}", *expect.supplier_calls, report.supplier_calls));
+  }
+  report.ok = report.mismatches.empty();
+}
+
+// One run of the attempts; fills everything but the expectation.
+void RunAttempts(const Scenario& scenario, const RunOptions& options, const Parts& parts, const OutputMap& reference,
+                 RunReport& report) {
+  World world(scenario);
+  const Trace& trace = world.trace();
+  std::vector<std::unique_ptr<InvariantChecker>> checkers;
+  checkers.push_back(std::make_unique<OnceChecker>(trace));
+  checkers.push_back(std::make_unique<FinishedChecker>(trace));
+  auto same_answer = std::make_unique<SameAnswerChecker>(trace);
+  SameAnswerChecker* outputs = same_answer.get();
+  checkers.push_back(std::move(same_answer));
+  checkers.push_back(std::make_unique<PhantomSaveChecker>(trace));
+  checkers.push_back(std::make_unique<CancellationChecker>(trace));
+  checkers.push_back(std::make_unique<RecoveryChecker>(trace));
+  checkers.push_back(std::make_unique<BoundedMemoryChecker>(trace));
+  for (auto& checker : checkers) world.AddObserver(checker.get());
+
+  bool all_finished = false;
+  bool stuck = false;
+  bool error = false;
+  for (size_t i = 0; i < scenario.attempts.size(); ++i) {
+    const bool last = i + 1 == scenario.attempts.size();
+    Attempt attempt(world, scenario.attempts[i], static_cast<int>(i + 1), parts.make_store, parts.make_runtime);
+    const Attempt::End end = attempt.Run(options.attempt_time_bound);
+    world.Record("attempt.ended", AttemptEndName(end));
+    if (end == Attempt::End::kStuck) stuck = true;
+    if (end == Attempt::End::kError) {
+      error = true;
+      report.error = fmt::format("attempt {} ended in error: see the trace", i + 1);
+      break;
+    }
+    if (last && end == Attempt::End::kFinished && attempt.runtime().AllInputsFinished()) {
+      all_finished = true;
+      // Epilogue: a completed checkpoint covering every input, after which
+      // nothing may stay live.
+      AgentRuntime& runtime = attempt.runtime();
+      runtime.TakeCheckpoint(kFinalCheckpoint);
+      runtime.CompleteCheckpoint(kFinalCheckpoint);
+      const StoreStats stats = attempt.store().Stats();
+      const size_t index = world.Record(
+          "run.quiescent", fmt::format("cached={} bookkeeping={} checkpoint_maps={}", stats.cached_states,
+                                       stats.bookkeeping_entries, runtime.bookkeeping_entries()));
+      world.Notify([&](RunObserver& o) { o.OnQuiescent(stats, runtime.bookkeeping_entries(), true, index); });
+    }
+  }
+  RunEnding ending;
+  ending.all_inputs_finished = all_finished;
+  ending.reference_outputs = reference;
+  for (auto& checker : checkers) {
+    checker->Finish(ending);
+    for (const Violation& v : checker->violations()) report.violations.push_back(v);
+  }
+  if (stuck) report.violations.push_back(Violation{"liveness", "an attempt made no progress: see attempt.stuck"});
+  report.supplier_calls = world.suppliers().total_calls();
+  for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);
+  report.trace_hash = world.trace().hash();
+  report.sim_time = world.now();
+  report.trace = world.trace().lines();
+  if (error) {
+    report.verdict = "error";
+  } else if (!report.violations.empty() && !(stuck && report.violations.size() == 1)) {
+    report.verdict = "violation";
+  } else {
+    report.verdict = stuck ? "stuck" : "pass";
+  }
+}
+
+}  // namespace
+
+RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
+  RunReport report;
+  report.scenario = scenario.name;
+  report.path = scenario.path;
+  report.backend = options.backend;
+  report.mutant = options.mutant.value_or(scenario.mutant.value_or(""));
+  Parts parts;
+  if (!report.mutant.empty()) {
+    const Mutant* mutant = FindMutant(report.mutant);
+    if (mutant == nullptr) {
+      report.verdict = "error";
+      report.error = fmt::format("unknown mutant \"{}\"", report.mutant);
+      Judge(scenario, report);
+      return report;
+    }
+    if (mutant->make_store) parts.make_store = mutant->make_store;
+    if (mutant->make_runtime) parts.make_runtime = mutant->make_runtime;
+  }
+  if (options.backend != "model") {
+    report.verdict = "error";
+    report.error = fmt::format("backend \"{}\" is not available yet (only \"model\")", options.backend);
+    Judge(scenario, report);
+    return report;
+  }
+  try {
+    Result<OutputMap> reference = ReferenceOutputs(scenario, options);
+    if (!reference.ok()) {
+      report.verdict = "error";
+      report.error = reference.status().ToString();
+    } else {
+      RunAttempts(scenario, options, parts, *reference, report);
+      if (options.check_determinism) {
+        RunReport again;
+        RunAttempts(scenario, options, parts, *reference, again);
+        if (again.trace_hash != report.trace_hash) {
+          size_t first = 0;
+          while (first < report.trace.size() && first < again.trace.size() && report.trace[first] == again.trace[first]) {
+            ++first;
+          }
+          report.violations.push_back(Violation{
+              "determinism", fmt::format("the same scenario gave trace hashes {:016x} and {:016x}; first difference "
+                                         "at event #{}:\n    {}\n    {}",
+                                         report.trace_hash, again.trace_hash, first,
+                                         first < report.trace.size() ? report.trace[first] : "<end>",
+                                         first < again.trace.size() ? again.trace[first] : "<end>")});
+          report.verdict = "violation";
+        }
+      }
+    }
+  } catch (const std::exception& error) {
+    report.verdict = "error";
+    report.error = fmt::format("internal error in scenario {}: {}", scenario.path, error.what());
+  }
+  Judge(scenario, report);
+  return report;
+}
+
+}  // namespace durasim

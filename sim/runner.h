@@ -1,0 +1,47 @@
+// Runner: runs one scenario end to end. It first runs the scenario's plan
+// and inputs without faults (the reference answer), then runs its attempts
+// with the chosen store and runtime (production or a mutant) under every
+// invariant checker, and judges the outcome against the expectation.
+//
+// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
+// no iteration over unordered containers where the order can reach the trace,
+// no standard-library distributions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/invariant_checker.h"
+#include "sim/scenario.h"
+#include "sim/scheduler.h"
+
+namespace durasim {
+
+struct RunOptions {
+  std::optional<std::string> mutant;  // overrides the scenario's `mutant:`
+  std::string backend = "model";
+  bool check_determinism = false;     // run twice and compare the traces
+  SimDuration attempt_time_bound = std::chrono::minutes(10);  // simulated time per attempt
+};
+
+struct RunReport {
+  std::string scenario;
+  std::string path;
+  std::string mutant;  // empty: production code
+  std::string backend;
+  std::string verdict;  // pass, violation, stuck, error
+  bool ok = false;      // the verdict matched the expectation
+  std::vector<std::string> mismatches;  // why not ok
+  int64_t supplier_calls = 0;
+  std::vector<int64_t> outputs;  // de-duplicated, in (input, index) order
+  uint64_t trace_hash = 0;
+  SimTime sim_time{0};
+  std::vector<Violation> violations;
+  std::string error;  // verdict error: what went wrong
+  std::vector<std::string> trace;
+};
+
+RunReport RunScenario(const Scenario& scenario, const RunOptions& options);
+
+}  // namespace durasim

@@ -1,0 +1,25 @@
+// Trace implementation.
+//
+// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
+// no iteration over unordered containers where the order can reach the trace,
+// no standard-library distributions.
+#include "sim/trace.h"
+
+#include <fmt/format.h>
+
+namespace durasim {
+
+std::string FormatSimTime(SimTime time) {
+  const int64_t us = time.count();
+  return fmt::format("{}.{:03}ms", us / 1000, us % 1000);
+}
+
+size_t Trace::Add(SimTime time, int attempt, std::string_view kind, std::string_view detail) {
+  std::string line = fmt::format("{:>12} a{} {:<18} {}", FormatSimTime(time), attempt, kind, detail);
+  hash_ = Fnv1a(line, hash_);
+  hash_ = Fnv1a("\n", hash_);
+  lines_.push_back(std::move(line));
+  return lines_.size() - 1;
+}
+
+}  // namespace durasim

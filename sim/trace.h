@@ -1,0 +1,38 @@
+// Trace: the ordered record of every observable event of a run, each stamped
+// with simulated time and the attempt number, and a 64-bit hash over the
+// rendered lines. Two runs with the same trace hash did the same thing.
+//
+// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
+// no iteration over unordered containers where the order can reach the trace,
+// no standard-library distributions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/hash.h"
+#include "sim/scheduler.h"
+
+namespace durasim {
+
+class Trace {
+ public:
+  // Appends one event; `kind` is a dotted name (put.issued), `detail` is
+  // space-separated key=value pairs. Returns the event's index.
+  size_t Add(SimTime time, int attempt, std::string_view kind, std::string_view detail);
+
+  uint64_t hash() const { return hash_; }
+  size_t size() const { return lines_.size(); }
+  const std::string& line(size_t index) const { return lines_[index]; }
+  const std::vector<std::string>& lines() const { return lines_; }
+
+ private:
+  std::vector<std::string> lines_;
+  uint64_t hash_ = kFnvOffsetBasis;
+};
+
+// "12.345ms" style rendering of a simulated time, exact to the microsecond.
+std::string FormatSimTime(SimTime time);
+
+}  // namespace durasim

@@ -1,0 +1,51 @@
+// ActionStateStore: where an agent runtime keeps action states and durable
+// call results so that a restored action can reuse them.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "sim/status.h"
+#include "store/action_state.h"
+
+namespace durasim {
+
+// Partition -> offset from which a restore must read the log.
+using RecoveryMarker = std::map<int32_t, int64_t>;
+
+// Input key -> the last sequence number whose run finished, as captured by a
+// checkpoint's keyed state. The runtime owns it; the store keeps no copy.
+using CompletedBoundaries = std::map<std::string, int64_t>;
+
+// What the store holds in memory, for the bounded-memory invariant.
+struct StoreStats {
+  size_t cached_states = 0;       // latest state per state key
+  size_t bookkeeping_entries = 0; // per-input-key index entries
+  size_t records_scanned = 0;     // by the last rebuild
+};
+
+class ActionStateStore {
+ public:
+  virtual ~ActionStateStore() = default;
+
+  // Persists `state`. Returns only after the log acknowledged it; the cache
+  // changes only then. A cancelled wait returns kCancelled and leaves the
+  // caller's cancellation state set.
+  virtual boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) = 0;
+  // The latest acknowledged (or rebuilt) state, if any.
+  virtual std::optional<ActionState> Get(const StateKey& state_key) const = 0;
+  // Replaces the cache with the log's contents from `marker` to the end.
+  // Rejects markers and records it cannot use (kInvalidRecovery).
+  virtual Status Rebuild(const RecoveryMarker& marker) = 0;
+  // Drops the states of `key` with sequence numbers <= `seq`.
+  virtual void Prune(const std::string& key, int64_t seq) = 0;
+  // The marker a checkpoint saves, given that checkpoint's boundaries.
+  virtual Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) = 0;
+
+  virtual StoreStats Stats() const = 0;
+};
+
+}  // namespace durasim

@@ -1,0 +1,126 @@
+// KafkaActionStateStore implementation.
+#include "store/kafka_action_state_store.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "store/state_codec.h"
+
+namespace durasim {
+
+boost::asio::awaitable<Status> KafkaActionStateStore::Put(const StateKey& state_key, const ActionState& state) {
+  std::string record_key = EncodeRecordKey(state_key);
+  const int32_t partition = PartitionForKey(state_key.key, client_.partition_count());
+  const ProduceTicket ticket = client_.Produce(partition, record_key, EncodeStateValue(state_key, state));
+  // Flush before awaiting: awaiting first would wait out the producer's linger.
+  client_.Flush();
+  Result<RecordPosition> ack = co_await client_.AwaitAck(ticket);
+  // On error (including cancellation) the caches stay as they were, and the
+  // caller's cancellation state is left as the cancellation set it.
+  if (!ack.ok()) co_return ack.status();
+  Remember(record_key, CachedState{state_key, state, *ack});
+  co_return Status::Ok();
+}
+
+std::optional<ActionState> KafkaActionStateStore::Get(const StateKey& state_key) const {
+  auto it = cache_.find(EncodeRecordKey(state_key));
+  if (it == cache_.end()) return std::nullopt;
+  return it->second.state;
+}
+
+void KafkaActionStateStore::Remember(const std::string& record_key, CachedState cached) {
+  record_keys_by_input_[cached.state_key.key].insert(record_key);
+  cache_[record_key] = std::move(cached);
+}
+
+Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
+  cache_.clear();
+  record_keys_by_input_.clear();
+  records_scanned_ = 0;
+  Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
+  if (!offsets.ok()) return offsets.status();
+  const int32_t partitions = static_cast<int32_t>(offsets->size());
+  std::set<int32_t> topic_partitions;
+  for (int32_t p = 0; p < partitions; ++p) topic_partitions.insert(p);
+  std::set<int32_t> marker_partitions;
+  for (const auto& [partition, offset] : marker) marker_partitions.insert(partition);
+  if (marker_partitions != topic_partitions) {
+    return Status(StatusCode::kInvalidRecovery,
+                  fmt::format("recovery marker partitions {} do not match the topic's partitions {}",
+                              marker_partitions, topic_partitions));
+  }
+  for (const auto& [partition, from] : marker) {
+    // The end is captured once, so records appended during the rebuild are
+    // not read.
+    const PartitionOffsets range = (*offsets)[partition];
+    if (from < range.start || from > range.end) {
+      return Status(StatusCode::kInvalidRecovery,
+                    fmt::format("recovery marker offset {} for partition {} is outside the log [{}, {}]", from,
+                                partition, range.start, range.end));
+    }
+    Result<std::vector<LogRecord>> records = client_.Read(partition, from, range.end);
+    if (!records.ok()) return records.status();
+    for (LogRecord& record : *records) {
+      ++records_scanned_;
+      const std::string where = fmt::format("partition {} offset {}", record.partition, record.offset);
+      Result<StateKey> parsed_key = ParseRecordKey(record.key);
+      if (!parsed_key.ok()) {
+        return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
+      }
+      Result<DecodedState> decoded = DecodeStateValue(record.value);
+      if (!decoded.ok()) {
+        return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, decoded.status().message()));
+      }
+      if (decoded->state_key != *parsed_key) {
+        return Status(StatusCode::kInvalidRecovery,
+                      fmt::format("{}: record key \"{}\" does not match the state key in its value", where,
+                                  record.key));
+      }
+      Remember(record.key, CachedState{*parsed_key, std::move(decoded->state),
+                                       RecordPosition{record.partition, record.offset}});
+    }
+  }
+  return Status::Ok();
+}
+
+void KafkaActionStateStore::Prune(const std::string& key, int64_t seq) {
+  auto index = record_keys_by_input_.find(key);
+  if (index == record_keys_by_input_.end()) return;
+  std::set<std::string>& record_keys = index->second;
+  for (auto it = record_keys.begin(); it != record_keys.end();) {
+    auto cached = cache_.find(*it);
+    if (cached != cache_.end() && cached->second.state_key.seq <= seq) {
+      cache_.erase(cached);
+      it = record_keys.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  // No live state left for this key: drop its bookkeeping too.
+  if (record_keys.empty()) record_keys_by_input_.erase(index);
+}
+
+bool KafkaActionStateStore::NeedsReplay(const StateKey& state_key, const CompletedBoundaries& completed) {
+  auto it = completed.find(state_key.key);
+  return it == completed.end() || state_key.seq > it->second;
+}
+
+Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedBoundaries& completed) {
+  Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
+  if (!offsets.ok()) return offsets.status();
+  RecoveryMarker marker;
+  for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker[p] = (*offsets)[p].end;
+  // Rewind each partition to the oldest state a restore must still see.
+  for (const auto& [record_key, cached] : cache_) {
+    if (!NeedsReplay(cached.state_key, completed)) continue;
+    int64_t& offset = marker[cached.position.partition];
+    offset = std::min(offset, cached.position.offset);
+  }
+  return marker;
+}
+
+StoreStats KafkaActionStateStore::Stats() const {
+  return StoreStats{cache_.size(), record_keys_by_input_.size(), records_scanned_};
+}
+
+}  // namespace durasim

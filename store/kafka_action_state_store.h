@@ -1,0 +1,53 @@
+// KafkaActionStateStore: action states appended to a compacted Kafka topic
+// (through a LogClient), with an in-memory cache of the latest state per
+// state key and the position of the record that holds it.
+//
+// Post-#1158 semantics: the recovery marker of a partition is rewound to the
+// smallest offset of any cached state whose input is not finished according
+// to the checkpoint's completed boundaries; put flushes before awaiting and
+// updates caches only after the acknowledgement; rebuild rejects invalid
+// recovery data; per-key bookkeeping is dropped with the key's last state.
+//
+// Thread-safety: none; used from one coroutine strand.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "store/action_state_store.h"
+#include "store/log_client.h"
+
+namespace durasim {
+
+class KafkaActionStateStore : public ActionStateStore {
+ public:
+  // REQUIRES: `client` outlives the store.
+  explicit KafkaActionStateStore(LogClient& client) : client_(client) {}
+
+  boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) override;
+  std::optional<ActionState> Get(const StateKey& state_key) const override;
+  Status Rebuild(const RecoveryMarker& marker) override;
+  void Prune(const std::string& key, int64_t seq) override;
+  Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) override;
+  StoreStats Stats() const override;
+
+ protected:
+  struct CachedState {
+    StateKey state_key;
+    ActionState state;
+    RecordPosition position;
+  };
+
+  // Records an acknowledged or rebuilt state in the cache and the index.
+  void Remember(const std::string& record_key, CachedState cached);
+  // Whether a state must be replayed: its input is not finished at `completed`.
+  static bool NeedsReplay(const StateKey& state_key, const CompletedBoundaries& completed);
+
+  LogClient& client_;
+  std::map<std::string, CachedState> cache_;                  // by record key
+  std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
+  size_t records_scanned_ = 0;
+};
+
+}  // namespace durasim

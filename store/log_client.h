@@ -1,0 +1,59 @@
+// LogClient: the port between the Kafka action-state store and a log
+// (the in-memory model, librdkafka's mock cluster, a real broker). The store
+// logic is written once against this port.
+//
+// Thread-safety: none; one coroutine strand uses a client.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/status.h"
+
+namespace durasim {
+
+struct RecordPosition {
+  int32_t partition = 0;
+  int64_t offset = 0;
+  bool operator==(const RecordPosition&) const = default;
+};
+
+struct LogRecord {
+  int32_t partition = 0;
+  int64_t offset = 0;
+  std::string key;
+  std::string value;
+};
+
+// The readable range of one partition: [start, end).
+struct PartitionOffsets {
+  int64_t start = 0;
+  int64_t end = 0;
+};
+
+using ProduceTicket = uint64_t;
+
+class LogClient {
+ public:
+  virtual ~LogClient() = default;
+
+  virtual int32_t partition_count() const = 0;
+
+  // Queues a record for `partition`. The record is not yet sent.
+  virtual ProduceTicket Produce(int32_t partition, std::string key, std::string value) = 0;
+  // Sends everything queued, without waiting for acknowledgements.
+  virtual void Flush() = 0;
+  // Waits for the acknowledgement of a produced record. Errors:
+  // kNotPersisted (the log does not hold it), kPossiblyPersisted (unknown),
+  // kCancelled (the caller's wait was cancelled; the record may be persisted).
+  virtual boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) = 0;
+
+  // Start and end offsets of every partition, indexed by partition.
+  virtual Result<std::vector<PartitionOffsets>> Offsets() = 0;
+  // Records of `partition` with offsets in [from, to).
+  virtual Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) = 0;
+};
+
+}  // namespace durasim

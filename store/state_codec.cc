@@ -1,0 +1,141 @@
+// State codec implementation (nlohmann::json for the value).
+#include "store/state_codec.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "sim/hash.h"
+
+namespace durasim {
+namespace {
+
+using nlohmann::json;
+
+std::string Hex(uint64_t value) { return fmt::format("{:016x}", value); }
+
+bool ParseHex(std::string_view text, uint64_t& out) {
+  if (text.size() != 16) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 16);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+bool ParseSeq(std::string_view text, int64_t& out) {
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 10);
+  return ec == std::errc() && ptr == text.data() + text.size() && out >= 0;
+}
+
+CallStatus ParseCallStatus(const std::string& text) {
+  if (text == "PENDING") return CallStatus::kPending;
+  if (text == "SUCCEEDED") return CallStatus::kSucceeded;
+  if (text == "FAILED") return CallStatus::kFailed;
+  throw std::invalid_argument("unknown call status \"" + text + "\"");
+}
+
+}  // namespace
+
+const char* CallStatusName(CallStatus status) {
+  switch (status) {
+    case CallStatus::kPending: return "PENDING";
+    case CallStatus::kSucceeded: return "SUCCEEDED";
+    case CallStatus::kFailed: return "FAILED";
+  }
+  return "UNKNOWN";
+}
+
+std::string EncodeRecordKey(const StateKey& k) {
+  return fmt::format("{}_{}_{}_{}", k.key, k.seq, Hex(k.event_hash), Hex(k.action_hash));
+}
+
+Result<StateKey> ParseRecordKey(const std::string& record_key) {
+  // Split off the last three '_'-separated fields.
+  size_t cut[3];
+  size_t end = record_key.size();
+  for (int i = 2; i >= 0; --i) {
+    const size_t pos = end == 0 ? std::string::npos : record_key.rfind('_', end - 1);
+    if (pos == std::string::npos) {
+      return Status(StatusCode::kInvalidRecovery,
+                    fmt::format("record key \"{}\" does not have the form <key>_<seq>_<eventHash>_<actionHash>",
+                                record_key));
+    }
+    cut[i] = pos;
+    end = pos;
+  }
+  StateKey k;
+  k.key = record_key.substr(0, cut[0]);
+  const std::string_view whole(record_key);
+  if (!ParseSeq(whole.substr(cut[0] + 1, cut[1] - cut[0] - 1), k.seq) ||
+      !ParseHex(whole.substr(cut[1] + 1, cut[2] - cut[1] - 1), k.event_hash) ||
+      !ParseHex(whole.substr(cut[2] + 1), k.action_hash)) {
+    return Status(StatusCode::kInvalidRecovery,
+                  fmt::format("record key \"{}\": sequence number or hashes do not parse", record_key));
+  }
+  return k;
+}
+
+std::string EncodeStateValue(const StateKey& k, const ActionState& state) {
+  json calls = json::array();
+  for (const CallResult& c : state.call_results) {
+    calls.push_back({{"fn", c.function_id},
+                     {"args", Hex(c.args_digest)},
+                     {"status", CallStatusName(c.status)},
+                     {"result", c.result},
+                     {"error", c.error}});
+  }
+  json memory = json::array();
+  for (const MemoryUpdate& m : state.memory_updates) memory.push_back({{"slot", m.slot}, {"value", m.value}});
+  json events = json::array();
+  for (const EmittedEvent& e : state.emitted_events) events.push_back({{"type", e.type}, {"value", e.value}});
+  json value = {{"v", kStateFormatVersion},   {"key", k.key},         {"seq", k.seq},
+                {"event", Hex(k.event_hash)}, {"action", Hex(k.action_hash)}, {"completed", state.completed},
+                {"calls", calls},             {"memory", memory},     {"events", events}};
+  return value.dump();
+}
+
+Result<DecodedState> DecodeStateValue(const std::string& value) {
+  try {
+    const json doc = json::parse(value);
+    const int version = doc.at("v").get<int>();
+    if (version != kStateFormatVersion) {
+      return Status(StatusCode::kInvalidRecovery,
+                    fmt::format("state format version {} is not supported (expected {})", version,
+                                kStateFormatVersion));
+    }
+    DecodedState out;
+    out.state_key.key = doc.at("key").get<std::string>();
+    out.state_key.seq = doc.at("seq").get<int64_t>();
+    if (!ParseHex(doc.at("event").get<std::string>(), out.state_key.event_hash) ||
+        !ParseHex(doc.at("action").get<std::string>(), out.state_key.action_hash)) {
+      return Status(StatusCode::kInvalidRecovery, "state value: event or action hash is not 16 hex digits");
+    }
+    out.state.completed = doc.at("completed").get<bool>();
+    for (const json& c : doc.at("calls")) {
+      CallResult call;
+      call.function_id = c.at("fn").get<std::string>();
+      if (!ParseHex(c.at("args").get<std::string>(), call.args_digest)) {
+        return Status(StatusCode::kInvalidRecovery, "state value: call args digest is not 16 hex digits");
+      }
+      call.status = ParseCallStatus(c.at("status").get<std::string>());
+      call.result = c.at("result").get<int64_t>();
+      call.error = c.at("error").get<std::string>();
+      out.state.call_results.push_back(std::move(call));
+    }
+    for (const json& m : doc.at("memory")) {
+      out.state.memory_updates.push_back({m.at("slot").get<std::string>(), m.at("value").get<int64_t>()});
+    }
+    for (const json& e : doc.at("events")) {
+      out.state.emitted_events.push_back({e.at("type").get<std::string>(), e.at("value").get<int64_t>()});
+    }
+    return out;
+  } catch (const std::exception& error) {
+    return Status(StatusCode::kInvalidRecovery, fmt::format("state value does not decode: {}", error.what()));
+  }
+}
+
+int32_t PartitionForKey(const std::string& key, int32_t partitions) {
+  return static_cast<int32_t>(HashString(key) % static_cast<uint64_t>(partitions));
+}
+
+}  // namespace durasim

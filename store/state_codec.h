@@ -1,0 +1,34 @@
+// The on-log encoding of action states: record keys
+// "<key>_<seq>_<eventHash>_<actionHash>" and versioned JSON values.
+//
+// The input key may contain '_' and any other character: the record key is
+// parsed from the right, where the last three fields never contain '_'.
+// The value repeats the state key, so a record key that disagrees with its
+// value is detected.
+#pragma once
+
+#include <string>
+
+#include "sim/status.h"
+#include "store/action_state.h"
+
+namespace durasim {
+
+inline constexpr int kStateFormatVersion = 1;
+
+std::string EncodeRecordKey(const StateKey& state_key);
+Result<StateKey> ParseRecordKey(const std::string& record_key);
+
+std::string EncodeStateValue(const StateKey& state_key, const ActionState& state);
+
+struct DecodedState {
+  StateKey state_key;
+  ActionState state;
+};
+// Errors are kInvalidRecovery naming what is wrong with the value.
+Result<DecodedState> DecodeStateValue(const std::string& value);
+
+// The partition of an input key: a stable hash of the key, modulo partitions.
+int32_t PartitionForKey(const std::string& key, int32_t partitions);
+
+}  // namespace durasim
