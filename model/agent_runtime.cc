@@ -162,7 +162,9 @@ boost::asio::awaitable<void> AgentRuntime::KeyLetter(std::string key, uint64_t l
   ScheduleKey(key);
   mailbox_letter_ = 0;
   mailbox_.Release();
-  letter_signals_.erase(letter);
+  // The letter's cancellation signal stays until the runtime is destroyed:
+  // the coroutine's cancellation state lives in that signal's slot and is
+  // still used while the coroutine unwinds.
   LetterDone();
 }
 

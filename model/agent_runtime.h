@@ -96,6 +96,7 @@ class AgentRuntime {
   KeyedStates keyed_;
   int64_t source_offset_ = 0;
   std::set<std::string> keys_with_letter_;
+  // One per letter spawned by this incarnation; see KeyLetter.
   std::map<uint64_t, std::unique_ptr<boost::asio::cancellation_signal>> letter_signals_;
   uint64_t next_letter_ = 1;
   uint64_t mailbox_letter_ = 0;  // letter holding the mailbox, 0 for the driver

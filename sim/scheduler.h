@@ -84,12 +84,12 @@ class Scheduler {
   // it with asio::error::operation_aborted.
   template <typename Handler>
   uint64_t Park(Handler handler) {
-    asio::cancellation_slot slot = asio::get_associated_cancellation_slot(handler);
     const uint64_t ticket = next_sequence_++;
-    if (slot.is_connected()) {
-      slot.assign([this, ticket](asio::cancellation_type) { CancelParked(ticket); });
+    Waiter waiter = Wrap(std::move(handler));
+    if (waiter.slot.is_connected()) {
+      waiter.slot.assign([this, ticket](asio::cancellation_type) { CancelParked(ticket); });
     }
-    parked_.emplace(ticket, Waiter{asio::any_completion_handler<void(ErrorCode)>(std::move(handler)), slot});
+    parked_.emplace(ticket, std::move(waiter));
     return ticket;
   }
   // Makes a parked handler ready with `error`; unknown tickets are ignored.
@@ -110,12 +110,22 @@ class Scheduler {
 
   template <typename Handler>
   void Arm(SimTime due, Handler handler) {
-    asio::cancellation_slot slot = asio::get_associated_cancellation_slot(handler);
     const TimerKey key{due, next_sequence_++};
-    if (slot.is_connected()) {
-      slot.assign([this, key](asio::cancellation_type) { Cancel(key); });
+    Waiter waiter = Wrap(std::move(handler));
+    if (waiter.slot.is_connected()) {
+      waiter.slot.assign([this, key](asio::cancellation_type) { Cancel(key); });
     }
-    timers_.emplace(key, Waiter{asio::any_completion_handler<void(ErrorCode)>(std::move(handler)), slot});
+    timers_.emplace(key, std::move(waiter));
+  }
+
+  // Type-erases a handler. any_completion_handler installs its own
+  // cancellation state on the handler's slot, so our cancellation hook goes
+  // on the erased handler's slot, never on the original one.
+  template <typename Handler>
+  static Waiter Wrap(Handler handler) {
+    asio::any_completion_handler<void(ErrorCode)> erased(std::move(handler));
+    asio::cancellation_slot slot = asio::get_associated_cancellation_slot(erased);
+    return Waiter{std::move(erased), slot};
   }
 
   void Cancel(TimerKey key);
