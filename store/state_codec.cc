@@ -27,6 +27,39 @@ bool ParseSeq(std::string_view text, int64_t& out) {
   return ec == std::errc() && ptr == text.data() + text.size() && out >= 0;
 }
 
+// Strict field readers: the value must have exactly the type our encoder
+// writes; nothing is converted (no 1.5 -> 1, no true -> 1, no null -> []).
+const json& Field(const json& object, const char* name) {
+  if (!object.is_object()) throw std::invalid_argument(fmt::format("expected an object holding \"{}\"", name));
+  auto it = object.find(name);
+  if (it == object.end()) throw std::invalid_argument(fmt::format("field \"{}\" is missing", name));
+  return *it;
+}
+
+int64_t Integer(const json& object, const char* name) {
+  const json& field = Field(object, name);
+  if (!field.is_number_integer()) throw std::invalid_argument(fmt::format("field \"{}\" is not an integer", name));
+  return field.get<int64_t>();
+}
+
+std::string Text(const json& object, const char* name) {
+  const json& field = Field(object, name);
+  if (!field.is_string()) throw std::invalid_argument(fmt::format("field \"{}\" is not a string", name));
+  return field.get<std::string>();
+}
+
+bool Boolean(const json& object, const char* name) {
+  const json& field = Field(object, name);
+  if (!field.is_boolean()) throw std::invalid_argument(fmt::format("field \"{}\" is not a boolean", name));
+  return field.get<bool>();
+}
+
+const json& List(const json& object, const char* name) {
+  const json& field = Field(object, name);
+  if (!field.is_array()) throw std::invalid_argument(fmt::format("field \"{}\" is not a list", name));
+  return field;
+}
+
 CallStatus ParseCallStatus(const std::string& text) {
   if (text == "PENDING") return CallStatus::kPending;
   if (text == "SUCCEEDED") return CallStatus::kSucceeded;
@@ -72,6 +105,13 @@ Result<StateKey> ParseRecordKey(const std::string& record_key) {
     return Status(StatusCode::kInvalidRecovery,
                   fmt::format("record key \"{}\": sequence number or hashes do not parse", record_key));
   }
+  // One state key has one spelling: the cache is keyed by it, so a key in
+  // another spelling ("01", uppercase hex) would be cached out of reach.
+  if (EncodeRecordKey(k) != record_key) {
+    return Status(StatusCode::kInvalidRecovery,
+                  fmt::format("record key \"{}\" is not in canonical form (expected \"{}\")", record_key,
+                              EncodeRecordKey(k)));
+  }
   return k;
 }
 
@@ -97,36 +137,37 @@ std::string EncodeStateValue(const StateKey& k, const ActionState& state) {
 Result<DecodedState> DecodeStateValue(const std::string& value) {
   try {
     const json doc = json::parse(value);
-    const int version = doc.at("v").get<int>();
+    if (!doc.is_object()) throw std::invalid_argument("the value is not a JSON object");
+    const int64_t version = Integer(doc, "v");
     if (version != kStateFormatVersion) {
       return Status(StatusCode::kInvalidRecovery,
                     fmt::format("state format version {} is not supported (expected {})", version,
                                 kStateFormatVersion));
     }
     DecodedState out;
-    out.state_key.key = doc.at("key").get<std::string>();
-    out.state_key.seq = doc.at("seq").get<int64_t>();
-    if (!ParseHex(doc.at("event").get<std::string>(), out.state_key.event_hash) ||
-        !ParseHex(doc.at("action").get<std::string>(), out.state_key.action_hash)) {
+    out.state_key.key = Text(doc, "key");
+    out.state_key.seq = Integer(doc, "seq");
+    if (!ParseHex(Text(doc, "event"), out.state_key.event_hash) ||
+        !ParseHex(Text(doc, "action"), out.state_key.action_hash)) {
       return Status(StatusCode::kInvalidRecovery, "state value: event or action hash is not 16 hex digits");
     }
-    out.state.completed = doc.at("completed").get<bool>();
-    for (const json& c : doc.at("calls")) {
+    out.state.completed = Boolean(doc, "completed");
+    for (const json& c : List(doc, "calls")) {
       CallResult call;
-      call.function_id = c.at("fn").get<std::string>();
-      if (!ParseHex(c.at("args").get<std::string>(), call.args_digest)) {
+      call.function_id = Text(c, "fn");
+      if (!ParseHex(Text(c, "args"), call.args_digest)) {
         return Status(StatusCode::kInvalidRecovery, "state value: call args digest is not 16 hex digits");
       }
-      call.status = ParseCallStatus(c.at("status").get<std::string>());
-      call.result = c.at("result").get<int64_t>();
-      call.error = c.at("error").get<std::string>();
+      call.status = ParseCallStatus(Text(c, "status"));
+      call.result = Integer(c, "result");
+      call.error = Text(c, "error");
       out.state.call_results.push_back(std::move(call));
     }
-    for (const json& m : doc.at("memory")) {
-      out.state.memory_updates.push_back({m.at("slot").get<std::string>(), m.at("value").get<int64_t>()});
+    for (const json& m : List(doc, "memory")) {
+      out.state.memory_updates.push_back({Text(m, "slot"), Integer(m, "value")});
     }
-    for (const json& e : doc.at("events")) {
-      out.state.emitted_events.push_back({e.at("type").get<std::string>(), e.at("value").get<int64_t>()});
+    for (const json& e : List(doc, "events")) {
+      out.state.emitted_events.push_back({Text(e, "type"), Integer(e, "value")});
     }
     return out;
   } catch (const std::exception& error) {
