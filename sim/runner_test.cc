@@ -1,0 +1,110 @@
+// Tests of the runner: the seed regression end to end, with and without the
+// legacy-end-offset-marker mutant, and how expectations are judged.
+#include "sim/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "sim/scenario.h"
+
+namespace durasim {
+namespace {
+
+Scenario LoadSeed() {
+  Result<Scenario> scenario =
+      LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/regressions/kafka_queued_action_reuse.yaml");
+  EXPECT_TRUE(scenario.ok()) << scenario.status().ToString();
+  return scenario.value();
+}
+
+bool HasViolation(const RunReport& report, const std::string& invariant) {
+  return std::any_of(report.violations.begin(), report.violations.end(),
+                     [&](const Violation& v) { return v.invariant == invariant; });
+}
+
+// Strategy: the fixed store reuses the saved result: one supplier call, 70.
+TEST(RunnerTest, SeedRegressionPassesWithTheFixedStore) {
+  const RunReport report = RunScenario(LoadSeed(), RunOptions{});
+  EXPECT_EQ(report.verdict, "pass");
+  EXPECT_TRUE(report.ok);
+  EXPECT_EQ(report.supplier_calls, 1);
+  EXPECT_EQ(report.outputs, std::vector<int64_t>{70});
+  EXPECT_TRUE(report.violations.empty());
+}
+
+// Strategy: the pre-fix marker makes the last restore miss the saved result:
+// the supplier runs twice, the output is still 70, and only `once` sees it,
+// naming the repeated call.
+TEST(RunnerTest, LegacyMarkerMutantIsCaughtByOnce) {
+  RunOptions options;
+  options.mutant = "legacy-end-offset-marker";
+  const RunReport report = RunScenario(LoadSeed(), options);
+  EXPECT_EQ(report.verdict, "violation");
+  EXPECT_FALSE(report.ok);  // the file expects pass
+  EXPECT_EQ(report.supplier_calls, 2);
+  EXPECT_EQ(report.outputs, std::vector<int64_t>{70});
+  ASSERT_TRUE(HasViolation(report, "once"));
+  EXPECT_FALSE(HasViolation(report, "same-answer"));
+  const std::string& message = report.violations.front().message;
+  EXPECT_NE(message.find("fn=llm"), std::string::npos) << message;
+  EXPECT_NE(message.find("supplier.call"), std::string::npos) << message;
+}
+
+// Strategy: a run is deterministic: two runs give the same trace hash, and
+// the trace is not empty.
+TEST(RunnerTest, SameScenarioSameTraceHash) {
+  const Scenario scenario = LoadSeed();
+  const RunReport first = RunScenario(scenario, RunOptions{});
+  const RunReport second = RunScenario(scenario, RunOptions{});
+  EXPECT_FALSE(first.trace.empty());
+  EXPECT_EQ(first.trace_hash, second.trace_hash);
+  EXPECT_EQ(first.trace, second.trace);
+}
+
+// Strategy: expectations are judged: wrong outputs and call counts make the
+// run not ok, with a reason for each.
+TEST(RunnerTest, ExpectationMismatchesAreReported) {
+  Scenario scenario = LoadSeed();
+  scenario.expect.outputs = std::vector<int64_t>{71};
+  scenario.expect.supplier_calls = 3;
+  const RunReport report = RunScenario(scenario, RunOptions{});
+  EXPECT_EQ(report.verdict, "pass");
+  EXPECT_FALSE(report.ok);
+  EXPECT_EQ(report.mismatches.size(), 2u);
+}
+
+// Strategy: an unknown mutant is an error verdict, not a crash.
+TEST(RunnerTest, UnknownMutantIsAnError) {
+  RunOptions options;
+  options.mutant = "no-such-mutant";
+  const RunReport report = RunScenario(LoadSeed(), options);
+  EXPECT_EQ(report.verdict, "error");
+  EXPECT_NE(report.error.find("no-such-mutant"), std::string::npos);
+}
+
+// Strategy: an attempt that can never go idle within the simulated-time
+// bound is stuck (liveness), not a pass: the broker stays down longer than
+// the bound while a put waits.
+TEST(RunnerTest, NoProgressIsStuck) {
+  Scenario scenario = LoadSeed();
+  scenario.log.delivery_timeout_ms = 1000 * 60 * 60;  // retry for an hour
+  AttemptSpec attempt;
+  AttemptStep down;
+  down.kind = AttemptStep::Kind::kBrokerDown;
+  down.duration_ms = 1000 * 60 * 30;  // 30 minutes, beyond the 10-minute bound
+  AttemptStep read;
+  read.kind = AttemptStep::Kind::kRead;
+  read.count = -1;
+  attempt.steps = {down, read};
+  scenario.attempts = {attempt};
+  scenario.expect = Expectation{};
+  scenario.expect.verdict = "liveness";
+  const RunReport report = RunScenario(scenario, RunOptions{});
+  EXPECT_EQ(report.verdict, "stuck");
+  EXPECT_TRUE(report.ok);
+  EXPECT_TRUE(HasViolation(report, "liveness"));
+}
+
+}  // namespace
+}  // namespace durasim
