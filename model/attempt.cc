@@ -73,12 +73,9 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     }
     if (!runtime_->Restore(*checkpoint).ok()) return End::kRestoreRejected;
   }
-  // The driver is spawned before the restored tasks, so its first steps run
-  // before any of them is dispatched.
   boost::asio::co_spawn(scheduler_->executor(), Drive(), [](std::exception_ptr error) {
     if (error) std::rethrow_exception(error);
   });
-  runtime_->ResumeRestoredTasks();
   const Scheduler::RunEnd end = scheduler_->Run(world_.now() + time_bound);
   if (error_) return End::kError;
   if (runtime_->failed()) return End::kFailed;
@@ -91,7 +88,12 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
 
 boost::asio::awaitable<void> Attempt::Drive() {
   AgentRuntime& runtime = *runtime_;
-  bool holding = false;
+  // The driver takes the mailbox before the restored tasks queue for it: they
+  // queue ahead of any new input, and the script's first steps (a checkpoint
+  // before dispatch, say) run before any of them.
+  co_await runtime.mailbox().Acquire(true);
+  bool holding = true;
+  runtime.ResumeRestoredTasks();
   for (const AttemptStep& step : spec_.steps) {
     const bool lets_runtime_work = step.kind == AttemptStep::Kind::kRun || step.kind == AttemptStep::Kind::kRunFor;
     if (lets_runtime_work) {
