@@ -82,6 +82,7 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
   if (runtime_->stopped()) return End::kCrashed;
   if (script_done_) return End::kFinished;
   world_.Record("attempt.stuck", end == Scheduler::RunEnd::kDeadline ? "simulated-time bound passed"
+                                 : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
                                                                      : "no runnable work left");
   return End::kStuck;
 }

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -285,6 +286,7 @@ class ScenarioParser {
     for (const Value& item : ReadSequence(top.Require("suppliers"), "a supplier", true)) ParseSupplier(item);
     for (const Value& item : ReadSequence(top.Require("actions"), "an action", true)) ParseAction(item);
     CheckListenersHaveEmitters();
+    CheckNoEmitCycles();
     for (const Value& item : ReadSequence(top.Require("inputs"), "an input", false)) ParseInput(item);
     attempts_node_.reset(top.Require("attempts").node);  // rebinds; `=` would rewrite the node
     for (const Value& item : ReadSequence(top.Require("attempts"), "an attempt", true)) ParseAttempt(item);
@@ -423,6 +425,38 @@ class ScenarioParser {
                                      listener.action, listener.type,
                                      emitted.empty() ? std::string("none (only 'input' exists)")
                                                      : Join(emitted, [](const std::string& s) { return s; })));
+    }
+  }
+
+  // An action whose events trigger it again, directly or through others,
+  // would make every run endless.
+  void CheckNoEmitCycles() {
+    const std::vector<ActionSpec>& actions = scenario_.actions;
+    enum class Mark { kNew, kOnPath, kDone };
+    std::vector<Mark> marks(actions.size(), Mark::kNew);
+    std::vector<std::string> path;
+    std::function<void(size_t)> visit = [&](size_t index) {
+      marks[index] = Mark::kOnPath;
+      path.push_back(actions[index].name);
+      for (const ActionStep& step : actions[index].steps) {
+        if (step.kind != ActionStep::Kind::kEmit) continue;
+        for (size_t next = 0; next < actions.size(); ++next) {
+          if (std::find(actions[next].on.begin(), actions[next].on.end(), step.name) == actions[next].on.end()) continue;
+          if (marks[next] == Mark::kOnPath) {
+            path.push_back(actions[next].name);
+            Fail(step.pos, fmt::format("action '{}' emits '{}', which triggers a cycle of actions ({}): every run "
+                                       "would be endless",
+                                       actions[index].name, step.name,
+                                       Join(path, [](const std::string& name) { return name; })));
+          }
+          if (marks[next] == Mark::kNew) visit(next);
+        }
+      }
+      path.pop_back();
+      marks[index] = Mark::kDone;
+    };
+    for (size_t i = 0; i < actions.size(); ++i) {
+      if (marks[i] == Mark::kNew) visit(i);
     }
   }
 

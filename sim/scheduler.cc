@@ -47,10 +47,14 @@ void Scheduler::Unpark(uint64_t ticket, ErrorCode error) {
   Complete(std::move(waiter.handler), error);
 }
 
-Scheduler::RunEnd Scheduler::Run(SimTime deadline) {
+Scheduler::RunEnd Scheduler::Run(SimTime deadline, uint64_t handlers_max) {
+  uint64_t handlers = 0;
   while (!stop_requested_) {
     if (io_.stopped()) io_.restart();
-    if (io_.poll_one() > 0) continue;
+    if (io_.poll_one() > 0) {
+      if (++handlers >= handlers_max) return RunEnd::kBudget;
+      continue;
+    }
     if (timers_.empty()) return RunEnd::kIdle;
     auto first = timers_.begin();
     if (first->first.due > deadline) {

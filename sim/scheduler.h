@@ -68,9 +68,14 @@ class Scheduler {
     kIdle,      // nothing ready and no timer armed
     kStopped,   // Stop() was called
     kDeadline,  // the next timer is due after the deadline
+    kBudget,    // `handlers_max` handlers ran: a bound on work without time
   };
-  // Runs until idle, stopped, or until simulated time would pass `deadline`.
-  RunEnd Run(SimTime deadline);
+  // Runs until idle, stopped, until simulated time would pass `deadline`, or
+  // until `handlers_max` handlers have run (a loop that never advances the
+  // clock would otherwise never end).
+  RunEnd Run(SimTime deadline, uint64_t handlers_max = kHandlersMax);
+
+  static constexpr uint64_t kHandlersMax = 10'000'000;
 
   // Makes Run return after the handler that is running now.
   void Stop() { stop_requested_ = true; }
