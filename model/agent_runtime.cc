@@ -41,6 +41,16 @@ std::string Describe(const StateKey& k) {
 
 uint64_t ValueDigest(const StateKey& k, const ActionState& state) { return HashString(EncodeStateValue(k, state)); }
 
+// Whether another durable call follows `step` in `action`.
+bool CallsAfter(const ActionSpec& action, const ActionStep& step) {
+  bool after = false;
+  for (const ActionStep& other : action.steps) {
+    if (after && other.kind == ActionStep::Kind::kCall) return true;
+    if (&other == &step) after = true;
+  }
+  return false;
+}
+
 }  // namespace
 
 uint64_t ActionHash(const std::string& action_name) { return HashString(action_name); }
@@ -256,6 +266,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
         state.call_results.back().status = CallStatus::kSucceeded;
         state.call_results.back().result = result;
         if (Status put = co_await PutState(state_key, state, "result"); !put.ok()) co_return put;
+        faults_.OnCallResultSaved(CallsAfter(action, step));
         acc = result;
         ++call_index;
         break;
@@ -283,6 +294,7 @@ boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key,
                                                       std::string_view why) {
   const uint64_t digest = ValueDigest(state_key, state);
   world_.Record("put.issued", fmt::format("{} why={} value={:016x}", Describe(state_key), why, digest));
+  faults_.NoteNextPut(std::string(why));
   const Status status = co_await store_.Put(state_key, state);
   const size_t index = world_.Record(
       status.ok() ? "put.ok" : (status.code() == StatusCode::kCancelled ? "put.cancelled" : "put.failed"),
@@ -326,6 +338,7 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
 }
 
 void AgentRuntime::TakeCheckpoint(const std::string& id) {
+  if (faults_.OnCheckpointBarrier()) return;  // crashed as the barrier arrived
   CompletedBoundaries completed;
   size_t queued = 0;
   for (const auto& [key, keyed] : keyed_) {
@@ -343,6 +356,7 @@ void AgentRuntime::TakeCheckpoint(const std::string& id) {
       Checkpoint{id, Checkpoint::Phase::kTaken, world_.attempt(), keyed_, completed, *marker, source_offset_});
   world_.Record("checkpoint.taken",
                 fmt::format("id={} marker={} source={} queued_tasks={}", id, *marker, source_offset_, queued));
+  faults_.OnCheckpointTaken();
 }
 
 void AgentRuntime::CompleteCheckpoint(const std::string& id) {
@@ -351,7 +365,7 @@ void AgentRuntime::CompleteCheckpoint(const std::string& id) {
     world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
     return;
   }
-  checkpoint->phase = Checkpoint::Phase::kCompleted;
+  world_.checkpoints().MarkCompleted(id);
   world_.Record("checkpoint.completed", fmt::format("id={}", id));
   auto it = pending_checkpoints_.find(id);
   if (it == pending_checkpoints_.end()) return;  // taken by an earlier incarnation

@@ -36,7 +36,11 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
   FaultPlan::Hooks hooks;
   hooks.crash = [this](const std::string& reason) { runtime_->Crash(reason); };
   hooks.cancel_wait = [this] { runtime_->CancelRunningWait(); };
-  hooks.record = [this](std::string_view kind, const std::string& detail) { world_.Record(kind, detail); };
+  hooks.fired = [this](const char* fault, int64_t nth, const std::string& point) {
+    world_.Record("fault.fired", fmt::format("fault={} nth={}{}", fault, nth, point.empty() ? "" : " put=" + point));
+    world_.CountFault(fault);
+    if (!point.empty()) world_.CountFault(fmt::format("{}@{}", fault, point));
+  };
   faults_ = std::make_unique<FaultPlan>(std::move(hooks));
   log_client_ = std::make_unique<MemoryLogClient>(*scheduler_, world.log(), world.scenario().log);
   faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_);
@@ -66,6 +70,7 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
       world_.Record("error", fmt::format("checkpoint {} is not completed; cannot restore", *spec_.restore));
       return End::kError;
     }
+    if (*spec_.restore != world_.checkpoints().latest_completed()) world_.CountFault("restore_older_checkpoint");
     if (!world_.log().IsUp(world_.now())) {
       // Nothing runs before the restore: wait for the broker.
       world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
@@ -131,9 +136,11 @@ bool Attempt::Apply(const AttemptStep& step) {
       runtime.CompleteCheckpoint(step.checkpoint);
       return true;
     case AttemptStep::Kind::kAbort:
+      world_.CountFault("checkpoint_abort");
       runtime.AbortCheckpoint(step.checkpoint);
       return true;
     case AttemptStep::Kind::kCrash:
+      world_.CountFault("crash_step");
       runtime.Crash("crash step");
       return true;
     case AttemptStep::Kind::kArm:
@@ -141,6 +148,7 @@ bool Attempt::Apply(const AttemptStep& step) {
       world_.Record("fault.armed", fmt::format("fault={} nth={}", FaultKindName(step.fault), step.nth));
       return true;
     case AttemptStep::Kind::kBrokerDown:
+      world_.CountFault("broker_down");
       world_.log().SetDownUntil(world_.now() + Ms(step.duration_ms));
       world_.Record("broker.down", fmt::format("until={}", FormatSimTime(world_.log().down_until())));
       return true;

@@ -51,6 +51,8 @@ class Attempt {
   // For the run's epilogue: a final checkpoint once everything is finished.
   AgentRuntime& runtime() { return *runtime_; }
   ActionStateStore& store() { return *store_; }
+  // Faults off for the rest of this attempt (the healed epilogue).
+  void DisarmFaults() { faults_->DisarmAll(); }
   Scheduler& scheduler() { return *scheduler_; }
 
  private:

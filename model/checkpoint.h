@@ -34,9 +34,23 @@ class CheckpointStorage {
     auto it = checkpoints_.find(id);
     return it == checkpoints_.end() ? nullptr : &it->second;
   }
+  // REQUIRES: the checkpoint exists and is taken.
+  void MarkCompleted(const std::string& id) {
+    checkpoints_.at(id).phase = Checkpoint::Phase::kCompleted;
+    latest_completed_ = id;
+  }
+  // The most recently completed checkpoint, or "".
+  const std::string& latest_completed() const { return latest_completed_; }
+  // Checkpoints taken but neither completed nor aborted.
+  size_t never_notified() const {
+    size_t count = 0;
+    for (const auto& [id, checkpoint] : checkpoints_) count += checkpoint.phase == Checkpoint::Phase::kTaken ? 1 : 0;
+    return count;
+  }
 
  private:
   std::map<std::string, Checkpoint> checkpoints_;
+  std::string latest_completed_;
 };
 
 }  // namespace durasim

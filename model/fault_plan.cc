@@ -9,60 +9,68 @@
 
 namespace durasim {
 
-const char* FaultKindName(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::kCrashAfterPutPersisted: return "crash_after_put_persisted";
-    case FaultKind::kCrashAfterPutAcked: return "crash_after_put_acked";
-    case FaultKind::kCrashAsyncInFlight: return "crash_async_in_flight";
-    case FaultKind::kRejectPut: return "reject_put";
-    case FaultKind::kLoseAck: return "lose_ack";
-    case FaultKind::kCancelPut: return "cancel_put";
-  }
-  return "unknown";
-}
-
 void FaultPlan::Arm(FaultKind kind, int64_t nth) { armed_.push_back(Armed{kind, nth}); }
 
-bool FaultPlan::Fire(FaultKind kind, int64_t count) {
+void FaultPlan::DisarmAll() { armed_.clear(); }
+
+bool FaultPlan::Fire(FaultKind kind, int64_t count, const std::string& point) {
   for (Armed& armed : armed_) {
     if (armed.fired || armed.kind != kind || armed.nth != count) continue;
     armed.fired = true;
-    hooks_.record("fault.fired", fmt::format("fault={} nth={}", FaultKindName(kind), count));
+    hooks_.fired(FaultKindName(kind), count, point);
     return true;
   }
   return false;
 }
 
+void FaultPlan::Crash(FaultKind kind, int64_t count, const std::string& point, const std::string& reason) {
+  if (Fire(kind, count, point)) hooks_.crash(reason);
+}
+
 FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal) {
   ordinal = ++produced_;
-  if (Fire(FaultKind::kRejectPut, ordinal)) return PutFate::kReject;
-  if (Fire(FaultKind::kLoseAck, ordinal)) return PutFate::kLoseAck;
+  if (Fire(FaultKind::kRejectPut, ordinal, next_put_)) return PutFate::kReject;
+  if (Fire(FaultKind::kLoseAck, ordinal, next_put_)) return PutFate::kLoseAck;
   return PutFate::kDeliver;
 }
 
 void FaultPlan::OnPersisted() {
   const int64_t count = ++persisted_;
-  if (Fire(FaultKind::kCrashAfterPutPersisted, count)) {
-    hooks_.crash(fmt::format("crash after put {} was persisted", count));
-  }
+  Crash(FaultKind::kCrashAfterPutPersisted, count, next_put_,
+        fmt::format("crash after put {} was persisted", count));
 }
 
 void FaultPlan::OnAcked() {
   const int64_t count = ++acked_;
-  if (Fire(FaultKind::kCrashAfterPutAcked, count)) {
-    hooks_.crash(fmt::format("crash after put {} was acknowledged", count));
-  }
+  Crash(FaultKind::kCrashAfterPutAcked, count, next_put_, fmt::format("crash after put {} was acknowledged", count));
+}
+
+void FaultPlan::OnWaitStarted(int64_t ordinal) {
+  if (Fire(FaultKind::kCancelPut, ordinal, next_put_)) hooks_.cancel_wait();
+}
+
+void FaultPlan::OnCallResultSaved(bool more_calls_follow) {
+  if (!more_calls_follow) return;  // only points between two calls count
+  const int64_t count = ++calls_saved_;
+  Crash(FaultKind::kCrashBetweenCalls, count, "",
+        fmt::format("crash after durable call {} was saved, before the next call", count));
 }
 
 void FaultPlan::OnAsyncCallStarted() {
   const int64_t count = ++async_started_;
-  if (Fire(FaultKind::kCrashAsyncInFlight, count)) {
-    hooks_.crash(fmt::format("crash while async call {} is in flight", count));
-  }
+  Crash(FaultKind::kCrashAsyncInFlight, count, "", fmt::format("crash while async call {} is in flight", count));
 }
 
-void FaultPlan::OnWaitStarted(int64_t ordinal) {
-  if (Fire(FaultKind::kCancelPut, ordinal)) hooks_.cancel_wait();
+bool FaultPlan::OnCheckpointBarrier() {
+  const int64_t count = ++barriers_;
+  if (!Fire(FaultKind::kCrashBeforeCheckpoint, count, "")) return false;
+  hooks_.crash(fmt::format("crash as checkpoint barrier {} arrives", count));
+  return true;
+}
+
+void FaultPlan::OnCheckpointTaken() {
+  const int64_t count = ++snapshots_;
+  Crash(FaultKind::kCrashAfterCheckpoint, count, "", fmt::format("crash right after snapshot {}", count));
 }
 
 }  // namespace durasim

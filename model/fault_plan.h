@@ -1,7 +1,8 @@
 // FaultPlan: the faults armed for one attempt and the counters of the points
 // where they can fire (puts produced, records persisted, acknowledgements,
-// async calls started, waits started). Each armed fault fires once, on the
-// nth matching point counted from the attempt's start.
+// durable calls finished, async calls started, checkpoint barriers). Each
+// armed fault fires once, on the nth matching point counted from the
+// attempt's start.
 //
 // Determinism contract (model/): no wall clock, no threads, no
 // std::random_device, no iteration over unordered containers where the order
@@ -19,24 +20,35 @@ namespace durasim {
 class FaultPlan {
  public:
   // `crash` stops the attempt now; `cancel_wait` cancels the put wait that is
-  // starting; `record` writes a trace line (kind, detail).
+  // starting; `fired` reports a fault that fired (kind name, nth, the kind of
+  // put it hit or "").
   struct Hooks {
     std::function<void(const std::string& reason)> crash;
     std::function<void()> cancel_wait;
-    std::function<void(std::string_view kind, const std::string& detail)> record;
+    std::function<void(const char* fault, int64_t nth, const std::string& point)> fired;
   };
 
   explicit FaultPlan(Hooks hooks) : hooks_(std::move(hooks)) {}
 
   void Arm(FaultKind kind, int64_t nth);
+  // Faults off, e.g. for the healed epilogue of a run.
+  void DisarmAll();
+
+  // The runtime says which put comes next (start, pending, result,
+  // complete), so put faults can report the point they hit.
+  void NoteNextPut(std::string why) { next_put_ = std::move(why); }
 
   enum class PutFate { kDeliver, kReject, kLoseAck };
   // A put was produced; decides its fate. Returns its ordinal too.
   PutFate OnProduce(int64_t& ordinal);
   void OnPersisted();
   void OnAcked();
-  void OnAsyncCallStarted();
   void OnWaitStarted(int64_t ordinal);
+  void OnCallResultSaved(bool more_calls_follow);
+  void OnAsyncCallStarted();
+  // Returns true when the attempt crashed instead of taking the checkpoint.
+  bool OnCheckpointBarrier();
+  void OnCheckpointTaken();
 
  private:
   struct Armed {
@@ -45,16 +57,19 @@ class FaultPlan {
     bool fired = false;
   };
   // Fires and returns true when an armed fault of `kind` matches `count`.
-  bool Fire(FaultKind kind, int64_t count);
+  bool Fire(FaultKind kind, int64_t count, const std::string& point);
+  void Crash(FaultKind kind, int64_t count, const std::string& point, const std::string& reason);
 
   Hooks hooks_;
   std::vector<Armed> armed_;
+  std::string next_put_;
   int64_t produced_ = 0;
   int64_t persisted_ = 0;
   int64_t acked_ = 0;
+  int64_t calls_saved_ = 0;
   int64_t async_started_ = 0;
+  int64_t barriers_ = 0;
+  int64_t snapshots_ = 0;
 };
-
-const char* FaultKindName(FaultKind kind);
 
 }  // namespace durasim

@@ -54,6 +54,12 @@ class World {
     for (RunObserver* observer : observers_) f(*observer);
   }
 
+  // How often each fault kind (and "kind@point") fired, for coverage.
+  void CountFault(const std::string& name) {
+    if (!halted_) ++fault_hits_[name];
+  }
+  const std::map<std::string, int64_t>& fault_hits() const { return fault_hits_; }
+
   // Records the harness corrupted, for the invalid-recovery checker.
   void NoteCorrupted(int32_t partition, int64_t offset) { corrupted_.insert({partition, offset}); }
   const std::set<std::pair<int32_t, int64_t>>& corrupted() const { return corrupted_; }
@@ -67,6 +73,7 @@ class World {
   CheckpointStorage checkpoints_;
   std::vector<RunObserver*> observers_;
   std::set<std::pair<int32_t, int64_t>> corrupted_;
+  std::map<std::string, int64_t> fault_hits_;
   int attempt_ = 0;
   bool halted_ = false;
 };

@@ -126,6 +126,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
       // Epilogue: a completed checkpoint covering every input, after which
       // nothing may stay live.
       AgentRuntime& runtime = attempt.runtime();
+      attempt.DisarmFaults();
       runtime.TakeCheckpoint(kFinalCheckpoint);
       runtime.CompleteCheckpoint(kFinalCheckpoint);
       const StoreStats stats = attempt.store().Stats();
@@ -143,6 +144,10 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
     for (const Violation& v : checker->violations()) report.violations.push_back(v);
   }
   if (stuck) report.violations.push_back(Violation{"liveness", "an attempt made no progress: see attempt.stuck"});
+  report.fault_hits = world.fault_hits();
+  if (const size_t never = world.checkpoints().never_notified(); never > 0) {
+    report.fault_hits["checkpoint_never_notified"] += static_cast<int64_t>(never);
+  }
   report.supplier_calls = world.suppliers().total_calls();
   for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);
   report.trace_hash = world.trace().hash();

@@ -8,6 +8,7 @@
 // no standard-library distributions.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,7 @@ struct RunReport {
   uint64_t trace_hash = 0;
   SimTime sim_time{0};
   std::vector<Violation> violations;
+  std::map<std::string, int64_t> fault_hits;  // fault kind (and kind@put) -> times fired
   std::string error;  // verdict error: what went wrong
   std::vector<std::string> trace;
 };

@@ -75,11 +75,22 @@ struct InputSpec {
 enum class FaultKind {
   kCrashAfterPutPersisted,  // crash right after the log holds the nth put
   kCrashAfterPutAcked,      // crash right after the nth put's acknowledgement
+  kCrashBetweenCalls,       // crash after the nth durable call's result is saved, before the next call
   kCrashAsyncInFlight,      // crash while the nth async supplier call is in flight
+  kCrashBeforeCheckpoint,   // crash as the nth checkpoint barrier arrives, before the snapshot
+  kCrashAfterCheckpoint,    // crash right after the nth snapshot, before any notification
   kRejectPut,               // the nth put is rejected: not persisted, error
   kLoseAck,                 // the nth put is persisted, its acknowledgement lost
   kCancelPut,               // the caller's wait for the nth put is cancelled
 };
+
+struct FaultKindInfo {
+  FaultKind kind;
+  const char* name;  // as written in scenario files
+};
+// Every fault kind, in declaration order.
+const std::vector<FaultKindInfo>& AllFaultKinds();
+const char* FaultKindName(FaultKind kind);
 
 struct AttemptStep {
   enum class Kind {

@@ -41,19 +41,6 @@ constexpr std::string_view kVerdicts[] = {
     "pass", "error", "once", "finished", "same-answer", "phantom-save",
     "cancellation", "invalid-recovery", "bounded-memory", "liveness"};
 
-struct FaultName {
-  std::string_view name;
-  FaultKind kind;
-};
-constexpr FaultName kFaultNames[] = {
-    {"crash_after_put_persisted", FaultKind::kCrashAfterPutPersisted},
-    {"crash_after_put_acked", FaultKind::kCrashAfterPutAcked},
-    {"crash_async_in_flight", FaultKind::kCrashAsyncInFlight},
-    {"reject_put", FaultKind::kRejectPut},
-    {"lose_ack", FaultKind::kLoseAck},
-    {"cancel_put", FaultKind::kCancelPut},
-};
-
 // A failed check. Thrown only inside this file and turned into a Status in
 // ParseScenario: parsing stops at the first error anyway, and unwinding keeps
 // every check one line instead of threading a Status through each level.
@@ -608,11 +595,11 @@ class ScenarioParser {
 
   FaultKind ReadFault(const Value& v) {
     std::string name = ReadString(v);
-    for (const FaultName& fault : kFaultNames) {
+    for (const FaultKindInfo& fault : AllFaultKinds()) {
       if (fault.name == name) return fault.kind;
     }
     Fail(v.pos, fmt::format("unknown fault kind '{}'; expected one of: {}", name,
-                            Join(kFaultNames, [](const FaultName& f) { return std::string(f.name); })));
+                            Join(AllFaultKinds(), [](const FaultKindInfo& f) { return std::string(f.name); })));
   }
 
   void ParseExpect(const Value& v) {

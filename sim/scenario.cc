@@ -1,0 +1,33 @@
+// Names of the scenario vocabulary shared by the parser, the writer and the
+// fault plan.
+//
+// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
+// no iteration over unordered containers where the order can reach the trace,
+// no standard-library distributions.
+#include "sim/scenario.h"
+
+namespace durasim {
+
+const std::vector<FaultKindInfo>& AllFaultKinds() {
+  static const std::vector<FaultKindInfo> kKinds = {
+      {FaultKind::kCrashAfterPutPersisted, "crash_after_put_persisted"},
+      {FaultKind::kCrashAfterPutAcked, "crash_after_put_acked"},
+      {FaultKind::kCrashBetweenCalls, "crash_between_calls"},
+      {FaultKind::kCrashAsyncInFlight, "crash_async_in_flight"},
+      {FaultKind::kCrashBeforeCheckpoint, "crash_before_checkpoint"},
+      {FaultKind::kCrashAfterCheckpoint, "crash_after_checkpoint"},
+      {FaultKind::kRejectPut, "reject_put"},
+      {FaultKind::kLoseAck, "lose_ack"},
+      {FaultKind::kCancelPut, "cancel_put"},
+  };
+  return kKinds;
+}
+
+const char* FaultKindName(FaultKind kind) {
+  for (const FaultKindInfo& info : AllFaultKinds()) {
+    if (info.kind == kind) return info.name;
+  }
+  return "unknown";
+}
+
+}  // namespace durasim
