@@ -65,12 +65,16 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
   world_.BeginAttempt(number_);
   world_.Record("attempt.start", spec_.restore ? fmt::format("restore={}", *spec_.restore) : "fresh");
   if (spec_.restore.has_value()) {
-    const Checkpoint* checkpoint = world_.checkpoints().Find(*spec_.restore);
+    CheckpointStorage& storage = world_.checkpoints();
+    const std::string id = *spec_.restore == kRestoreLatest     ? storage.latest_completed()
+                           : *spec_.restore == kRestorePrevious ? storage.previous_completed()
+                                                                : *spec_.restore;
+    const Checkpoint* checkpoint = storage.Find(id);
     if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kCompleted) {
-      world_.Record("error", fmt::format("checkpoint {} is not completed; cannot restore", *spec_.restore));
+      world_.Record("error", fmt::format("checkpoint {} ({}) is not completed; cannot restore", *spec_.restore, id));
       return End::kError;
     }
-    if (*spec_.restore != world_.checkpoints().latest_completed()) world_.CountFault("restore_older_checkpoint");
+    if (id != storage.latest_completed()) world_.CountFault("restore_older_checkpoint");
     if (!world_.log().IsUp(world_.now())) {
       // Nothing runs before the restore: wait for the broker.
       world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/keyed_state.h"
 #include "store/action_state_store.h"
@@ -37,10 +38,14 @@ class CheckpointStorage {
   // REQUIRES: the checkpoint exists and is taken.
   void MarkCompleted(const std::string& id) {
     checkpoints_.at(id).phase = Checkpoint::Phase::kCompleted;
-    latest_completed_ = id;
+    completed_order_.push_back(id);
   }
   // The most recently completed checkpoint, or "".
-  const std::string& latest_completed() const { return latest_completed_; }
+  std::string latest_completed() const { return completed_order_.empty() ? "" : completed_order_.back(); }
+  // The one completed before it, or the latest when there is only one.
+  std::string previous_completed() const {
+    return completed_order_.size() < 2 ? latest_completed() : completed_order_[completed_order_.size() - 2];
+  }
   // Checkpoints taken but neither completed nor aborted.
   size_t never_notified() const {
     size_t count = 0;
@@ -50,7 +55,7 @@ class CheckpointStorage {
 
  private:
   std::map<std::string, Checkpoint> checkpoints_;
-  std::string latest_completed_;
+  std::vector<std::string> completed_order_;
 };
 
 }  // namespace durasim

@@ -116,8 +116,14 @@ struct AttemptStep {
   SourcePos pos;
 };
 
+// `restore:` values that pick a checkpoint by order when the attempt starts:
+// the most recently completed one, or the one completed before it (the
+// latest when there is only one).
+inline constexpr const char* kRestoreLatest = "latest";
+inline constexpr const char* kRestorePrevious = "previous";
+
 struct AttemptSpec {
-  std::optional<std::string> restore;  // checkpoint id; none: start fresh
+  std::optional<std::string> restore;  // checkpoint id, latest or previous; none: start fresh
   std::vector<AttemptStep> steps;
   SourcePos pos;
 };

@@ -474,6 +474,14 @@ class ScenarioParser {
     if (attempt == 0) {
       Fail(v.pos, fmt::format("the first attempt cannot restore '{}': no earlier attempt took a checkpoint", id));
     }
+    if (id == kRestoreLatest || id == kRestorePrevious) {
+      // Resolved when the attempt starts, among the checkpoints that really
+      // completed; one must be completed by an earlier attempt's script.
+      for (const auto& [name, checkpoint] : checkpoints_) {
+        if (checkpoint.state == Checkpoint::State::kCompleted) return id;
+      }
+      Fail(v.pos, fmt::format("cannot restore '{}': no earlier attempt completes a checkpoint", id));
+    }
     auto it = checkpoints_.find(id);
     if (it == checkpoints_.end()) {
       Fail(v.pos, fmt::format("cannot restore checkpoint '{}': no earlier attempt takes it", id));
@@ -528,6 +536,10 @@ class ScenarioParser {
       step.kind = AttemptStep::Kind::kCheckpoint;
       const Value& arg = RequireArg(form);
       step.checkpoint = ReadName(arg);
+      if (step.checkpoint == kRestoreLatest || step.checkpoint == kRestorePrevious) {
+        Fail(arg.pos, fmt::format("checkpoint id '{}' is reserved: `restore: {}` names a checkpoint by its order",
+                                  step.checkpoint, step.checkpoint));
+      }
       Checkpoint taken{arg.pos, Checkpoint::State::kTaken, SourcePos{}};
       auto [it, inserted] = checkpoints_.emplace(step.checkpoint, taken);
       if (!inserted) {

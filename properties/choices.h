@@ -1,0 +1,48 @@
+// Choices: where a generator's random decisions come from. Explore draws
+// them from the seeded Prng; the rapidcheck properties draw them from
+// rapidcheck, which records and shrinks every decision. One generator serves
+// both.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/prng.h"
+
+namespace durasim {
+
+class Choices {
+ public:
+  virtual ~Choices() = default;
+  // Uniform in [0, bound). REQUIRES: bound > 0.
+  virtual uint64_t Below(uint64_t bound) = 0;
+
+  // Uniform in [low, high]. REQUIRES: low <= high.
+  int64_t Range(int64_t low, int64_t high) {
+    return low + static_cast<int64_t>(Below(static_cast<uint64_t>(high - low) + 1));
+  }
+  // True with probability percent / 100. Shrinks towards false.
+  bool Percent(uint64_t percent) { return Below(100) >= 100 - percent; }
+  // An index drawn with the given weights. Shrinks towards index 0.
+  size_t Weighted(const std::vector<uint64_t>& weights) {
+    uint64_t total = 0;
+    for (uint64_t w : weights) total += w;
+    uint64_t pick = Below(total);
+    for (size_t i = 0; i < weights.size(); ++i) {
+      if (pick < weights[i]) return i;
+      pick -= weights[i];
+    }
+    return weights.size() - 1;
+  }
+};
+
+class PrngChoices : public Choices {
+ public:
+  explicit PrngChoices(uint64_t seed) : prng_(seed) {}
+  uint64_t Below(uint64_t bound) override { return prng_.Below(bound); }
+
+ private:
+  Prng prng_;
+};
+
+}  // namespace durasim

@@ -1,0 +1,301 @@
+// Scenario generator implementation.
+#include "properties/scenario_generator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace durasim {
+namespace {
+
+// Input keys worth having: separators, digits only, long, non-ASCII, empty-ish.
+const std::vector<std::string>& KeyPool() {
+  static const std::vector<std::string> kKeys = {
+      "a", "b", "user_1", "a_b_c", "_", "42", "007", "ü", "日本_語", "with space", "x_1_0000000000000001_2",
+      std::string(64, 'k'), "c",
+  };
+  return kKeys;
+}
+
+const std::vector<ScriptFault>& AllScriptFaults() {
+  static const std::vector<ScriptFault> kFaults = {ScriptFault::kCrashStep, ScriptFault::kCheckpointAbort,
+                                                   ScriptFault::kNeverNotified, ScriptFault::kRestoreOlder,
+                                                   ScriptFault::kBrokerDown};
+  return kFaults;
+}
+
+bool Has(const std::vector<ScriptFault>& faults, ScriptFault fault) {
+  return std::find(faults.begin(), faults.end(), fault) != faults.end();
+}
+
+AttemptStep Step(AttemptStep::Kind kind) {
+  AttemptStep step;
+  step.kind = kind;
+  return step;
+}
+
+AttemptStep CheckpointStep(AttemptStep::Kind kind, const std::string& id) {
+  AttemptStep step = Step(kind);
+  step.checkpoint = id;
+  return step;
+}
+
+// Small numbers are the interesting ones: most draws are small, a few large.
+int64_t SmallBiased(Choices& choices, int64_t max) {
+  switch (choices.Weighted({6, 3, 1})) {
+    case 0: return choices.Range(1, std::min<int64_t>(max, 3));
+    case 1: return choices.Range(1, std::min<int64_t>(max, 10));
+    default: return choices.Range(1, max);
+  }
+}
+
+std::vector<SupplierSpec> GenerateSuppliers(Choices& choices) {
+  std::vector<SupplierSpec> suppliers;
+  const int64_t count = choices.Range(1, 3);
+  for (int64_t i = 0; i < count; ++i) {
+    SupplierSpec supplier;
+    supplier.name = fmt::format("s{}", i);
+    if (choices.Percent(50)) supplier.scale = choices.Range(-3, 10);
+    supplier.latency_ms = choices.Weighted({2, 5, 2, 1}) == 0 ? 0 : SmallBiased(choices, 30);
+    suppliers.push_back(std::move(supplier));
+  }
+  return suppliers;
+}
+
+std::vector<ActionSpec> GenerateActions(Choices& choices, const Swarm& swarm, size_t suppliers) {
+  const int64_t count = choices.Range(1, swarm.actions_max);
+  std::vector<bool> emits(static_cast<size_t>(count));
+  for (auto&& e : emits) e = choices.Percent(40);
+  std::vector<ActionSpec> actions(static_cast<size_t>(count));
+  for (size_t i = 0; i < actions.size(); ++i) {
+    ActionSpec& action = actions[i];
+    action.name = fmt::format("a{}", i);
+    // Triggers only by earlier actions' events: the emit graph is acyclic.
+    std::vector<size_t> emitters;
+    for (size_t j = 0; j < i; ++j) {
+      if (emits[j]) emitters.push_back(j);
+    }
+    if (i == 0 || emitters.empty() || choices.Percent(40)) {
+      action.on.push_back(kInputEventType);
+    } else {
+      action.on.push_back(fmt::format("ev{}", emitters[choices.Below(emitters.size())]));
+    }
+    const int64_t calls = choices.Weighted({2, 4, 2, 1, 1});
+    for (int64_t c = 0; c < calls; ++c) {
+      ActionStep call;
+      call.kind = ActionStep::Kind::kCall;
+      call.name = fmt::format("s{}", choices.Below(suppliers));
+      call.mode = choices.Percent(35) ? CallMode::kAsync : CallMode::kSync;
+      action.steps.push_back(call);
+      if (choices.Percent(20)) {
+        ActionStep memory;
+        memory.kind = ActionStep::Kind::kMemory;
+        memory.name = fmt::format("m{}", c);
+        action.steps.push_back(memory);
+      }
+    }
+    if (emits[i]) {
+      ActionStep emit;
+      emit.kind = ActionStep::Kind::kEmit;
+      emit.name = fmt::format("ev{}", i);
+      action.steps.push_back(emit);
+      if (choices.Percent(20)) action.steps.push_back(emit);  // identical siblings
+    }
+    if (action.steps.empty() || choices.Percent(80)) {
+      ActionStep output;
+      output.kind = ActionStep::Kind::kOutput;
+      action.steps.push_back(output);
+    }
+  }
+  return actions;
+}
+
+std::vector<InputSpec> GenerateInputs(Choices& choices, const Swarm& swarm) {
+  std::vector<std::string> keys;
+  const int64_t key_count = choices.Range(1, swarm.keys_max);
+  for (int64_t i = 0; i < key_count; ++i) keys.push_back(KeyPool()[choices.Below(KeyPool().size())]);
+  std::vector<InputSpec> inputs;
+  const int64_t count = SmallBiased(choices, swarm.inputs_max);
+  for (int64_t i = 0; i < count; ++i) {
+    InputSpec input;
+    input.key = keys[choices.Below(keys.size())];
+    input.value = choices.Range(0, 99);
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
+// Arms one fault drawn from the swarm's kinds, with a plausible nth.
+AttemptStep ArmStep(Choices& choices, const Swarm& swarm) {
+  AttemptStep arm = Step(AttemptStep::Kind::kArm);
+  arm.fault = swarm.armed_kinds[choices.Below(swarm.armed_kinds.size())];
+  switch (arm.fault) {
+    case FaultKind::kCrashBeforeCheckpoint:
+    case FaultKind::kCrashAfterCheckpoint:
+    case FaultKind::kCrashAsyncInFlight: arm.nth = choices.Range(1, 3); break;
+    default: arm.nth = SmallBiased(choices, 24); break;
+  }
+  return arm;
+}
+
+class AttemptBuilder {
+ public:
+  AttemptBuilder(Choices& choices, const Swarm& swarm, int64_t inputs) : choices_(choices), swarm_(swarm), inputs_(inputs) {}
+
+  AttemptSpec Build(bool first) {
+    AttemptSpec attempt;
+    if (first) {
+      // A completed checkpoint before anything happens: every later attempt
+      // has one to restore.
+      Checkpoint(attempt, /*notify=*/true);
+    } else {
+      const bool older = Has(swarm_.script_faults, ScriptFault::kRestoreOlder) && choices_.Percent(30);
+      attempt.restore = older ? kRestorePrevious : kRestoreLatest;
+    }
+    const int64_t phases = choices_.Range(1, 4);
+    for (int64_t p = 0; p < phases; ++p) Phase(attempt);
+    if (Has(swarm_.script_faults, ScriptFault::kCrashStep) && choices_.Percent(50)) {
+      attempt.steps.push_back(Step(AttemptStep::Kind::kCrash));
+    }
+    return attempt;
+  }
+
+ private:
+  void Phase(AttemptSpec& attempt) {
+    if (choices_.Percent(80)) {
+      AttemptStep read = Step(AttemptStep::Kind::kRead);
+      read.count = choices_.Percent(30) ? -1 : SmallBiased(choices_, std::max<int64_t>(inputs_, 1));
+      attempt.steps.push_back(read);
+    }
+    if (!swarm_.armed_kinds.empty() && choices_.Percent(swarm_.fault_percent)) {
+      attempt.steps.push_back(ArmStep(choices_, swarm_));
+    }
+    if (Has(swarm_.script_faults, ScriptFault::kBrokerDown) && choices_.Percent(15)) {
+      AttemptStep down = Step(AttemptStep::Kind::kBrokerDown);
+      down.duration_ms = choices_.Percent(70) ? choices_.Range(1, 200) : choices_.Range(301, 600);
+      attempt.steps.push_back(down);
+    }
+    if (choices_.Percent(25)) {
+      attempt.steps.push_back(Step(AttemptStep::Kind::kRun));
+    } else {
+      AttemptStep run = Step(AttemptStep::Kind::kRunFor);
+      run.duration_ms = SmallBiased(choices_, 40);
+      attempt.steps.push_back(run);
+    }
+    if (choices_.Percent(50)) Checkpoint(attempt, /*notify=*/false);
+  }
+
+  void Checkpoint(AttemptSpec& attempt, bool always_complete) {
+    const std::string id = fmt::format("cp{}", next_checkpoint_++);
+    attempt.steps.push_back(CheckpointStep(AttemptStep::Kind::kCheckpoint, id));
+    if (always_complete) {
+      attempt.steps.push_back(CheckpointStep(AttemptStep::Kind::kComplete, id));
+      return;
+    }
+    // The notification may come at once or after more work, or never.
+    if (choices_.Percent(30)) {
+      AttemptStep run = Step(AttemptStep::Kind::kRunFor);
+      run.duration_ms = SmallBiased(choices_, 20);
+      attempt.steps.push_back(run);
+    }
+    const bool abort = Has(swarm_.script_faults, ScriptFault::kCheckpointAbort) && choices_.Percent(25);
+    const bool never = Has(swarm_.script_faults, ScriptFault::kNeverNotified) && choices_.Percent(20);
+    if (never) return;
+    attempt.steps.push_back(CheckpointStep(abort ? AttemptStep::Kind::kAbort : AttemptStep::Kind::kComplete, id));
+  }
+
+ public:
+  int next_checkpoint_ = 0;
+
+ private:
+  Choices& choices_;
+  const Swarm& swarm_;
+  int64_t inputs_;
+};
+
+}  // namespace
+
+const char* ScriptFaultName(ScriptFault fault) {
+  switch (fault) {
+    case ScriptFault::kCrashStep: return "crash_step";
+    case ScriptFault::kCheckpointAbort: return "checkpoint_abort";
+    case ScriptFault::kNeverNotified: return "checkpoint_never_notified";
+    case ScriptFault::kRestoreOlder: return "restore_older_checkpoint";
+    case ScriptFault::kBrokerDown: return "broker_down";
+  }
+  return "unknown";
+}
+
+std::string Swarm::Describe() const {
+  std::vector<std::string> armed;
+  for (FaultKind kind : armed_kinds) armed.push_back(FaultKindName(kind));
+  std::vector<std::string> script;
+  for (ScriptFault fault : script_faults) script.push_back(ScriptFaultName(fault));
+  return fmt::format("armed=[{}] script=[{}] fault_rate={}% inputs_max={} keys_max={} actions_max={} "
+                     "faulty_attempts_max={}",
+                     fmt::join(armed, ","), fmt::join(script, ","), fault_percent, inputs_max, keys_max, actions_max,
+                     faulty_attempts_max);
+}
+
+Swarm FullSwarm() {
+  Swarm swarm;
+  for (const FaultKindInfo& info : AllFaultKinds()) swarm.armed_kinds.push_back(info.kind);
+  swarm.script_faults = AllScriptFaults();
+  swarm.fault_percent = 60;
+  swarm.inputs_max = 50;
+  swarm.keys_max = 8;
+  swarm.actions_max = 4;
+  swarm.faulty_attempts_max = 4;
+  return swarm;
+}
+
+Swarm DrawSwarm(Choices& choices) {
+  Swarm swarm;
+  for (const FaultKindInfo& info : AllFaultKinds()) {
+    if (choices.Percent(50)) swarm.armed_kinds.push_back(info.kind);
+  }
+  for (ScriptFault fault : AllScriptFaults()) {
+    if (choices.Percent(50)) swarm.script_faults.push_back(fault);
+  }
+  swarm.fault_percent = static_cast<uint64_t>(choices.Range(10, 90));
+  const int64_t size = static_cast<int64_t>(choices.Weighted({5, 4, 1}));
+  swarm.inputs_max = std::vector<int64_t>{5, 20, 50}[static_cast<size_t>(size)];
+  swarm.keys_max = choices.Range(1, 8);
+  swarm.actions_max = choices.Range(1, 4);
+  swarm.faulty_attempts_max = choices.Range(1, 4);
+  return swarm;
+}
+
+Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
+  Scenario scenario;
+  scenario.name = "generated";
+  scenario.log.partitions = static_cast<int32_t>(choices.Range(1, 4));
+  scenario.log.linger_ms = choices.Range(0, 5);
+  scenario.log.ack_latency_ms = choices.Range(0, 3);
+  scenario.suppliers = GenerateSuppliers(choices);
+  scenario.actions = GenerateActions(choices, swarm, scenario.suppliers.size());
+  scenario.inputs = GenerateInputs(choices, swarm);
+  AttemptBuilder builder(choices, swarm, static_cast<int64_t>(scenario.inputs.size()));
+  const int64_t faulty = choices.Range(1, swarm.faulty_attempts_max);
+  for (int64_t i = 0; i < faulty; ++i) scenario.attempts.push_back(builder.Build(i == 0));
+  // The healed phase: faults off, every input must finish.
+  AttemptSpec healed;
+  healed.restore = kRestoreLatest;
+  AttemptStep read_all = Step(AttemptStep::Kind::kRead);
+  read_all.count = -1;
+  healed.steps.push_back(read_all);
+  scenario.attempts.push_back(healed);
+  return scenario;
+}
+
+Generated GenerateFromSeed(uint64_t seed) {
+  PrngChoices choices(seed);
+  Generated generated;
+  generated.swarm = DrawSwarm(choices);
+  generated.scenario = GenerateScenario(choices, generated.swarm);
+  generated.scenario.seed = seed;
+  generated.scenario.name = fmt::format("seed_{}", seed);
+  return generated;
+}
+
+}  // namespace durasim

@@ -1,0 +1,54 @@
+// The scenario generator: whole scenarios (plan, inputs, an attempt
+// schedule with faults, and a healed last attempt) from a stream of
+// choices. Every generated scenario is valid: ParseScenario accepts what
+// WriteScenarioYaml makes of it.
+//
+// Swarm testing: each seed first draws which fault kinds are on at all and
+// how often they are armed, so different seeds stress different mixes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "properties/choices.h"
+#include "sim/scenario.h"
+
+namespace durasim {
+
+// What the generator may inject, beyond the armed FaultKinds.
+enum class ScriptFault {
+  kCrashStep,         // a crash at the end of an attempt's script
+  kCheckpointAbort,   // a checkpoint is aborted
+  kNeverNotified,     // a checkpoint is neither completed nor aborted
+  kRestoreOlder,      // restore the completed checkpoint before the latest
+  kBrokerDown,        // a window where the broker is unreachable
+};
+
+struct Swarm {
+  std::vector<FaultKind> armed_kinds;        // on for this seed
+  std::vector<ScriptFault> script_faults;    // on for this seed
+  uint64_t fault_percent = 50;               // chance per phase to arm one fault
+  int64_t inputs_max = 10;
+  int64_t keys_max = 3;
+  int64_t actions_max = 2;
+  int64_t faulty_attempts_max = 3;
+  // "armed=crash_after_put_acked,lose_ack script=abort,broker_down rate=40% ..."
+  std::string Describe() const;
+};
+
+// Every fault kind and script fault on, for coverage checks.
+Swarm FullSwarm();
+Swarm DrawSwarm(Choices& choices);
+Scenario GenerateScenario(Choices& choices, const Swarm& swarm);
+
+struct Generated {
+  Swarm swarm;
+  Scenario scenario;
+};
+// The scenario of explore seed `seed`: swarm and scenario both from it.
+Generated GenerateFromSeed(uint64_t seed);
+
+const char* ScriptFaultName(ScriptFault fault);
+
+}  // namespace durasim
