@@ -1,0 +1,88 @@
+// KafkaMockCluster implementation.
+#include "store/kafka_mock_cluster.h"
+
+#include <fmt/format.h>
+#include <librdkafka/rdkafka_mock.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace durasim {
+
+namespace {
+
+// Kafka protocol ApiKey of Produce requests (librdkafka keeps its RD_KAFKAP_*
+// names in a private header).
+constexpr int16_t kApiKeyProduce = 0;
+
+Status MockStatus(rd_kafka_resp_err_t err, const std::string& what) {
+  if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::Ok();
+  return Status(StatusCode::kInternal, fmt::format("mock cluster: {}: {} ({})", what, rd_kafka_err2str(err),
+                                                   rd_kafka_err2name(err)));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<KafkaMockCluster>> KafkaMockCluster::Start(int brokers) {
+  if (brokers < 1) return Status(StatusCode::kInvalidArgument, "a mock cluster needs at least one broker");
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  char errstr[512];
+  // The cluster is created by the owner handle's test.mock.num.brokers rather
+  // than rd_kafka_mock_cluster_new: in 2.0.2 rd_kafka_mock_cluster_destroy
+  // waits about 1 s for its internal broker thread, destroying the owner of
+  // a test.mock cluster does not. The owner only carries the cluster; its
+  // own (idle) connections to it are not logged below errors.
+  const std::pair<const char*, std::string> properties[] = {
+      {"test.mock.num.brokers", std::to_string(brokers)},
+      {"log_level", "3"},
+  };
+  for (const auto& [name, value] : properties) {
+    if (rd_kafka_conf_set(conf, name, value.c_str(), errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
+      rd_kafka_conf_destroy(conf);
+      return Status(StatusCode::kInternal, fmt::format("mock cluster owner: {}", errstr));
+    }
+  }
+  rd_kafka_t* owner = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+  if (owner == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return Status(StatusCode::kInternal, fmt::format("mock cluster owner: {}", errstr));
+  }
+  rd_kafka_mock_cluster_t* cluster = rd_kafka_handle_mock_cluster(owner);
+  if (cluster == nullptr) {
+    rd_kafka_destroy(owner);
+    return Status(StatusCode::kInternal, "the mock cluster owner has no mock cluster");
+  }
+  return std::unique_ptr<KafkaMockCluster>(new KafkaMockCluster(owner, cluster));
+}
+
+KafkaMockCluster::KafkaMockCluster(rd_kafka_t* owner, rd_kafka_mock_cluster_t* cluster)
+    : owner_(owner), cluster_(cluster), bootstrap_servers_(rd_kafka_mock_cluster_bootstraps(cluster)) {}
+
+// The cluster dies with its owner handle.
+KafkaMockCluster::~KafkaMockCluster() { rd_kafka_destroy(owner_); }
+
+Status KafkaMockCluster::CreateTopic(const std::string& name, int32_t partitions) {
+  return MockStatus(rd_kafka_mock_topic_create(cluster_, name.c_str(), partitions, 1),
+                    fmt::format("create topic '{}'", name));
+}
+
+void KafkaMockCluster::PushProduceErrors(size_t count, rd_kafka_resp_err_t err) {
+  std::vector<rd_kafka_resp_err_t> errors(count, err);
+  rd_kafka_mock_push_request_errors_array(cluster_, kApiKeyProduce, errors.size(), errors.data());
+}
+
+Status KafkaMockCluster::BrokerDown(int32_t broker_id) {
+  return MockStatus(rd_kafka_mock_broker_set_down(cluster_, broker_id), fmt::format("broker {} down", broker_id));
+}
+
+Status KafkaMockCluster::BrokerUp(int32_t broker_id) {
+  return MockStatus(rd_kafka_mock_broker_set_up(cluster_, broker_id), fmt::format("broker {} up", broker_id));
+}
+
+Status KafkaMockCluster::SetRtt(int32_t broker_id, std::chrono::milliseconds rtt) {
+  return MockStatus(rd_kafka_mock_broker_set_rtt(cluster_, broker_id, static_cast<int>(rtt.count())),
+                    fmt::format("broker {} rtt", broker_id));
+}
+
+}  // namespace durasim
