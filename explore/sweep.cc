@@ -40,17 +40,6 @@ std::string XmlEscape(const std::string& text) {
   return out;
 }
 
-// Every name a fault hit can have: the armed kinds and the script faults.
-std::vector<std::string> AllFaultNames() {
-  std::vector<std::string> names;
-  for (const FaultKindInfo& info : AllFaultKinds()) names.push_back(info.name);
-  for (ScriptFault fault : {ScriptFault::kCrashStep, ScriptFault::kCheckpointAbort, ScriptFault::kNeverNotified,
-                            ScriptFault::kRestoreOlder, ScriptFault::kBrokerDown}) {
-    names.push_back(ScriptFaultName(fault));
-  }
-  return names;
-}
-
 class Sweep {
  public:
   explicit Sweep(const SweepOptions& options) : options_(options) {
@@ -80,7 +69,7 @@ class Sweep {
     for (const SeedResult& seed : result.seeds) {
       for (const auto& [name, count] : seed.fault_hits) hits[name] += count;
     }
-    for (const std::string& name : AllFaultNames()) {
+    for (const std::string& name : FaultHitNames()) {
       if (hits.count(name) == 0) result.never_fired.push_back(name);
     }
     return result;

@@ -226,6 +226,13 @@ const char* ScriptFaultName(ScriptFault fault) {
   return "unknown";
 }
 
+std::vector<std::string> FaultHitNames() {
+  std::vector<std::string> names;
+  for (const FaultKindInfo& info : AllFaultKinds()) names.push_back(info.name);
+  for (ScriptFault fault : AllScriptFaults()) names.push_back(ScriptFaultName(fault));
+  return names;
+}
+
 std::string Swarm::Describe() const {
   std::vector<std::string> armed;
   for (FaultKind kind : armed_kinds) armed.push_back(FaultKindName(kind));

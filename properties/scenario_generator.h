@@ -51,4 +51,8 @@ Generated GenerateFromSeed(uint64_t seed);
 
 const char* ScriptFaultName(ScriptFault fault);
 
+// Every name a fault hit can have in RunReport::fault_hits (without the
+// "@put" refinements): the armed fault kinds, then the script faults.
+std::vector<std::string> FaultHitNames();
+
 }  // namespace durasim

@@ -6,6 +6,7 @@
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage]
 //   durasim replay --seed S [--mutant M] [--trace] [--write FILE]
+//   durasim merge-reports --out FILE REPORT...
 //   durasim mutants-list
 //
 // Exit status of run and replay: 0 when every run's verdict matched its
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "explore/merge_reports.h"
 #include "explore/sweep.h"
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
@@ -185,6 +187,14 @@ int main(int argc, char** argv) {
   replay->add_flag("--trace", replay_trace, "print the trace");
   replay->add_option("--write", replay_write, "also write the generated scenario to this file");
 
+  std::string merge_out;
+  std::vector<std::string> merge_in;
+  bool merge_coverage = false;
+  CLI::App* merge = app.add_subcommand("merge-reports", "merge the JSON reports of explore shards");
+  merge->add_option("--out", merge_out, "merged report")->required();
+  merge->add_option("reports", merge_in, "shard reports")->required();
+  merge->add_flag("--require-coverage", merge_coverage, "fail when a fault kind never fired in any shard");
+
   CLI::App* list = app.add_subcommand("mutants-list", "list the registered mutants");
 
   try {
@@ -224,6 +234,7 @@ int main(int argc, char** argv) {
     if (!replay_mutant.empty()) replay_options.mutant = replay_mutant;
     return ReplayCommand(replay_seed, replay_options, replay_trace, replay_write);
   }
+  if (merge->parsed()) return MergeReports(merge_out, merge_in, merge_coverage);
   if (list->parsed()) {
     for (const Mutant& m : AllMutants()) {
       std::cout << m.name << "\n  " << m.description << "\n  from: " << m.origin

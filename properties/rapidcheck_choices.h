@@ -1,0 +1,18 @@
+// RapidcheckChoices: generator decisions drawn from rapidcheck inside a
+// property, so rapidcheck records every decision and shrinks the whole
+// scenario by shrinking them (towards 0: fewer actions, inputs, attempts,
+// faults). REQUIRES: used only inside a rapidcheck property.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include "properties/choices.h"
+
+namespace durasim {
+
+class RapidcheckChoices : public Choices {
+ public:
+  uint64_t Below(uint64_t bound) override { return *rc::gen::inRange<uint64_t>(0, bound); }
+};
+
+}  // namespace durasim
