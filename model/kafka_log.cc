@@ -24,11 +24,13 @@ RecordPosition KafkaLog::Append(int32_t partition, std::string key, std::string 
 }
 
 PartitionOffsets KafkaLog::Offsets(int32_t partition) const {
+  assert(partition >= 0 && partition < partitions());
   // No retention or compaction is modelled: the log starts at 0.
   return PartitionOffsets{0, static_cast<int64_t>(partitions_[static_cast<size_t>(partition)].size())};
 }
 
 std::vector<LogRecord> KafkaLog::Read(int32_t partition, int64_t from, int64_t to) const {
+  assert(partition >= 0 && partition < partitions());
   const std::vector<LogRecord>& records = partitions_[static_cast<size_t>(partition)];
   const int64_t end = std::min<int64_t>(to, static_cast<int64_t>(records.size()));
   std::vector<LogRecord> out;

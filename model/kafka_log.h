@@ -26,6 +26,7 @@ class KafkaLog {
 
   // Appends and returns the record's position. REQUIRES: the broker is up.
   RecordPosition Append(int32_t partition, std::string key, std::string value);
+  // REQUIRES (both): 0 <= partition < partitions().
   PartitionOffsets Offsets(int32_t partition) const;
   // Records with offsets in [from, to) clipped to what the partition holds.
   std::vector<LogRecord> Read(int32_t partition, int64_t from, int64_t to) const;
