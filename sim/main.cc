@@ -1,7 +1,8 @@
 // durasim: the command-line entry point.
 //
 //   durasim run PATH... [--mutant NAME] [--trace] [--report-json FILE]
-//                       [--backend model] [--check-determinism]
+//                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
+//                       [--check-determinism]
 //   durasim explore --seeds N [--seed-start S] [--jobs J] [--shard I/N] [--mutant M]
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage]
@@ -155,7 +156,10 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "run scenario files or folders of them");
   run->add_option("paths", paths, "scenario files or folders")->required();
   run->add_option("--mutant", mutant, "run with this known-buggy variant (see `durasim mutants-list`)");
-  run->add_option("--backend", options.backend, "log backend: model")->check(CLI::IsMember({"model"}));
+  run->add_option("--backend", options.backend,
+                  "log backend: model (in-memory), mock (librdkafka's mock cluster), kafka (a real broker)")
+      ->check(CLI::IsMember({"model", "mock", "kafka"}));
+  run->add_option("--bootstrap-servers", options.bootstrap_servers, "the broker for --backend kafka");
   run->add_flag("--trace", print_trace, "print every run's trace");
   run->add_option("--report-json", report_json, "write a JSON report to this file");
   run->add_flag("--check-determinism", options.check_determinism, "run every scenario twice and compare traces");

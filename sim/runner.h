@@ -21,7 +21,8 @@ namespace durasim {
 
 struct RunOptions {
   std::optional<std::string> mutant;  // overrides the scenario's `mutant:`
-  std::string backend = "model";
+  std::string backend = "model";      // model, mock or kafka
+  std::string bootstrap_servers;      // --backend kafka
   bool check_determinism = false;     // run twice and compare the traces
   SimDuration attempt_time_bound = std::chrono::minutes(10);  // simulated time per attempt
 };
