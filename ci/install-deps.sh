@@ -8,6 +8,8 @@ packages=(
   g++ cmake ninja-build pkg-config
   libboost1.81-dev librdkafka-dev librapidcheck-dev libfmt-dev libyaml-cpp-dev
   libcli11-dev libgtest-dev nlohmann-json3-dev
+  # the real-broker tests: Apache Kafka from Maven jars, kcat to probe it
+  openjdk-17-jre-headless maven kcat
 )
 
 missing=()

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, build, run the regression suite,
-# then every test through ctest. With --sanitize, also builds and runs the
-# tests under ASan + UBSan.
+# then every test through ctest, the real-broker ones against an Apache
+# Kafka broker started from Maven jars (ci/kafka/). With --sanitize, also
+# builds and runs the tests under ASan + UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/regress.sh
-(cd build && ctest --output-on-failure -j "$(nproc)")
+# Everything but the real-broker tests, then those with a broker running.
+(cd build && ctest --output-on-failure -j "$(nproc)" -LE kafka)
+bash ci/kafka/with-broker.sh bash -c 'cd build && ctest --output-on-failure -L kafka'
+
 if [[ ${1:-} == --sanitize ]]; then
   bash ci/build.sh --sanitize
-  (cd build-asan && ctest --output-on-failure -j "$(nproc)")
+  (cd build-asan && ctest --output-on-failure -j "$(nproc)" -LE kafka)
 fi

@@ -42,16 +42,53 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
     if (!point.empty()) world_.CountFault(fmt::format("{}@{}", fault, point));
   };
   faults_ = std::make_unique<FaultPlan>(std::move(hooks));
-  log_client_ = std::make_unique<MemoryLogClient>(*scheduler_, world.log(), world.scenario().log);
-  faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_);
+  LogBackend& backend = world.backend();
+  Result<std::unique_ptr<LogClient>> client = backend.Connect(*scheduler_);
+  if (!client.ok()) {
+    // Run() reports it; a placeholder keeps the parts below well formed.
+    connected_ = client.status();
+    client = std::unique_ptr<LogClient>(std::make_unique<MemoryLogClient>(*scheduler_, world.log(), world.scenario().log));
+  }
+  log_client_ = std::move(client).value();
+  LogClient* below_faults = log_client_.get();
+  if (backend.reports_appends()) {
+    world.log().set_append_listener([this](const LogRecord& record) { ObserveAppend(record, "log.append"); });
+  } else {
+    const SimDuration ack_latency =
+        std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(world.scenario().log.ack_latency_ms));
+    observing_ = std::make_unique<AckObservingLogClient>(
+        *log_client_, *scheduler_, ack_latency, [this](const LogRecord& record) { ObserveAppend(record, "log.append"); });
+    below_faults = observing_.get();
+  }
+  faulty_client_ = std::make_unique<FaultyLogClient>(*below_faults, *faults_);
   store_ = make_store(*faulty_client_);
   runtime_ = make_runtime(world, *scheduler_, *store_, *faults_);
-  world.log().set_append_listener([this](const LogRecord& record) {
-    const size_t index = world_.Record("log.append", fmt::format("partition={} offset={} key={:?}", record.partition,
-                                                                  record.offset, record.key));
-    world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, index); });
-    faults_->OnPersisted();
-  });
+}
+
+void Attempt::ObserveAppend(const LogRecord& record, std::string_view how) {
+  if (!world_.on_model_backend() && !world_.NoteObserved(record.partition, record.offset)) return;
+  const size_t index =
+      world_.Record(how, fmt::format("partition={} offset={} key={:?}", record.partition, record.offset, record.key));
+  world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, index); });
+  if (how == "log.append") faults_->OnPersisted();
+}
+
+void Attempt::DiscoverUnobservedAppends() {
+  Result<std::vector<std::vector<LogRecord>>> all = world_.backend().ReadAll();
+  if (!all.ok()) {
+    Error(fmt::format("reading the log of backend {} failed: {}", world_.backend().name(), all.status().ToString()));
+    return;
+  }
+  for (const std::vector<LogRecord>& partition : *all) {
+    for (const LogRecord& record : partition) ObserveAppend(record, "log.discovered");
+  }
+}
+
+void Attempt::Error(const std::string& message) {
+  world_.Record("error", message);
+  error_message_ = message;
+  error_ = true;
+  scheduler_->Stop();
 }
 
 Attempt::~Attempt() {
@@ -64,6 +101,14 @@ Attempt::~Attempt() {
 Attempt::End Attempt::Run(SimDuration time_bound) {
   world_.BeginAttempt(number_);
   world_.Record("attempt.start", spec_.restore ? fmt::format("restore={}", *spec_.restore) : "fresh");
+  if (!connected_.ok()) {
+    Error(fmt::format("cannot connect to the log of backend {}: {}", world_.backend().name(), connected_.ToString()));
+    return End::kError;
+  }
+  if (!world_.on_model_backend()) {
+    DiscoverUnobservedAppends();
+    if (error_) return End::kError;
+  }
   if (spec_.restore.has_value()) {
     CheckpointStorage& storage = world_.checkpoints();
     const std::string id = *spec_.restore == kRestoreLatest     ? storage.latest_completed()
@@ -71,7 +116,7 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
                                                                 : *spec_.restore;
     const Checkpoint* checkpoint = storage.Find(id);
     if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kCompleted) {
-      world_.Record("error", fmt::format("checkpoint {} ({}) is not completed; cannot restore", *spec_.restore, id));
+      Error(fmt::format("checkpoint {} ({}) is not completed; cannot restore", *spec_.restore, id));
       return End::kError;
     }
     if (id != storage.latest_completed()) world_.CountFault("restore_older_checkpoint");
@@ -152,15 +197,21 @@ bool Attempt::Apply(const AttemptStep& step) {
       world_.Record("fault.armed", fmt::format("fault={} nth={}", FaultKindName(step.fault), step.nth));
       return true;
     case AttemptStep::Kind::kBrokerDown:
+      if (!world_.on_model_backend()) {
+        Error(fmt::format("broker_down is not supported on backend {}", world_.backend().name()));
+        return false;
+      }
       world_.CountFault("broker_down");
       world_.log().SetDownUntil(world_.now() + Ms(step.duration_ms));
       world_.Record("broker.down", fmt::format("until={}", FormatSimTime(world_.log().down_until())));
       return true;
     case AttemptStep::Kind::kCorrupt:
+      if (!world_.on_model_backend()) {
+        Error(fmt::format("corrupt is not supported on backend {}", world_.backend().name()));
+        return false;
+      }
       if (!world_.log().Corrupt(step.partition, step.offset)) {
-        world_.Record("error", fmt::format("corrupt: no record at partition {} offset {}", step.partition, step.offset));
-        error_ = true;
-        scheduler_->Stop();
+        Error(fmt::format("corrupt: no record at partition {} offset {}", step.partition, step.offset));
         return false;
       }
       world_.NoteCorrupted(step.partition, step.offset);

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 
+#include "model/ack_observing_log_client.h"
 #include "model/agent_runtime.h"
 #include "model/fault_plan.h"
 #include "model/faulty_log_client.h"
@@ -51,6 +52,8 @@ class Attempt {
   // For the run's epilogue: a final checkpoint once everything is finished.
   AgentRuntime& runtime() { return *runtime_; }
   ActionStateStore& store() { return *store_; }
+  // What went wrong when Run returned kError.
+  const std::string& error_message() const { return error_message_; }
   // Faults off for the rest of this attempt (the healed epilogue).
   void DisarmFaults() { faults_->DisarmAll(); }
   Scheduler& scheduler() { return *scheduler_; }
@@ -59,16 +62,25 @@ class Attempt {
   boost::asio::awaitable<void> Drive();
   // Executes a step that needs the mailbox; false ends the attempt in error.
   bool Apply(const AttemptStep& step);
+  // An append the checkers and the fault plan must hear of.
+  void ObserveAppend(const LogRecord& record, std::string_view how);
+  // Reports records the log holds that no acknowledgement announced (an
+  // acknowledgement lost, a crash before it arrived).
+  void DiscoverUnobservedAppends();
+  void Error(const std::string& message);
 
   World& world_;
   const AttemptSpec& spec_;
   int number_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;
-  std::unique_ptr<MemoryLogClient> log_client_;
+  std::unique_ptr<LogClient> log_client_;               // from the world's backend
+  std::unique_ptr<AckObservingLogClient> observing_;     // backends that do not report appends
   std::unique_ptr<FaultyLogClient> faulty_client_;
   std::unique_ptr<ActionStateStore> store_;
   std::unique_ptr<AgentRuntime> runtime_;
+  Status connected_;
+  std::string error_message_;
   bool script_done_ = false;
   bool error_ = false;
 };

@@ -8,7 +8,10 @@
 namespace durasim {
 
 World::World(const Scenario& scenario)
-    : scenario_(scenario), log_(scenario.log.partitions), suppliers_(scenario.suppliers) {}
+    : scenario_(scenario),
+      log_(scenario.log.partitions),
+      memory_backend_(log_, scenario.log),
+      suppliers_(scenario.suppliers) {}
 
 void World::BeginAttempt(int attempt) {
   attempt_ = attempt;

@@ -15,6 +15,7 @@
 
 #include "model/checkpoint.h"
 #include "model/kafka_log.h"
+#include "model/memory_log_backend.h"
 #include "model/observer.h"
 #include "model/suppliers.h"
 #include "sim/scenario.h"
@@ -31,7 +32,16 @@ class World {
   SimTime now() const { return clock_.now; }
   Trace& trace() { return trace_; }
   const Trace& trace() const { return trace_; }
+  // The in-memory log; the run's log unless another backend is set.
   KafkaLog& log() { return log_; }
+  LogBackend& backend() { return *backend_; }
+  // REQUIRES: `backend` outlives the world's attempts.
+  void set_backend(LogBackend* backend) { backend_ = backend; }
+  bool on_model_backend() const { return backend_ == &memory_backend_; }
+
+  // Appends learnt from acknowledgements or by reading the log, for
+  // backends that do not report appends themselves.
+  bool NoteObserved(int32_t partition, int64_t offset) { return observed_.insert({partition, offset}).second; }
   Suppliers& suppliers() { return suppliers_; }
   CheckpointStorage& checkpoints() { return checkpoints_; }
 
@@ -69,6 +79,9 @@ class World {
   SimClock clock_;
   Trace trace_;
   KafkaLog log_;
+  MemoryLogBackend memory_backend_;
+  LogBackend* backend_ = &memory_backend_;
+  std::set<std::pair<int32_t, int64_t>> observed_;
   Suppliers suppliers_;
   CheckpointStorage checkpoints_;
   std::vector<RunObserver*> observers_;

@@ -2,7 +2,7 @@
 //
 //   durasim run PATH... [--mutant NAME] [--trace] [--report-json FILE]
 //                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
-//                       [--check-determinism]
+//                       [--compare-model] [--skip-unsupported] [--check-determinism]
 //   durasim explore --seeds N [--seed-start S] [--jobs J] [--shard I/N] [--mutant M]
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage]
@@ -24,6 +24,7 @@
 #include "explore/sweep.h"
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
+#include "sim/differential.h"
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -68,8 +69,17 @@ Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::str
   return files;
 }
 
-int RunCommand(const std::vector<std::string>& paths, const RunOptions& options, bool print_trace,
-               const std::string& report_json) {
+// How a run is compared and what is skipped.
+struct RunFlags {
+  bool print_trace = false;
+  std::string report_json;
+  bool compare_model = false;      // also run on the model and require the same observations
+  bool skip_unsupported = false;   // skip (and list) scenarios the backend cannot run
+};
+
+int RunCommand(const std::vector<std::string>& paths, const RunOptions& options, const RunFlags& flags) {
+  const bool print_trace = flags.print_trace;
+  const std::string& report_json = flags.report_json;
   Result<std::vector<std::string>> files = CollectScenarioFiles(paths);
   if (!files.ok()) {
     std::cerr << "durasim: " << files.status().message() << "\n";
@@ -88,8 +98,26 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   }
   if (input_error) return kExitUsage;
   std::vector<RunReport> reports;
+  std::vector<std::string> skipped;
   for (const Scenario& scenario : scenarios) {
+    if (options.backend != "model") {
+      const std::string model_only = ModelOnlySteps(scenario);
+      if (!model_only.empty() && flags.skip_unsupported) {
+        skipped.push_back(fmt::format("{}: {} runs on the model backend only", scenario.path, model_only));
+        continue;
+      }
+    }
     RunReport report = RunScenario(scenario, options);
+    if (flags.compare_model && options.backend != "model") {
+      RunOptions model_options = options;
+      model_options.backend = "model";
+      const RunReport model = RunScenario(scenario, model_options);
+      if (std::optional<std::string> difference = FirstDifference(model, report)) {
+        report.violations.push_back(Violation{"differential", "model and " + options.backend + " differ: " + *difference});
+        report.mismatches.push_back("the " + options.backend + " backend does not tell the model's story");
+        report.ok = false;
+      }
+    }
     if (print_trace) {
       std::cout << "trace of " << report.scenario << ":\n";
       for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
@@ -105,6 +133,10 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
     }
   }
   std::cout << RenderTable(reports);
+  if (!skipped.empty()) {
+    std::cout << skipped.size() << " skipped, not run on backend " << options.backend << ":\n";
+    for (const std::string& line : skipped) std::cout << "  " << line << "\n";
+  }
   const bool all_ok = std::all_of(reports.begin(), reports.end(), [](const RunReport& r) { return r.ok; });
   return all_ok ? 0 : kExitNotAsExpected;
 }
@@ -160,6 +192,11 @@ int main(int argc, char** argv) {
                   "log backend: model (in-memory), mock (librdkafka's mock cluster), kafka (a real broker)")
       ->check(CLI::IsMember({"model", "mock", "kafka"}));
   run->add_option("--bootstrap-servers", options.bootstrap_servers, "the broker for --backend kafka");
+  RunFlags run_flags;
+  run->add_flag("--compare-model", run_flags.compare_model,
+                "also run each scenario on the model; any different observation fails the run");
+  run->add_flag("--skip-unsupported", run_flags.skip_unsupported,
+                "skip (and list) scenarios with steps only the model backend can run");
   run->add_flag("--trace", print_trace, "print every run's trace");
   run->add_option("--report-json", report_json, "write a JSON report to this file");
   run->add_flag("--check-determinism", options.check_determinism, "run every scenario twice and compare traces");
@@ -215,7 +252,9 @@ int main(int argc, char** argv) {
       }
       options.mutant = mutant;
     }
-    return RunCommand(paths, options, print_trace, report_json);
+    run_flags.print_trace = print_trace;
+    run_flags.report_json = report_json;
+    return RunCommand(paths, options, run_flags);
   }
   auto check_mutant = [](const std::string& name) {
     if (name.empty() || FindMutant(name) != nullptr) return true;

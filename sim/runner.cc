@@ -20,6 +20,8 @@
 #include "properties/phantom_save_checker.h"
 #include "properties/recovery_checker.h"
 #include "properties/same_answer_checker.h"
+#include "sim/hash.h"
+#include "store/rdkafka_backend.h"
 
 namespace durasim {
 namespace {
@@ -94,6 +96,19 @@ void Judge(const Scenario& scenario, RunReport& report) {
 void RunAttempts(const Scenario& scenario, const RunOptions& options, const Parts& parts, const OutputMap& reference,
                  RunReport& report) {
   World world(scenario);
+  std::unique_ptr<LogBackend> backend;
+  if (options.backend != "model") {
+    Result<std::unique_ptr<RdKafkaBackend>> started =
+        options.backend == "mock" ? RdKafkaBackend::StartMock(scenario.log.partitions)
+                                  : RdKafkaBackend::OnBroker(options.bootstrap_servers, scenario.log.partitions);
+    if (!started.ok()) {
+      report.verdict = "error";
+      report.error = fmt::format("backend {}: {}", options.backend, started.status().ToString());
+      return;
+    }
+    backend = std::move(started).value();
+    world.set_backend(backend.get());
+  }
   const Trace& trace = world.trace();
   std::vector<std::unique_ptr<InvariantChecker>> checkers;
   checkers.push_back(std::make_unique<OnceChecker>(trace));
@@ -118,7 +133,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
     if (end == Attempt::End::kStuck) stuck = true;
     if (end == Attempt::End::kError) {
       error = true;
-      report.error = fmt::format("attempt {} ended in error: see the trace", i + 1);
+      report.error = fmt::format("attempt {} ended in error: {}", i + 1, attempt.error_message());
       break;
     }
     if (last && end == Attempt::End::kFinished && attempt.runtime().AllInputsFinished()) {
@@ -149,6 +164,17 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
     report.fault_hits["checkpoint_never_notified"] += static_cast<int64_t>(never);
   }
   report.supplier_calls = world.suppliers().total_calls();
+  for (const auto& [call, count] : world.suppliers().calls_by_identity()) report.calls_by_identity[call.ToString()] = count;
+  Result<std::vector<std::vector<LogRecord>>> records = world.backend().ReadAll();
+  if (records.ok()) {
+    for (const std::vector<LogRecord>& partition : *records) {
+      std::vector<std::string>& out = report.log_records.emplace_back();
+      for (const LogRecord& record : partition) out.push_back(fmt::format("{} {:016x}", record.key, HashString(record.value)));
+    }
+  } else if (!error) {
+    error = true;
+    report.error = fmt::format("reading the log at the end of the run failed: {}", records.status().ToString());
+  }
   for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);
   report.trace_hash = world.trace().hash();
   report.sim_time = world.now();
@@ -182,12 +208,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
     if (mutant->make_store) parts.make_store = mutant->make_store;
     if (mutant->make_runtime) parts.make_runtime = mutant->make_runtime;
   }
-  if (options.backend != "model") {
-    report.verdict = "error";
-    report.error = fmt::format("backend \"{}\" is not available yet (only \"model\")", options.backend);
-    Judge(scenario, report);
-    return report;
-  }
+
   try {
     Result<OutputMap> reference = ReferenceOutputs(scenario, options);
     if (!reference.ok()) {

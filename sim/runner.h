@@ -41,6 +41,8 @@ struct RunReport {
   SimTime sim_time{0};
   std::vector<Violation> violations;
   std::map<std::string, int64_t> fault_hits;  // fault kind (and kind@put) -> times fired
+  std::map<std::string, int64_t> calls_by_identity;     // call identity -> supplier invocations
+  std::vector<std::vector<std::string>> log_records;    // per partition, in offset order: "<key> <value digest>"
   std::string error;  // verdict error: what went wrong
   std::vector<std::string> trace;
 };

@@ -1,0 +1,59 @@
+// Differential comparison implementation.
+//
+// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
+// no iteration over unordered containers where the order can reach the trace,
+// no standard-library distributions.
+#include "sim/differential.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace durasim {
+
+std::optional<std::string> FirstDifference(const RunReport& model, const RunReport& other) {
+  const std::string b = other.backend;
+  if (model.verdict != other.verdict) {
+    return fmt::format("verdict: model {}, {} {}", model.verdict, b, other.verdict);
+  }
+  if (model.outputs != other.outputs) {
+    return fmt::format("outputs: model [{}], {} [{}]", fmt::join(model.outputs, ","), b, fmt::join(other.outputs, ","));
+  }
+  for (const auto& [call, count] : model.calls_by_identity) {
+    auto it = other.calls_by_identity.find(call);
+    const int64_t theirs = it == other.calls_by_identity.end() ? 0 : it->second;
+    if (theirs != count) return fmt::format("supplier calls for [{}]: model {}, {} {}", call, count, b, theirs);
+  }
+  for (const auto& [call, count] : other.calls_by_identity) {
+    if (model.calls_by_identity.count(call) == 0) {
+      return fmt::format("supplier calls for [{}]: model 0, {} {}", call, b, count);
+    }
+  }
+  if (model.log_records.size() != other.log_records.size()) {
+    return fmt::format("partitions: model {}, {} {}", model.log_records.size(), b, other.log_records.size());
+  }
+  for (size_t p = 0; p < model.log_records.size(); ++p) {
+    const auto& ours = model.log_records[p];
+    const auto& theirs = other.log_records[p];
+    for (size_t i = 0; i < std::max(ours.size(), theirs.size()); ++i) {
+      const std::string a = i < ours.size() ? ours[i] : "<none>";
+      const std::string c = i < theirs.size() ? theirs[i] : "<none>";
+      if (a != c) return fmt::format("partition {} record {}: model {}, {} {}", p, i, a, b, c);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string ModelOnlySteps(const Scenario& scenario) {
+  std::vector<std::string> found;
+  for (const AttemptSpec& attempt : scenario.attempts) {
+    for (const AttemptStep& step : attempt.steps) {
+      if (step.kind == AttemptStep::Kind::kBrokerDown || step.kind == AttemptStep::Kind::kCorrupt) {
+        found.push_back(fmt::format("{} at {}:{}", step.kind == AttemptStep::Kind::kBrokerDown ? "broker_down" : "corrupt",
+                                    step.pos.line, step.pos.column));
+      }
+    }
+  }
+  return fmt::format("{}", fmt::join(found, ", "));
+}
+
+}  // namespace durasim

@@ -1,0 +1,22 @@
+// Differential comparison of one scenario run on two backends (the model
+// and librdkafka's mock cluster or a real broker): the same verdict, the
+// same outputs, the same supplier calls per call identity and the same
+// records per partition (key and value, in offset order; offsets themselves
+// are normalised away).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sim/runner.h"
+
+namespace durasim {
+
+// The first observation in which `other` differs from `model`, or none.
+std::optional<std::string> FirstDifference(const RunReport& model, const RunReport& other);
+
+// Steps of `scenario` that only the model backend can run (broker_down,
+// corrupt), as "<step> at <line>:<column>", or empty.
+std::string ModelOnlySteps(const Scenario& scenario);
+
+}  // namespace durasim

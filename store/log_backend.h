@@ -1,0 +1,32 @@
+// LogBackend: where the Kafka log of one run lives: the in-memory model,
+// librdkafka's mock cluster, or a real broker. It outlives every attempt
+// (crashes lose clients, never the log) and hands each new incarnation a
+// fresh LogClient.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/scheduler.h"
+#include "sim/status.h"
+#include "store/log_client.h"
+
+namespace durasim {
+
+class LogBackend {
+ public:
+  virtual ~LogBackend() = default;
+
+  virtual std::string name() const = 0;
+  // A client for a new incarnation of the agent process.
+  virtual Result<std::unique_ptr<LogClient>> Connect(Scheduler& scheduler) = 0;
+  // True when the backend reports every append itself, at the moment it
+  // happens (the model). Otherwise the harness learns of appends from
+  // acknowledgements and from reading the log.
+  virtual bool reports_appends() const = 0;
+  // Every record the log holds now, by partition: the ground truth.
+  virtual Result<std::vector<std::vector<LogRecord>>> ReadAll() = 0;
+};
+
+}  // namespace durasim
