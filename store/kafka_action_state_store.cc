@@ -49,15 +49,30 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
                   fmt::format("recovery marker partitions {} do not match the topic's partitions {}",
                               marker_partitions, topic_partitions));
   }
+  // Every offset is checked before anything is read, so a rejected marker
+  // leaves nothing behind.
   for (const auto& [partition, from] : marker) {
-    // The end is captured once, so records appended during the rebuild are
-    // not read.
     const PartitionOffsets range = (*offsets)[partition];
     if (from < range.start || from > range.end) {
       return Status(StatusCode::kInvalidRecovery,
                     fmt::format("recovery marker offset {} for partition {} is outside the log [{}, {}]", from,
                                 partition, range.start, range.end));
     }
+  }
+  const Status read = ReadFromMarker(marker, *offsets);
+  if (!read.ok()) {
+    // A half-read log is no recovery state: the store stays empty.
+    cache_.clear();
+    record_keys_by_input_.clear();
+  }
+  return read;
+}
+
+Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets) {
+  for (const auto& [partition, from] : marker) {
+    // The end is captured once, so records appended during the rebuild are
+    // not read.
+    const PartitionOffsets range = offsets[partition];
     Result<std::vector<LogRecord>> records = client_.Read(partition, from, range.end);
     if (!records.ok()) return records.status();
     for (LogRecord& record : *records) {

@@ -39,6 +39,8 @@ class KafkaActionStateStore : public ActionStateStore {
     RecordPosition position;
   };
 
+  // Reads the log from a checked marker into the cache.
+  Status ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets);
   // Records an acknowledged or rebuilt state in the cache and the index.
   void Remember(const std::string& record_key, CachedState cached);
   // Whether a state must be replayed: its input is not finished at `completed`.

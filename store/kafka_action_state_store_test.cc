@@ -639,6 +639,28 @@ TEST_F(InvalidRecoveryTest, UndecodableRecordIsRejected) {
   EXPECT_TRUE(skipped.ok()) << skipped.ToString();
 }
 
+TEST_F(InvalidRecoveryTest, RejectedRebuildLeavesNothingCached) {
+  // Strategy: a and b on distinct partitions; corrupt b's record and rebuild
+  // from the start. Whichever partition is read first, the rejected rebuild
+  // must not leave a half-read cache behind (a's state is not served), and a
+  // marker with a bad offset on the last partition is rejected before
+  // anything is read.
+  const int32_t a_partition = PartitionForKey("a", 2);
+  const int32_t b_partition = PartitionForKey("b", 2);
+  ASSERT_NE(a_partition, b_partition) << "the test needs a and b on different partitions";
+  ASSERT_TRUE(log_.Corrupt(b_partition, log_.Offsets(b_partition).end - 1));
+  EXPECT_EQ(Rebuild({{0, 0}, {1, 0}}).code(), StatusCode::kInvalidRecovery);
+  EXPECT_EQ(restored_->store.Stats().cached_states, 0u);
+  EXPECT_EQ(restored_->store.Stats().bookkeeping_entries, 0u);
+  EXPECT_FALSE(restored_->store.Get(Key("a", 1)).has_value());
+
+  RecoveryMarker bad{{0, 0}, {1, 0}};
+  bad[b_partition] = log_.Offsets(b_partition).end + 1;
+  EXPECT_EQ(Rebuild(bad).code(), StatusCode::kInvalidRecovery);
+  EXPECT_EQ(restored_->store.Stats().records_scanned, 0u);
+  EXPECT_EQ(restored_->store.Stats().cached_states, 0u);
+}
+
 TEST_F(InvalidRecoveryTest, RecordWithUnparsableKeyIsRejected) {
   // Strategy: a raw record whose key has no seq/hash fields, with a valid
   // value, is rejected naming its position and its key.
