@@ -163,7 +163,15 @@ boost::asio::awaitable<void> AgentRuntime::KeyLetter(std::string key, uint64_t l
   co_await this_coro::throw_if_cancelled(false);
   co_await mailbox_.Acquire(false);
   mailbox_letter_ = letter;
-  const Status status = co_await RunFrontTask(key, letter);
+  Status status = co_await RunFrontTask(key, letter);
+  // A put the broker rejected was never persisted: the action may run again
+  // from its last saved state, within the scenario's retry budget.
+  for (int64_t retry = 1; status.code() == StatusCode::kNotPersisted && !stopped_ &&
+                          retry <= world_.scenario().log.put_retries_max;
+       ++retry) {
+    world_.Record("action.retry", fmt::format("key={:?} retry={} after={}", key, retry, status.ToString()));
+    status = co_await RunFrontTask(key, letter);
+  }
   if (!status.ok()) {
     Fail(status.ToString());
     co_return;  // the attempt is over; the scheduler drops everything
@@ -232,7 +240,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
         const size_t slot = static_cast<size_t>(call_index);
         if (reuse_saved && slot < saved_calls.size()) {
           const CallResult& old = saved_calls[slot];
-          if (old.function_id == step.name && old.args_digest == args_digest && old.status != CallStatus::kPending) {
+          if (old.function_id == step.name && old.args_digest == args_digest && IsSavedResult(old)) {
             world_.Record("call.reused", fmt::format("{} action_name={} status={} result={}", call.ToString(), action.name,
                                                      CallStatusName(old.status), old.result));
             state.call_results.push_back(old);
@@ -257,10 +265,19 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
         world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, call_trace); });
         const int64_t result = world_.halted() ? 0 : world_.suppliers().Invoke(call, acc);
         if (async) faults_.OnAsyncCallStarted();
-        co_await scheduler_.AsyncSleep(Ms(supplier.latency_ms), boost::asio::as_tuple(boost::asio::use_awaitable));
+        if (faults_.OnCallStarted()) {
+          world_.Record("call.cancel.injected", fmt::format("{} letter={}", call.ToString(), letter));
+          PostCancel(letter);
+        }
+        auto [call_error] =
+            co_await scheduler_.AsyncSleep(Ms(supplier.latency_ms), boost::asio::as_tuple(boost::asio::use_awaitable));
         if (async) {
           co_await mailbox_.Acquire(false);
           mailbox_letter_ = letter;
+        }
+        if (call_error) {
+          world_.Record("call.cancelled", fmt::format("{} action_name={}", call.ToString(), action.name));
+          co_return co_await CallCancelled(state_key, state, call);
         }
         world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), result));
         state.call_results.back().status = CallStatus::kSucceeded;
@@ -278,7 +295,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
         state.emitted_events.push_back(EmittedEvent{step.name, acc});
         break;
       case ActionStep::Kind::kOutput:
-        state.emitted_events.push_back(EmittedEvent{kOutputEventType, acc});
+        state.emitted_events.push_back(EmittedEvent{kOutputEventType, OutputValue(acc)});
         break;
     }
   }
@@ -293,7 +310,9 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
 boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key, const ActionState& state,
                                                       std::string_view why) {
   const uint64_t digest = ValueDigest(state_key, state);
-  world_.Record("put.issued", fmt::format("{} why={} value={:016x}", Describe(state_key), why, digest));
+  const size_t issued =
+      world_.Record("put.issued", fmt::format("{} why={} value={:016x}", Describe(state_key), why, digest));
+  world_.Notify([&](RunObserver& o) { o.OnPutIssued(state_key, issued); });
   faults_.NoteNextPut(std::string(why));
   const Status status = co_await store_.Put(state_key, state);
   const size_t index = world_.Record(
@@ -354,8 +373,9 @@ void AgentRuntime::TakeCheckpoint(const std::string& id) {
   pending_order_.push_back(id);
   world_.checkpoints().Save(
       Checkpoint{id, Checkpoint::Phase::kTaken, world_.attempt(), keyed_, completed, *marker, source_offset_});
-  world_.Record("checkpoint.taken",
-                fmt::format("id={} marker={} source={} queued_tasks={}", id, *marker, source_offset_, queued));
+  const size_t taken = world_.Record(
+      "checkpoint.taken", fmt::format("id={} marker={} source={} queued_tasks={}", id, *marker, source_offset_, queued));
+  world_.Notify([&](RunObserver& o) { o.OnCheckpointTaken(id, taken); });
   faults_.OnCheckpointTaken();
 }
 
@@ -378,7 +398,9 @@ void AgentRuntime::CompleteCheckpoint(const std::string& id) {
     if (done == id) break;
   }
   const StoreStats stats = store_.Stats();
-  world_.Record("store.pruned", fmt::format("cached={} bookkeeping={}", stats.cached_states, stats.bookkeeping_entries));
+  const size_t pruned =
+      world_.Record("store.pruned", fmt::format("cached={} bookkeeping={}", stats.cached_states, stats.bookkeeping_entries));
+  world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, true, bookkeeping_entries(), pruned); });
 }
 
 void AgentRuntime::AbortCheckpoint(const std::string& id) {
@@ -388,9 +410,19 @@ void AgentRuntime::AbortCheckpoint(const std::string& id) {
     return;
   }
   checkpoint->phase = Checkpoint::Phase::kAborted;
-  world_.Record("checkpoint.aborted", fmt::format("id={}", id));
+  const size_t aborted = world_.Record("checkpoint.aborted", fmt::format("id={}", id));
+  ReleaseAbortedCheckpoint(id);
+  world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, false, bookkeeping_entries(), aborted); });
+}
+
+void AgentRuntime::ReleaseAbortedCheckpoint(const std::string& id) {
   pending_checkpoints_.erase(id);
   std::erase(pending_order_, id);
+}
+
+boost::asio::awaitable<Status> AgentRuntime::CallCancelled(const StateKey& /*state_key*/, ActionState& /*state*/,
+                                                           const CallIdentity& call) {
+  co_return Status(StatusCode::kCancelled, fmt::format("durable call [{}] was cancelled in flight", call.ToString()));
 }
 
 void AgentRuntime::Crash(const std::string& reason) {
@@ -413,6 +445,10 @@ void AgentRuntime::CancelRunningWait() {
   world_.Record("cancel.injected", fmt::format("letter={}", letter));
   const size_t index = world_.trace().size() - 1;
   world_.Notify([&](RunObserver& o) { o.OnCancelInjected(index); });
+  PostCancel(letter);
+}
+
+void AgentRuntime::PostCancel(uint64_t letter) {
   // Posted: the wait must be parked (its slot connected) when the signal fires.
   boost::asio::post(scheduler_.io(), [this, letter] {
     auto it = letter_signals_.find(letter);

@@ -69,6 +69,26 @@ class AgentRuntime {
   virtual size_t bookkeeping_entries() const { return pending_checkpoints_.size(); }
 
  protected:
+  // Seams for mutants (properties/mutants/): each is the production
+  // behaviour, split out so a derived runtime can replace it.
+
+  // Whether a saved call result is reused on replay instead of calling the
+  // supplier: every terminal result; a PENDING slot is called again.
+  virtual bool IsSavedResult(const CallResult& saved) const { return saved.status != CallStatus::kPending; }
+  // The value an output step emits.
+  virtual int64_t OutputValue(int64_t acc) const { return acc; }
+  // Drops the per-checkpoint map of an aborted checkpoint.
+  virtual void ReleaseAbortedCheckpoint(const std::string& id);
+  // A durable call was cancelled while in flight; `state` holds its PENDING
+  // slot, last. A cancellation is no result: nothing is persisted, so a
+  // restore calls again; the cancellation reaches the caller.
+  // REQUIRES: the caller holds the mailbox.
+  virtual boost::asio::awaitable<Status> CallCancelled(const StateKey& state_key, ActionState& state,
+                                                       const CallIdentity& call);
+
+  boost::asio::awaitable<Status> PutState(const StateKey& state_key, const ActionState& state,
+                                          std::string_view why);
+
   // Per-checkpoint completed boundaries, kept from snapshot to notification.
   std::map<std::string, CompletedBoundaries> pending_checkpoints_;
   std::deque<std::string> pending_order_;
@@ -81,13 +101,14 @@ class AgentRuntime {
   void ScheduleKey(const std::string& key);
   boost::asio::awaitable<void> KeyLetter(std::string key, uint64_t letter);
   boost::asio::awaitable<Status> RunFrontTask(const std::string& key, uint64_t letter);
-  boost::asio::awaitable<Status> PutState(const StateKey& state_key, const ActionState& state,
-                                          std::string_view why);
   // Applies a completed state: memory, outputs, child events; ends the task.
   void FinishTask(const std::string& key, const ActionTask& task, const StateKey& state_key,
                   const ActionState& completed);
   void Fail(const std::string& reason);
   void LetterDone();
+  // Emits terminal cancellation on a letter's signal, posted so that the
+  // operation to cancel is parked when it fires.
+  void PostCancel(uint64_t letter);
 
   Scheduler& scheduler_;
   FaultPlan& faults_;

@@ -36,6 +36,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
   FaultPlan::Hooks hooks;
   hooks.crash = [this](const std::string& reason) { runtime_->Crash(reason); };
   hooks.cancel_wait = [this] { runtime_->CancelRunningWait(); };
+  hooks.corrupt = [this](int32_t partition, int64_t offset) { CorruptRecord(partition, offset); };
   hooks.fired = [this](const char* fault, int64_t nth, const std::string& point) {
     world_.Record("fault.fired", fmt::format("fault={} nth={}{}", fault, nth, point.empty() ? "" : " put=" + point));
     world_.CountFault(fault);
@@ -70,7 +71,17 @@ void Attempt::ObserveAppend(const LogRecord& record, std::string_view how) {
   const size_t index =
       world_.Record(how, fmt::format("partition={} offset={} key={:?}", record.partition, record.offset, record.key));
   world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, index); });
-  if (how == "log.append") faults_->OnPersisted();
+  if (how == "log.append") faults_->OnPersisted(record.partition, record.offset);
+}
+
+void Attempt::CorruptRecord(int32_t partition, int64_t offset) {
+  if (!world_.on_model_backend()) {
+    Error(fmt::format("corrupt_record is not supported on backend {}", world_.backend().name()));
+    return;
+  }
+  world_.log().Corrupt(partition, offset);
+  world_.NoteCorrupted(partition, offset);
+  world_.Record("log.corrupted", fmt::format("partition={} offset={}", partition, offset));
 }
 
 void Attempt::DiscoverUnobservedAppends() {

@@ -67,6 +67,8 @@ class Attempt {
   // Reports records the log holds that no acknowledgement announced (an
   // acknowledgement lost, a crash before it arrived).
   void DiscoverUnobservedAppends();
+  // The corrupt_record fault: garbage at (partition, offset), model log only.
+  void CorruptRecord(int32_t partition, int64_t offset);
   void Error(const std::string& message);
 
   World& world_;

@@ -34,8 +34,9 @@ FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal) {
   return PutFate::kDeliver;
 }
 
-void FaultPlan::OnPersisted() {
+void FaultPlan::OnPersisted(int32_t partition, int64_t offset) {
   const int64_t count = ++persisted_;
+  if (Fire(FaultKind::kCorruptRecord, count, next_put_)) hooks_.corrupt(partition, offset);
   Crash(FaultKind::kCrashAfterPutPersisted, count, next_put_,
         fmt::format("crash after put {} was persisted", count));
 }
@@ -59,6 +60,11 @@ void FaultPlan::OnCallResultSaved(bool more_calls_follow) {
 void FaultPlan::OnAsyncCallStarted() {
   const int64_t count = ++async_started_;
   Crash(FaultKind::kCrashAsyncInFlight, count, "", fmt::format("crash while async call {} is in flight", count));
+}
+
+bool FaultPlan::OnCallStarted() {
+  const int64_t count = ++calls_started_;
+  return Fire(FaultKind::kCancelCall, count, "");
 }
 
 bool FaultPlan::OnCheckpointBarrier() {

@@ -20,11 +20,12 @@ namespace durasim {
 class FaultPlan {
  public:
   // `crash` stops the attempt now; `cancel_wait` cancels the put wait that is
-  // starting; `fired` reports a fault that fired (kind name, nth, the kind of
-  // put it hit or "").
+  // starting; `corrupt` overwrites a persisted record with garbage; `fired`
+  // reports a fault that fired (kind name, nth, the kind of put it hit or "").
   struct Hooks {
     std::function<void(const std::string& reason)> crash;
     std::function<void()> cancel_wait;
+    std::function<void(int32_t partition, int64_t offset)> corrupt;
     std::function<void(const char* fault, int64_t nth, const std::string& point)> fired;
   };
 
@@ -41,11 +42,15 @@ class FaultPlan {
   enum class PutFate { kDeliver, kReject, kLoseAck };
   // A put was produced; decides its fate. Returns its ordinal too.
   PutFate OnProduce(int64_t& ordinal);
-  void OnPersisted();
+  // The log holds a put's record at (partition, offset).
+  void OnPersisted(int32_t partition, int64_t offset);
   void OnAcked();
   void OnWaitStarted(int64_t ordinal);
   void OnCallResultSaved(bool more_calls_follow);
   void OnAsyncCallStarted();
+  // A durable call (sync or async) is in flight; true when it must be
+  // cancelled (the caller cancels it: only the runtime knows which call).
+  bool OnCallStarted();
   // Returns true when the attempt crashed instead of taking the checkpoint.
   bool OnCheckpointBarrier();
   void OnCheckpointTaken();
@@ -68,6 +73,7 @@ class FaultPlan {
   int64_t acked_ = 0;
   int64_t calls_saved_ = 0;
   int64_t async_started_ = 0;
+  int64_t calls_started_ = 0;
   int64_t barriers_ = 0;
   int64_t snapshots_ = 0;
 };

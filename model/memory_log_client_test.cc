@@ -548,7 +548,7 @@ TEST(FaultyLogClientTest, CrashAfterPutPersistedCallsTheCrashHookOnTheNthAppend)
   probe.on_crash = [&] { records_at_crash.push_back(log.total_records()); };
   FaultPlan plan(probe.Hooks());
   plan.Arm(FaultKind::kCrashAfterPutPersisted, 2);
-  log.set_append_listener([&](const LogRecord&) { plan.OnPersisted(); });
+  log.set_append_listener([&](const LogRecord& record) { plan.OnPersisted(record.partition, record.offset); });
   FaultyLogClient client(inner, plan);
 
   const std::vector<AckSeen> seen = ProduceAndAwait(scheduler, client, clock, 3);

@@ -54,6 +54,9 @@ class RunObserver {
   virtual void OnActionExecuted(const TaskView& /*task*/, size_t /*trace_index*/) {}
   virtual void OnRestore(const RestoreView& /*restore*/, size_t /*trace_index*/) {}
   virtual void OnOutput(int64_t /*input_offset*/, int64_t /*index*/, int64_t /*value*/, size_t /*trace_index*/) {}
+  // A put was handed to the store; its OnPutResult follows unless the attempt
+  // ends first.
+  virtual void OnPutIssued(const StateKey& /*key*/, size_t /*trace_index*/) {}
   // A put's outcome; `value_digest` is a digest of the encoded record value.
   virtual void OnPutResult(const StateKey& /*key*/, uint64_t /*value_digest*/, const Status& /*status*/,
                            size_t /*trace_index*/) {}
@@ -69,6 +72,13 @@ class RunObserver {
                          size_t /*trace_index*/) {}
   // The runtime is idle after a completed checkpoint covered every finished
   // input: nothing should be live in the store.
+  // This incarnation took a checkpoint (its snapshot is saved).
+  virtual void OnCheckpointTaken(const std::string& /*id*/, size_t /*trace_index*/) {}
+  // This incarnation handled the notification that a checkpoint it took
+  // completed or aborted; `runtime_bookkeeping` is the number of
+  // per-checkpoint maps the runtime still holds afterwards.
+  virtual void OnCheckpointNotified(const std::string& /*id*/, bool /*completed*/, size_t /*runtime_bookkeeping*/,
+                                    size_t /*trace_index*/) {}
   virtual void OnQuiescent(const StoreStats& /*store*/, size_t /*runtime_bookkeeping*/, bool /*all_pruned*/,
                            size_t /*trace_index*/) {}
 };

@@ -132,7 +132,8 @@ AttemptStep ArmStep(Choices& choices, const Swarm& swarm) {
   switch (arm.fault) {
     case FaultKind::kCrashBeforeCheckpoint:
     case FaultKind::kCrashAfterCheckpoint:
-    case FaultKind::kCrashAsyncInFlight: arm.nth = choices.Range(1, 3); break;
+    case FaultKind::kCrashAsyncInFlight:
+    case FaultKind::kCancelCall: arm.nth = choices.Range(1, 3); break;
     default: arm.nth = SmallBiased(choices, 24); break;
   }
   return arm;
@@ -279,6 +280,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   scenario.log.partitions = static_cast<int32_t>(choices.Range(1, 4));
   scenario.log.linger_ms = choices.Range(0, 5);
   scenario.log.ack_latency_ms = choices.Range(0, 3);
+  scenario.log.put_retries_max = choices.Percent(30) ? choices.Range(1, 2) : 0;
   scenario.suppliers = GenerateSuppliers(choices);
   scenario.actions = GenerateActions(choices, swarm, scenario.suppliers.size());
   scenario.inputs = GenerateInputs(choices, swarm);

@@ -19,6 +19,8 @@ const std::vector<FaultKindInfo>& AllFaultKinds() {
       {FaultKind::kRejectPut, "reject_put"},
       {FaultKind::kLoseAck, "lose_ack"},
       {FaultKind::kCancelPut, "cancel_put"},
+      {FaultKind::kCancelCall, "cancel_call"},
+      {FaultKind::kCorruptRecord, "corrupt_record"},
   };
   return kKinds;
 }

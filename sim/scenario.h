@@ -82,6 +82,8 @@ enum class FaultKind {
   kRejectPut,               // the nth put is rejected: not persisted, error
   kLoseAck,                 // the nth put is persisted, its acknowledgement lost
   kCancelPut,               // the caller's wait for the nth put is cancelled
+  kCancelCall,              // the nth durable call is cancelled while in flight
+  kCorruptRecord,           // the record of the nth persisted put is overwritten with garbage in the log
 };
 
 struct FaultKindInfo {
@@ -134,6 +136,10 @@ struct LogConfig {
   int64_t linger_ms = 5;
   int64_t ack_latency_ms = 1;
   int64_t delivery_timeout_ms = 300;  // how long a produce retries while the broker is down
+  // How often the runtime re-runs an action whose put the broker rejected
+  // (definitely not persisted) before the job fails over. A lost
+  // acknowledgement or a cancelled wait always fails over.
+  int64_t put_retries_max = 0;
 };
 
 // What the scenario expects of a run.

@@ -33,13 +33,14 @@ namespace {
 // arithmetic (now + duration) far from overflow.
 constexpr int64_t kPartitionsMax = 1024;
 constexpr int64_t kDurationMsMax = 86'400'000;  // one simulated day
+constexpr int64_t kPutRetriesMax = 100;
 constexpr int64_t kCountMax = 1'000'000;        // read counts, fault `nth`
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 constexpr std::string_view kVerdicts[] = {
     "pass", "error", "once", "finished", "same-answer", "phantom-save",
-    "cancellation", "invalid-recovery", "bounded-memory", "liveness"};
+    "cancellation", "invalid-recovery", "bounded-memory", "put-latency", "liveness"};
 
 // A failed check. Thrown only inside this file and turned into a Status in
 // ParseScenario: parsing stops at the first error anyway, and unwinding keeps
@@ -283,7 +284,7 @@ class ScenarioParser {
 
  private:
   void ParseLog(const Value& v) {
-    Mapping log(v, {"partitions", "linger_ms", "ack_latency_ms", "delivery_timeout_ms"});
+    Mapping log(v, {"partitions", "linger_ms", "ack_latency_ms", "delivery_timeout_ms", "put_retries_max"});
     LogConfig& config = scenario_.log;
     if (const Value* f = log.Find("partitions")) {
       config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax));
@@ -293,6 +294,7 @@ class ScenarioParser {
     if (const Value* f = log.Find("delivery_timeout_ms")) {
       config.delivery_timeout_ms = ReadInt(*f, 1, kDurationMsMax);
     }
+    if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax);
   }
 
   void ParseSupplier(const Value& v) {

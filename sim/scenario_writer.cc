@@ -84,7 +84,9 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   out << YAML::Key << "log" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "partitions"
       << YAML::Value << s.log.partitions << YAML::Key << "linger_ms" << YAML::Value << s.log.linger_ms << YAML::Key
       << "ack_latency_ms" << YAML::Value << s.log.ack_latency_ms << YAML::Key << "delivery_timeout_ms"
-      << YAML::Value << s.log.delivery_timeout_ms << YAML::EndMap;
+      << YAML::Value << s.log.delivery_timeout_ms;
+  if (s.log.put_retries_max != 0) out << YAML::Key << "put_retries_max" << YAML::Value << s.log.put_retries_max;
+  out << YAML::EndMap;
 
   out << YAML::Key << "suppliers" << YAML::Value << YAML::BeginSeq;
   for (const SupplierSpec& supplier : s.suppliers) {
