@@ -3,7 +3,29 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace durasim {
+
+void BoundedMemoryChecker::OnAttemptStart(int /*attempt*/) { pending_.clear(); }
+
+void BoundedMemoryChecker::OnCheckpointTaken(const std::string& id, size_t /*trace_index*/) { pending_.push_back(id); }
+
+void BoundedMemoryChecker::OnCheckpointNotified(const std::string& id, bool completed, size_t runtime_bookkeeping,
+                                                size_t trace_index) {
+  auto it = std::find(pending_.begin(), pending_.end(), id);
+  if (it != pending_.end()) {
+    // A completion subsumes every checkpoint taken before it.
+    pending_.erase(completed ? pending_.begin() : it, it + 1);
+  }
+  if (runtime_bookkeeping > pending_.size()) {
+    Violate("bounded-memory",
+            fmt::format("after checkpoint {} was {}, the runtime holds {} per-checkpoint maps for {} pending "
+                        "checkpoints",
+                        id, completed ? "completed" : "aborted", runtime_bookkeeping, pending_.size()),
+            {trace_index});
+  }
+}
 
 void BoundedMemoryChecker::OnQuiescent(const StoreStats& store, size_t runtime_bookkeeping, bool all_pruned,
                                        size_t trace_index) {

@@ -1,7 +1,13 @@
 // Invariant: bounded memory. Once every input has finished and a completed
 // checkpoint covers them all, the store holds no state and no per-key
-// bookkeeping, and the runtime holds no per-checkpoint map.
+// bookkeeping, and the runtime holds no per-checkpoint map. At every
+// checkpoint notification, the runtime holds per-checkpoint maps only for
+// the checkpoints this incarnation took and that are still pending (not
+// completed, subsumed by a later completion, or aborted).
 #pragma once
+
+#include <deque>
+#include <string>
 
 #include "properties/invariant_checker.h"
 
@@ -10,7 +16,14 @@ namespace durasim {
 class BoundedMemoryChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
+  void OnAttemptStart(int attempt) override;
+  void OnCheckpointTaken(const std::string& id, size_t trace_index) override;
+  void OnCheckpointNotified(const std::string& id, bool completed, size_t runtime_bookkeeping,
+                            size_t trace_index) override;
   void OnQuiescent(const StoreStats& store, size_t runtime_bookkeeping, bool all_pruned, size_t trace_index) override;
+
+ private:
+  std::deque<std::string> pending_;  // taken by this incarnation, not yet notified, in order
 };
 
 }  // namespace durasim

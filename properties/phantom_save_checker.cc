@@ -17,7 +17,13 @@ void PhantomSaveChecker::OnRecordAppended(const LogRecord& record, size_t /*trac
 void PhantomSaveChecker::OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status,
                                      size_t trace_index) {
   if (!status.ok()) {
-    unsaved_[key] = {value_digest, trace_index};
+    if (persisted_.count({EncodeRecordKey(key), value_digest}) == 0) {
+      unsaved_[key] = {value_digest, trace_index};
+    } else {
+      // The log holds that value already (an earlier write of it, or this
+      // one with its acknowledgement lost): returning it is no phantom.
+      unsaved_.erase(key);
+    }
     return;
   }
   unsaved_.erase(key);

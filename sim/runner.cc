@@ -18,6 +18,7 @@
 #include "properties/mutants/mutant.h"
 #include "properties/once_checker.h"
 #include "properties/phantom_save_checker.h"
+#include "properties/put_latency_checker.h"
 #include "properties/recovery_checker.h"
 #include "properties/same_answer_checker.h"
 #include "sim/hash.h"
@@ -120,6 +121,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
   checkers.push_back(std::make_unique<CancellationChecker>(trace));
   checkers.push_back(std::make_unique<RecoveryChecker>(trace));
   checkers.push_back(std::make_unique<BoundedMemoryChecker>(trace));
+  checkers.push_back(std::make_unique<PutLatencyChecker>(trace, world));
   for (auto& checker : checkers) world.AddObserver(checker.get());
 
   bool all_finished = false;

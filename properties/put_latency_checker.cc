@@ -1,0 +1,35 @@
+// PutLatencyChecker implementation.
+#include "properties/put_latency_checker.h"
+
+#include <fmt/format.h>
+
+namespace durasim {
+
+void PutLatencyChecker::OnAttemptStart(int /*attempt*/) { in_flight_.clear(); }
+
+void PutLatencyChecker::OnPutIssued(const StateKey& key, size_t trace_index) {
+  in_flight_.erase(key);
+  if (!world_.on_model_backend() || !world_.log().IsUp(world_.now())) return;
+  in_flight_.emplace(key, Issued{world_.now(), trace_index});
+}
+
+void PutLatencyChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& status,
+                                    size_t trace_index) {
+  auto it = in_flight_.find(key);
+  if (it == in_flight_.end()) return;
+  const Issued issued = it->second;
+  in_flight_.erase(it);
+  if (!status.ok()) return;
+  const LogConfig& log = world_.scenario().log;
+  const SimDuration bound = std::chrono::milliseconds(log.ack_latency_ms);
+  const SimDuration took = world_.now() - issued.at;
+  if (took > bound) {
+    Violate("put-latency",
+            fmt::format("the put of {:?} seq {} took {} with the broker up; flushed before its wait it takes the "
+                        "acknowledgement latency, {} ms (linger {} ms)",
+                        key.key, key.seq, FormatSimTime(SimTime(took)), log.ack_latency_ms, log.linger_ms),
+            {issued.trace_index, trace_index});
+  }
+}
+
+}  // namespace durasim
