@@ -1,7 +1,18 @@
 // The mutant registry: one line per mutant.
 #include <memory>
 
+#include "properties/mutants/await_before_flush.h"
+#include "properties/mutants/cache_before_ack.h"
+#include "properties/mutants/canary.h"
+#include "properties/mutants/cancel_as_failure.h"
+#include "properties/mutants/fire_and_forget_put.h"
+#include "properties/mutants/leak_checkpoint_map_on_abort.h"
+#include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
+#include "properties/mutants/pending_as_hit.h"
+#include "properties/mutants/prune_on_snapshot.h"
+#include "properties/mutants/rebuild_accepts_invalid.h"
+#include "properties/mutants/swallow_cancellation.h"
 #include "properties/mutants/mutant.h"
 #include "store/kafka_action_state_store.h"
 
@@ -13,20 +24,51 @@ StoreFactory StoreOf() {
   return [](LogClient& client) -> std::unique_ptr<ActionStateStore> { return std::make_unique<StoreType>(client); };
 }
 
+template <typename RuntimeType>
+RuntimeFactory RuntimeOf() {
+  return [](World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults)
+             -> std::unique_ptr<AgentRuntime> { return std::make_unique<RuntimeType>(world, scheduler, store, faults); };
+}
+
 }  // namespace
 
 StoreFactory ProductionStoreFactory() { return StoreOf<KafkaActionStateStore>(); }
 
-RuntimeFactory ProductionRuntimeFactory() {
-  return [](World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults) {
-    return std::make_unique<AgentRuntime>(world, scheduler, store, faults);
-  };
-}
+RuntimeFactory ProductionRuntimeFactory() { return RuntimeOf<AgentRuntime>(); }
 
 const std::vector<Mutant>& AllMutants() {
   static const std::vector<Mutant> kMutants = {
       {"legacy-end-offset-marker", "the recovery marker is the topic's end offsets at snapshot time",
        "apache/flink-agents #1158", "once", StoreOf<LegacyEndOffsetMarkerStore>(), {}},
+      {"cache-before-ack", "put caches the state before the write is acknowledged; a rejected write looks saved",
+       "#1158 review: send, cache, then flush", "phantom-save", StoreOf<CacheBeforeAckStore>(), {}},
+      {"fire-and-forget-put", "put reports saved without flushing or awaiting the acknowledgement",
+       "pre-#1158 put: send() without get()", "phantom-save", StoreOf<FireAndForgetPutStore>(), {}},
+      {"swallow-cancellation", "a cancelled wait returns an error but clears the caller's cancellation state",
+       "#1158 review: InterruptedException caught, interrupt flag not restored", "cancellation",
+       StoreOf<SwallowCancellationStore>(), {}},
+      {"await-before-flush", "put awaits the acknowledgement before flushing, waiting out the linger",
+       "#1158 review / #1177: send().get() before flush(), 6.9 ms against 0.8 ms per put", "put-latency",
+       StoreOf<AwaitBeforeFlushStore>(), {}},
+      {"leak-completed-boundaries", "prune never drops a key's bookkeeping, even when no state is left",
+       "#1158 review: latestKeySeqNum entries accumulate per key", "bounded-memory",
+       StoreOf<LeakCompletedBoundariesStore>(), {}},
+      {"leak-checkpoint-map-on-abort", "an aborted checkpoint's per-checkpoint sequence map is never released",
+       "Flink Agents checkpointIdToSeqNums kept on abort", "bounded-memory", {},
+       RuntimeOf<LeakCheckpointMapOnAbortRuntime>()},
+      {"rebuild-accepts-invalid", "rebuild skips invalid marker entries and undecodable records instead of failing",
+       "#1158 review: recovery must reject invalid recovery data", "invalid-recovery",
+       StoreOf<RebuildAcceptsInvalidStore>(), {}},
+      {"prune-on-snapshot", "states are pruned when a checkpoint is taken instead of when it completes",
+       "prune before checkpoint confirmation (tombstones break older restores)", "once", {},
+       RuntimeOf<PruneOnSnapshotRuntime>()},
+      {"pending-as-hit", "a PENDING call slot is replayed as a saved result", "durable-call replay matching",
+       "same-answer", {}, RuntimeOf<PendingAsHitRuntime>()},
+      {"cancel-as-failure", "a durable call cancelled in flight is persisted as FAILED and replayed as a failure",
+       "durable execution catching InterruptedException as a call failure", "same-answer", {},
+       RuntimeOf<CancelAsFailureRuntime>()},
+      {"canary", "every output is off by one", "none: proves the checkers are alive", "same-answer", {},
+       RuntimeOf<CanaryRuntime>()},
   };
   return kMutants;
 }

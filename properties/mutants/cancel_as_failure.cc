@@ -1,0 +1,16 @@
+// CancelAsFailureRuntime implementation.
+#include "properties/mutants/cancel_as_failure.h"
+
+namespace durasim {
+
+boost::asio::awaitable<Status> CancelAsFailureRuntime::CallCancelled(const StateKey& state_key, ActionState& state,
+                                                                     const CallIdentity& call) {
+  // The bug: the cancellation is saved as the call's outcome.
+  CallResult& slot = state.call_results.back();
+  slot.status = CallStatus::kFailed;
+  slot.error = "cancelled";
+  if (Status put = co_await PutState(state_key, state, "result"); !put.ok()) co_return put;
+  co_return co_await AgentRuntime::CallCancelled(state_key, state, call);
+}
+
+}  // namespace durasim

@@ -1,0 +1,22 @@
+// LeakCompletedBoundariesStore implementation.
+#include "properties/mutants/leak_completed_boundaries.h"
+
+namespace durasim {
+
+void LeakCompletedBoundariesStore::Prune(const std::string& key, int64_t seq) {
+  auto index = record_keys_by_input_.find(key);
+  if (index == record_keys_by_input_.end()) return;
+  std::set<std::string>& record_keys = index->second;
+  for (auto it = record_keys.begin(); it != record_keys.end();) {
+    auto cached = cache_.find(*it);
+    if (cached != cache_.end() && cached->second.state_key.seq <= seq) {
+      cache_.erase(cached);
+      it = record_keys.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  // The bug: the key's entry stays, empty, for the life of the job.
+}
+
+}  // namespace durasim
