@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -56,8 +57,12 @@ class Sweep {
   SweepResult Run() {
     const Clock::time_point start = start_ = Clock::now();
     std::vector<std::thread> workers;
-    for (int j = 0; j < std::max(1, options_.jobs); ++j) workers.emplace_back([this] { Work(); });
-    ReportProgress(start);
+    workers_left_ = std::max(1, options_.jobs);
+    for (int j = 0; j < std::max(1, options_.jobs); ++j) workers.emplace_back([this] {
+      Work();
+      --workers_left_;
+    });
+    if (options_.progress) ReportProgress(start);
     for (std::thread& worker : workers) worker.join();
     SweepResult result;
     result.wall_s = Seconds(Clock::now() - start);
@@ -79,7 +84,7 @@ class Sweep {
   void Work() {
     while (true) {
       const size_t index = next_.fetch_add(1);
-      if (index >= seeds_.size()) return;
+      if (index >= seeds_.size() || index > first_failure_) return;
       if (options_.time_budget_s > 0 && Seconds(Clock::now() - start_) > options_.time_budget_s) {
         budget_exhausted_ = true;
         return;
@@ -88,6 +93,9 @@ class Sweep {
       {
         std::lock_guard<std::mutex> lock(mutex_);
         finished_[index] = true;
+        if (options_.stop_on_first_failure && results_[index].verdict != "pass") {
+          first_failure_ = std::min<size_t>(first_failure_, index);
+        }
       }
       ++done_;
     }
@@ -197,7 +205,7 @@ class Sweep {
     const size_t total = seeds_.size();
     size_t last_printed = 0;
     Clock::time_point last_line = start;
-    while (done_ < total && !budget_exhausted_) {
+    while (done_ < total && !budget_exhausted_ && workers_left_ > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       const size_t done = done_;
       const double elapsed = Seconds(Clock::now() - start);
@@ -226,6 +234,8 @@ class Sweep {
   std::atomic<size_t> next_{0};
   std::atomic<size_t> done_{0};
   std::atomic<bool> budget_exhausted_{false};
+  std::atomic<int> workers_left_{0};
+  std::atomic<size_t> first_failure_{std::numeric_limits<size_t>::max()};  // with stop_on_first_failure
   std::mutex mutex_;
   int shrunk_ = 0;
 };
@@ -324,6 +334,8 @@ int ExitCodeFor(const SweepResult& result, bool require_coverage) {
   if (require_coverage && !result.never_fired.empty()) return kExitCoverage;
   return 0;
 }
+
+SweepResult SweepSeeds(const SweepOptions& options) { return Sweep(options).Run(); }
 
 int RunSweep(const SweepOptions& options) {
   std::cout << fmt::format("explore: seeds {}..{} shard {}/{} jobs {} mutant {}\n", options.seed_start,

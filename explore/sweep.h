@@ -32,6 +32,10 @@ struct SweepOptions {
   double shrink_budget_s = 20;  // per failure
   int shrink_max = 3;           // failures shrunk per sweep; later ones are written unshrunk
   bool progress_tty = false;    // a redrawn progress bar instead of periodic lines
+  bool progress = true;         // false: no progress output at all
+  // Stop starting seeds once one failed; every seed before it still runs, so
+  // the first failing seed (in seed order) is the same for any job count.
+  bool stop_on_first_failure = false;
 };
 
 struct SeedResult {
@@ -55,6 +59,9 @@ struct SweepResult {
 // Runs the sweep and prints progress and the summary to stdout. Returns the
 // process exit code (see ExitCodeFor).
 int RunSweep(const SweepOptions& options);
+
+// Runs the sweep (progress only, no summary, no reports) and returns it.
+SweepResult SweepSeeds(const SweepOptions& options);
 
 // 0 all passed; 1 an invariant violation; 3 a liveness failure; 4 a
 // determinism failure; 5 an error; 6 a coverage failure.

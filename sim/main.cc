@@ -9,6 +9,8 @@
 //   durasim replay --seed S [--mutant M] [--trace] [--write FILE]
 //   durasim merge-reports --out FILE REPORT...
 //   durasim mutants-list
+//   durasim mutants [--seeds N] [--jobs J] [--report-json FILE] [--failures-dir D]
+//                   [--shrink-budget-s T] [--mutant M]...
 //
 // Exit status of run and replay: 0 when every run's verdict matched its
 // expectation, 1 when some did not, 2 on a usage or input error. explore:
@@ -21,6 +23,7 @@
 #include <iostream>
 
 #include "explore/merge_reports.h"
+#include "explore/mutants_command.h"
 #include "explore/sweep.h"
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
@@ -238,6 +241,15 @@ int main(int argc, char** argv) {
 
   CLI::App* list = app.add_subcommand("mutants-list", "list the registered mutants");
 
+  MutantsOptions mutants_options;
+  CLI::App* mutants = app.add_subcommand("mutants", "the kill matrix: explore with every mutant until it is caught");
+  mutants->add_option("--seeds", mutants_options.seeds, "seed budget per mutant")->check(CLI::PositiveNumber);
+  mutants->add_option("--jobs", mutants_options.jobs, "worker threads")->check(CLI::Range(1, 256));
+  mutants->add_option("--report-json", mutants_options.report_json_path, "write the kill matrix as JSON");
+  mutants->add_option("--failures-dir", mutants_options.failures_dir, "where shrunk failing scenarios are written");
+  mutants->add_option("--shrink-budget-s", mutants_options.shrink_budget_s, "wall time to shrink one failure");
+  mutants->add_option("--mutant", mutants_options.only, "only these mutants (repeatable)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -278,6 +290,7 @@ int main(int argc, char** argv) {
     return ReplayCommand(replay_seed, replay_options, replay_trace, replay_write);
   }
   if (merge->parsed()) return MergeReports(merge_out, merge_in, merge_coverage);
+  if (mutants->parsed()) return RunMutants(mutants_options);
   if (list->parsed()) {
     for (const Mutant& m : AllMutants()) {
       std::cout << m.name << "\n  " << m.description << "\n  from: " << m.origin

@@ -1,0 +1,38 @@
+// `durasim mutants`: the kill matrix. For every registered mutant, the
+// exploration sweep runs with that mutant until its first failing seed (or
+// the seed budget), shrinks that seed's scenario and writes it down; the
+// production code runs over the same budget and must show nothing. A mutant
+// is killed when its first failing seed violates the invariant it is
+// registered with.
+//
+// Threads and the wall clock live here (through the sweep), outside sim/
+// and model/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace durasim {
+
+struct MutantsOptions {
+  uint64_t seeds = 2000;  // seed budget per mutant, and for the production sweep
+  uint64_t seed_start = 1;
+  int jobs = 1;
+  std::string report_json_path;
+  std::string failures_dir = "mutant_failures";  // shrunk scenarios, one per killed mutant
+  double shrink_budget_s = 20;                   // per mutant
+  std::vector<std::string> only;                 // these mutants only (empty: all)
+  bool skip_production = false;
+};
+
+// Prints the kill matrix. Returns 0 when every mutant is killed by its
+// expected invariant and the production code shows no failure, 1 otherwise,
+// 2 on a usage error (an unknown mutant in `only`).
+int RunMutants(const MutantsOptions& options);
+
+// The file name a mutant's regression scenario gets: "cache-before-ack" ->
+// "cache_before_ack.yaml".
+std::string MutantScenarioFileName(const std::string& mutant);
+
+}  // namespace durasim
