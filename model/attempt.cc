@@ -62,7 +62,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
     below_faults = observing_.get();
   }
   faulty_client_ = std::make_unique<FaultyLogClient>(*below_faults, *faults_);
-  store_ = make_store(*faulty_client_);
+  store_ = make_store(*faulty_client_, world.scenario().log);
   runtime_ = make_runtime(world, *scheduler_, *store_, *faults_);
 }
 

@@ -26,8 +26,9 @@
 
 namespace durasim {
 
-// Builds the store (production or mutant) over a log client.
-using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&)>;
+// Builds the store (production or mutant) over a log client, configured as
+// the scenario's log says.
+using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&, const LogConfig&)>;
 // Builds the runtime (production or mutant).
 using RuntimeFactory =
     std::function<std::unique_ptr<AgentRuntime>(World&, Scheduler&, ActionStateStore&, FaultPlan&)>;

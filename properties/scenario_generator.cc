@@ -281,6 +281,9 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   scenario.log.linger_ms = choices.Range(0, 5);
   scenario.log.ack_latency_ms = choices.Range(0, 3);
   scenario.log.put_retries_max = choices.Percent(30) ? choices.Range(1, 2) : 0;
+  // Tombstones break restores of checkpoints older than the prune (a known
+  // limit of the real store): never both.
+  scenario.log.tombstones = !Has(swarm.script_faults, ScriptFault::kRestoreOlder) && choices.Percent(30);
   scenario.suppliers = GenerateSuppliers(choices);
   scenario.actions = GenerateActions(choices, swarm, scenario.suppliers.size());
   scenario.inputs = GenerateInputs(choices, swarm);

@@ -140,6 +140,11 @@ struct LogConfig {
   // (definitely not persisted) before the job fails over. A lost
   // acknowledgement or a cancelled wait always fails over.
   int64_t put_retries_max = 0;
+  // Prune also appends a tombstone for every state it drops (Flink Agents'
+  // opt-in KAFKA_ACTION_STATE_TOMBSTONE_ENABLED). A restore of a checkpoint
+  // older than the prune then loses those states: with tombstones, restore
+  // only the latest completed checkpoint.
+  bool tombstones = false;
 };
 
 // What the scenario expects of a run.

@@ -284,7 +284,8 @@ class ScenarioParser {
 
  private:
   void ParseLog(const Value& v) {
-    Mapping log(v, {"partitions", "linger_ms", "ack_latency_ms", "delivery_timeout_ms", "put_retries_max"});
+    Mapping log(v,
+                {"partitions", "linger_ms", "ack_latency_ms", "delivery_timeout_ms", "put_retries_max", "tombstones"});
     LogConfig& config = scenario_.log;
     if (const Value* f = log.Find("partitions")) {
       config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax));
@@ -295,6 +296,7 @@ class ScenarioParser {
       config.delivery_timeout_ms = ReadInt(*f, 1, kDurationMsMax);
     }
     if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax);
+    if (const Value* f = log.Find("tombstones")) config.tombstones = ReadBool(*f);
   }
 
   void ParseSupplier(const Value& v) {

@@ -86,6 +86,7 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
       << "ack_latency_ms" << YAML::Value << s.log.ack_latency_ms << YAML::Key << "delivery_timeout_ms"
       << YAML::Value << s.log.delivery_timeout_ms;
   if (s.log.put_retries_max != 0) out << YAML::Key << "put_retries_max" << YAML::Value << s.log.put_retries_max;
+  if (s.log.tombstones) out << YAML::Key << "tombstones" << YAML::Value << true;
   out << YAML::EndMap;
 
   out << YAML::Key << "suppliers" << YAML::Value << YAML::BeginSeq;

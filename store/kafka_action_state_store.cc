@@ -33,6 +33,14 @@ void KafkaActionStateStore::Remember(const std::string& record_key, CachedState 
   cache_[record_key] = std::move(cached);
 }
 
+void KafkaActionStateStore::Forget(const std::string& record_key, const std::string& input_key) {
+  cache_.erase(record_key);
+  auto index = record_keys_by_input_.find(input_key);
+  if (index == record_keys_by_input_.end()) return;
+  index->second.erase(record_key);
+  if (index->second.empty()) record_keys_by_input_.erase(index);
+}
+
 Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
   cache_.clear();
   record_keys_by_input_.clear();
@@ -82,6 +90,10 @@ Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const
       if (!parsed_key.ok()) {
         return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
       }
+      if (record.value.empty()) {  // a tombstone: the state was pruned
+        Forget(record.key, parsed_key->key);
+        continue;
+      }
       Result<DecodedState> decoded = DecodeStateValue(record.value);
       if (!decoded.ok()) {
         return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, decoded.status().message()));
@@ -102,15 +114,22 @@ void KafkaActionStateStore::Prune(const std::string& key, int64_t seq) {
   auto index = record_keys_by_input_.find(key);
   if (index == record_keys_by_input_.end()) return;
   std::set<std::string>& record_keys = index->second;
+  std::vector<std::string> dropped;
   for (auto it = record_keys.begin(); it != record_keys.end();) {
     auto cached = cache_.find(*it);
     if (cached != cache_.end() && cached->second.state_key.seq <= seq) {
       cache_.erase(cached);
+      if (tombstones_) dropped.push_back(*it);
       it = record_keys.erase(it);
     } else {
       ++it;
     }
   }
+  // Sent without waiting, like Flink's: a lost tombstone only leaves the
+  // record in the log for longer.
+  const int32_t partition = PartitionForKey(key, client_.partition_count());
+  for (const std::string& record_key : dropped) client_.Produce(partition, record_key, "");
+  if (!dropped.empty()) client_.Flush();
   // No live state left for this key: drop its bookkeeping too.
   if (record_keys.empty()) record_keys_by_input_.erase(index);
 }

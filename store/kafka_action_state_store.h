@@ -7,6 +7,11 @@
 // to the checkpoint's completed boundaries; put flushes before awaiting and
 // updates caches only after the acknowledgement; rebuild rejects invalid
 // recovery data; per-key bookkeeping is dropped with the key's last state.
+// Optionally (Flink Agents' opt-in tombstones), prune also appends a
+// tombstone, an empty value, for every state it drops, so that compaction
+// can reclaim it; a rebuild that reads a tombstone forgets the state. A
+// restore of a checkpoint older than the prune then no longer finds those
+// states: with tombstones, restore only the latest completed checkpoint.
 //
 // Thread-safety: none; used from one coroutine strand.
 #pragma once
@@ -23,7 +28,8 @@ namespace durasim {
 class KafkaActionStateStore : public ActionStateStore {
  public:
   // REQUIRES: `client` outlives the store.
-  explicit KafkaActionStateStore(LogClient& client) : client_(client) {}
+  explicit KafkaActionStateStore(LogClient& client, bool tombstones = false)
+      : client_(client), tombstones_(tombstones) {}
 
   boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) override;
   std::optional<ActionState> Get(const StateKey& state_key) const override;
@@ -43,10 +49,13 @@ class KafkaActionStateStore : public ActionStateStore {
   Status ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets);
   // Records an acknowledged or rebuilt state in the cache and the index.
   void Remember(const std::string& record_key, CachedState cached);
+  // Drops a state a rebuild found a tombstone for.
+  void Forget(const std::string& record_key, const std::string& input_key);
   // Whether a state must be replayed: its input is not finished at `completed`.
   static bool NeedsReplay(const StateKey& state_key, const CompletedBoundaries& completed);
 
   LogClient& client_;
+  bool tombstones_ = false;
   std::map<std::string, CachedState> cache_;                  // by record key
   std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
   size_t records_scanned_ = 0;

@@ -786,6 +786,38 @@ TEST_F(KafkaActionStateStoreTest, PruneWorksOnRebuiltStates) {
   EXPECT_EQ(restored.store.Stats().bookkeeping_entries, 0u);
 }
 
+TEST_F(KafkaActionStateStoreTest, PruneWithTombstonesAppendsThemAndRebuildForgetsThoseStates) {
+  // Strategy: with tombstones on, Prune(a, 1) appends one empty-valued record
+  // per dropped state (a/1 on two actions), without waiting; a rebuild from
+  // the start then forgets a/1 and keeps a/2, with a's bookkeeping. Without
+  // tombstones the same prune appends nothing.
+  KafkaLog log(1);
+  SimClock clock;
+  Scheduler scheduler(clock);
+  MemoryLogClient client(scheduler, log, Config(1));
+  KafkaActionStateStore store(client, /*tombstones=*/true);
+  ASSERT_TRUE(RunPut(scheduler, store, Key("a", 1), StateTagged(1, true)).ok());
+  ASSERT_TRUE(RunPut(scheduler, store, Key("a", 1, kEvent, kAction + 1), StateTagged(2, true)).ok());
+  ASSERT_TRUE(RunPut(scheduler, store, Key("a", 2), StateTagged(3)).ok());
+  store.Prune("a", 1);
+  ASSERT_EQ(log.total_records(), 5u);  // flushed at once
+  EXPECT_EQ(log.Read(0, 3, 5)[0].value, "");
+  EXPECT_EQ(log.Read(0, 3, 5)[1].value, "");
+  EXPECT_EQ(log.Read(0, 3, 5)[0].key, EncodeRecordKey(Key("a", 1)));
+
+  Process restored(clock_, log, Config(1));
+  ASSERT_TRUE(restored.store.Rebuild({{0, 0}}).ok());
+  EXPECT_FALSE(restored.store.Get(Key("a", 1)).has_value());
+  EXPECT_FALSE(restored.store.Get(Key("a", 1, kEvent, kAction + 1)).has_value());
+  EXPECT_TRUE(restored.store.Get(Key("a", 2)).has_value());
+  EXPECT_EQ(restored.store.Stats().cached_states, 1u);
+  EXPECT_EQ(restored.store.Stats().bookkeeping_entries, 1u);
+  EXPECT_EQ(restored.store.Stats().records_scanned, 5u);
+
+  restored.store.Prune("a", 2);  // this store has tombstones off
+  EXPECT_EQ(log.total_records(), 5u);
+}
+
 TEST_F(KafkaActionStateStoreTest, RecordsScannedReportsWhatTheRebuildRead) {
   // Strategy: 3 records on partition 0 (key b) and 2 on partition 3 (key
   // a) of 4. A rebuild from {0:1, 3:0} reads 2 + 2 = 4; one from the end

@@ -21,7 +21,9 @@ namespace {
 
 template <typename StoreType>
 StoreFactory StoreOf() {
-  return [](LogClient& client) -> std::unique_ptr<ActionStateStore> { return std::make_unique<StoreType>(client); };
+  return [](LogClient& client, const LogConfig& log) -> std::unique_ptr<ActionStateStore> {
+    return std::make_unique<StoreType>(client, log.tombstones);
+  };
 }
 
 template <typename RuntimeType>
@@ -60,7 +62,7 @@ const std::vector<Mutant>& AllMutants() {
        "#1158 review: recovery must reject invalid recovery data", "invalid-recovery",
        StoreOf<RebuildAcceptsInvalidStore>(), {}},
       {"prune-on-snapshot", "states are pruned when a checkpoint is taken instead of when it completes",
-       "prune before checkpoint confirmation (tombstones break older restores)", "once", {},
+       "pruning (with tombstones) before the checkpoint is confirmed", "finished", {},
        RuntimeOf<PruneOnSnapshotRuntime>()},
       {"pending-as-hit", "a PENDING call slot is replayed as a saved result", "durable-call replay matching",
        "same-answer", {}, RuntimeOf<PendingAsHitRuntime>()},

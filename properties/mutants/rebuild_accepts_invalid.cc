@@ -22,6 +22,10 @@ Status RebuildAcceptsInvalidStore::Rebuild(const RecoveryMarker& marker) {
     for (LogRecord& record : *records) {
       ++records_scanned_;
       Result<StateKey> parsed_key = ParseRecordKey(record.key);
+      if (parsed_key.ok() && record.value.empty()) {  // a tombstone
+        Forget(record.key, parsed_key->key);
+        continue;
+      }
       Result<DecodedState> decoded = DecodeStateValue(record.value);
       if (!parsed_key.ok() || !decoded.ok() || decoded->state_key != *parsed_key) continue;  // the bug
       Remember(record.key, CachedState{*parsed_key, std::move(decoded->state),
