@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "explore/shrink.h"
 #include "explore/sweep.h"
@@ -30,10 +31,11 @@ struct Row {
   std::string expected;  // the invariant that must catch it; "none" for production
   bool failed = false;   // some seed failed
   bool ok = false;       // killed by `expected` (a mutant) or no failure at all (production)
-  uint64_t seed = 0;     // the first failing seed
+  uint64_t seed = 0;     // the killing seed, or the first failing one when none kills
   uint64_t seeds_run = 0;
-  std::vector<std::string> caught_by;  // invariants of the first failing seed
+  std::vector<std::string> caught_by;  // invariants of that seed
   std::string message;
+  std::string earlier;  // a failure by other invariants before the kill: "seed N [inv,...]"
   double sweep_s = 0;
   double shrink_s = 0;
   size_t attempts = 0;  // of the shrunk scenario
@@ -77,9 +79,9 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, const s
   const std::string who = mutant != nullptr ? "mutant " + mutant->name : "the production code";
   std::vector<std::string> header = {
       fmt::format("Strategy: {} must be caught by {}: {}.", who, invariant, s.description),
-      fmt::format("Found by `durasim mutants`: explore seed {} was the first of {} to fail; shrunk to {} attempts, "
-                  "{} inputs{}.",
-                  row.seed, row.seeds_run, row.attempts, row.inputs,
+      fmt::format("Found by `durasim mutants`: explore seed {} was the first (after {} seeds) to fail with {}; shrunk "
+                  "to {} attempts, {} inputs{}.",
+                  row.seed, row.seeds_run, invariant, row.attempts, row.inputs,
                   shrunk.budget_exhausted ? " (shrink budget exhausted)" : ""),
       fmt::format("Invariant: {} (must be violated).", invariant),
   };
@@ -96,38 +98,59 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, const s
   if (!written.ok()) std::cerr << "durasim: " << written.message() << "\n";
 }
 
+bool Has(const std::vector<std::string>& invariants, const std::string& invariant) {
+  return std::find(invariants.begin(), invariants.end(), invariant) != invariants.end();
+}
+
+// Sweeps from the options' first seed until a seed fails with the mutant's
+// expected invariant (for the production code: until any seed fails), or the
+// budget ends. Failures by other invariants on the way are noted, and the
+// sweep goes on after them.
 Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
   Row row;
   row.mutant = mutant != nullptr ? mutant->name : kProduction;
   row.expected = mutant != nullptr ? mutant->expected_invariant : "none";
-  SweepOptions sweep;
-  sweep.seeds = options.seeds;
-  sweep.seed_start = options.seed_start;
-  sweep.jobs = options.jobs;
-  if (mutant != nullptr) sweep.mutant = mutant->name;
-  sweep.failures_dir = fmt::format("{}/sweeps/{}", options.failures_dir,
-                                   mutant != nullptr ? mutant->name : std::string("production"));
-  sweep.shrink_max = 0;  // the first failing seed is shrunk below, whichever worker found it
-  sweep.progress = false;
-  sweep.stop_on_first_failure = true;
-  const SweepResult result = SweepSeeds(sweep);
-  row.sweep_s = result.wall_s;
-  auto first = std::find_if(result.seeds.begin(), result.seeds.end(),
-                            [](const SeedResult& seed) { return seed.verdict != "pass"; });
-  row.seeds_run = first != result.seeds.end() ? first->seed - options.seed_start + 1 : result.seeds.size();
-  if (first == result.seeds.end()) {
+  const uint64_t end = options.seed_start + options.seeds;  // one past the last seed
+  uint64_t next = options.seed_start;
+  std::optional<SeedResult> first;  // the first failure, whatever caught it
+  std::optional<SeedResult> kill;   // the first failure by the expected invariant
+  while (next < end && !kill.has_value()) {
+    SweepOptions sweep;
+    sweep.seeds = end - next;
+    sweep.seed_start = next;
+    sweep.jobs = options.jobs;
+    if (mutant != nullptr) sweep.mutant = mutant->name;
+    sweep.failures_dir = fmt::format("{}/sweeps/{}", options.failures_dir,
+                                     mutant != nullptr ? mutant->name : std::string("production"));
+    sweep.shrink_max = 0;  // the failing seed is shrunk below, whichever worker found it
+    sweep.progress = false;
+    sweep.stop_on_first_failure = true;
+    const SweepResult result = SweepSeeds(sweep);
+    row.sweep_s += result.wall_s;
+    auto failed = std::find_if(result.seeds.begin(), result.seeds.end(),
+                               [](const SeedResult& seed) { return seed.verdict != "pass"; });
+    if (failed == result.seeds.end()) break;
+    if (!first.has_value()) first = *failed;
+    if (mutant == nullptr || Has(failed->invariants, mutant->expected_invariant)) kill = *failed;
+    next = failed->seed + 1;
+  }
+  if (!first.has_value()) {
+    row.seeds_run = options.seeds;
     row.ok = mutant == nullptr;
     return row;
   }
   row.failed = true;
-  row.seed = first->seed;
-  row.caught_by = first->invariants;
-  if (row.caught_by.empty()) row.caught_by.push_back(FailureInvariant(*first));
-  row.message = first->message;
-  const bool expected = mutant != nullptr && std::find(row.caught_by.begin(), row.caught_by.end(),
-                                                       mutant->expected_invariant) != row.caught_by.end();
-  row.ok = expected;
-  ShrinkAndWrite(options, mutant, expected ? mutant->expected_invariant : FailureInvariant(*first), row);
+  const SeedResult& shown = kill.has_value() ? *kill : *first;
+  row.seed = shown.seed;
+  row.seeds_run = kill.has_value() ? kill->seed - options.seed_start + 1 : options.seeds;
+  row.caught_by = shown.invariants;
+  if (row.caught_by.empty()) row.caught_by.push_back(FailureInvariant(shown));
+  row.message = shown.message;
+  if (first->seed != shown.seed) {
+    row.earlier = fmt::format("seed {} [{}]", first->seed, fmt::join(first->invariants, ","));
+  }
+  row.ok = mutant != nullptr && kill.has_value();
+  ShrinkAndWrite(options, mutant, row.ok ? mutant->expected_invariant : FailureInvariant(shown), row);
   return row;
 }
 
@@ -140,15 +163,20 @@ std::string Outcome(const Row& row) {
 std::string Matrix(const std::vector<Row>& rows, const MutantsOptions& options) {
   std::string out = fmt::format("kill matrix: seeds {}..{} per mutant, jobs {}\n", options.seed_start,
                                 options.seed_start + options.seeds - 1, options.jobs);
-  out += fmt::format("{:<30} {:<11} {:<16} {:<16} {:>6} {:>8} {:>9}  {}\n", "mutant", "result", "expected",
+  out += fmt::format("{:<30} {:<11} {:<16} {:<26} {:>6} {:>8} {:>9}  {}\n", "mutant", "result", "expected",
                      "caught by", "seeds", "wall_s", "shrink_s", "shrunk (attempts/inputs/steps)");
   for (const Row& row : rows) {
     const std::string caught = row.failed ? fmt::format("{}", fmt::join(row.caught_by, ",")) : "-";
     const std::string shrunk =
         row.failed ? fmt::format("{}/{}/{}{}", row.attempts, row.inputs, row.steps, row.shrink_exhausted ? "*" : "")
                    : "-";
-    out += fmt::format("{:<30} {:<11} {:<16} {:<16} {:>6} {:>8.2f} {:>9.2f}  {}\n", row.mutant, Outcome(row),
+    out += fmt::format("{:<30} {:<11} {:<16} {:<26} {:>6} {:>8.2f} {:>9.2f}  {}\n", row.mutant, Outcome(row),
                        row.expected, caught, row.seeds_run, row.sweep_s, row.shrink_s, shrunk);
+  }
+  for (const Row& row : rows) {
+    if (!row.earlier.empty()) {
+      out += fmt::format("  {}: an earlier seed failed by other invariants only: {}\n", row.mutant, row.earlier);
+    }
   }
   for (const Row& row : rows) {
     if (!row.file.empty()) out += fmt::format("  {}: {}\n", row.mutant, row.file);
@@ -166,8 +194,9 @@ nlohmann::json ToJson(const std::vector<Row>& rows, const MutantsOptions& option
                             {"caught_by", row.caught_by},
                             {"seeds_run", row.seeds_run},
                             {"sweep_wall_s", row.sweep_s}};
+    if (!row.earlier.empty()) entry["earlier_failure"] = row.earlier;
     if (row.failed) {
-      entry["first_failing_seed"] = row.seed;
+      entry["failing_seed"] = row.seed;
       entry["message"] = row.message;
       entry["shrink_wall_s"] = row.shrink_s;
       entry["shrunk"] = {{"attempts", row.attempts},

@@ -1,9 +1,11 @@
 // `durasim mutants`: the kill matrix. For every registered mutant, the
-// exploration sweep runs with that mutant until its first failing seed (or
-// the seed budget), shrinks that seed's scenario and writes it down; the
-// production code runs over the same budget and must show nothing. A mutant
-// is killed when its first failing seed violates the invariant it is
-// registered with.
+// exploration sweep runs with that mutant until the first seed that violates
+// the invariant the mutant is registered with (the kill), or the seed budget;
+// the kill's scenario is shrunk and written down. A seed that fails by other
+// invariants only on the way is reported, and the sweep goes on. A mutant
+// survives when no seed fails, and is caught only by an unexpected invariant
+// when seeds fail but none by its own. The production code runs over the same
+// budget and must show nothing.
 //
 // Threads and the wall clock live here (through the sweep), outside sim/
 // and model/.

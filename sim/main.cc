@@ -9,7 +9,7 @@
 //   durasim replay --seed S [--mutant M] [--trace] [--write FILE]
 //   durasim merge-reports --out FILE REPORT...
 //   durasim mutants-list
-//   durasim mutants [--seeds N] [--jobs J] [--report-json FILE] [--failures-dir D]
+//   durasim mutants [--seeds N] [--seed-start S] [--jobs J] [--report-json FILE] [--failures-dir D]
 //                   [--shrink-budget-s T] [--mutant M]...
 //
 // Exit status of run and replay: 0 when every run's verdict matched its
@@ -244,6 +244,7 @@ int main(int argc, char** argv) {
   MutantsOptions mutants_options;
   CLI::App* mutants = app.add_subcommand("mutants", "the kill matrix: explore with every mutant until it is caught");
   mutants->add_option("--seeds", mutants_options.seeds, "seed budget per mutant")->check(CLI::PositiveNumber);
+  mutants->add_option("--seed-start", mutants_options.seed_start, "first seed");
   mutants->add_option("--jobs", mutants_options.jobs, "worker threads")->check(CLI::Range(1, 256));
   mutants->add_option("--report-json", mutants_options.report_json_path, "write the kill matrix as JSON");
   mutants->add_option("--failures-dir", mutants_options.failures_dir, "where shrunk failing scenarios are written");
