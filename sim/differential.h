@@ -16,7 +16,9 @@ namespace durasim {
 std::optional<std::string> FirstDifference(const RunReport& model, const RunReport& other);
 
 // Steps of `scenario` that only the model backend can run (broker_down,
-// corrupt), as "<step> at <line>:<column>", or empty.
+// corrupt, an armed corrupt_record), as "<step> at <line>:<column>", and
+// settings it alone honours (log.tombstones, expect put-latency, a model-only
+// mutant), or empty.
 std::string ModelOnlySteps(const Scenario& scenario);
 
 }  // namespace durasim

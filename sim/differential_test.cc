@@ -56,6 +56,13 @@ TEST(DifferentialTest, ModelOnlyStepsAreListed) {
   EXPECT_EQ(ModelOnlySteps(scenario), "broker_down at 3:9");
   scenario.attempts[0].steps = {run};
   EXPECT_EQ(ModelOnlySteps(scenario), "");
+  AttemptStep corrupt;
+  corrupt.kind = AttemptStep::Kind::kArm;
+  corrupt.fault = FaultKind::kCorruptRecord;
+  corrupt.pos = {5, 9};
+  scenario.attempts[0].steps = {corrupt};
+  scenario.log.tombstones = true;
+  EXPECT_EQ(ModelOnlySteps(scenario), "log.tombstones, corrupt_record at 5:9");
 }
 
 }  // namespace
