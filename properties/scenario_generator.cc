@@ -139,6 +139,44 @@ AttemptStep ArmStep(Choices& choices, const Swarm& swarm) {
   return arm;
 }
 
+// Fault kinds that came after the generator's choice stream was fixed. They,
+// like every later addition, are drawn after everything else (see
+// DrawLateAdditions), so that a seed keeps naming the same scenario: replay
+// commands in docs and bug reports stay valid, and a seed whose late draws
+// add nothing is unchanged.
+const std::vector<FaultKind>& LateFaultKinds() {
+  static const std::vector<FaultKind> kLate = {FaultKind::kCancelCall, FaultKind::kCorruptRecord};
+  return kLate;
+}
+
+bool IsLate(FaultKind kind) {
+  const std::vector<FaultKind>& late = LateFaultKinds();
+  return std::find(late.begin(), late.end(), kind) != late.end();
+}
+
+// The late additions: which late fault kinds are on, put retries,
+// tombstones, and an arm of a late kind at a drawn place in each faulty
+// attempt that the seed's fault rate picks.
+void DrawLateAdditions(Choices& choices, const Swarm& swarm, Scenario& scenario) {
+  std::vector<FaultKind> late;
+  for (FaultKind kind : LateFaultKinds()) {
+    if (choices.Percent(50)) late.push_back(kind);
+  }
+  scenario.log.put_retries_max = choices.Percent(30) ? choices.Range(1, 2) : 0;
+  // Tombstones break restores of checkpoints older than the prune (a known
+  // limit of the real store): never both.
+  scenario.log.tombstones = !Has(swarm.script_faults, ScriptFault::kRestoreOlder) && choices.Percent(30);
+  if (late.empty()) return;
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {  // never the healed last attempt
+    if (!choices.Percent(swarm.fault_percent)) continue;
+    AttemptStep arm = Step(AttemptStep::Kind::kArm);
+    arm.fault = late[choices.Below(late.size())];
+    arm.nth = arm.fault == FaultKind::kCancelCall ? choices.Range(1, 3) : SmallBiased(choices, 24);
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(steps.size() + 1)), arm);
+  }
+}
+
 class AttemptBuilder {
  public:
   AttemptBuilder(Choices& choices, const Swarm& swarm, int64_t inputs) : choices_(choices), swarm_(swarm), inputs_(inputs) {}
@@ -260,7 +298,7 @@ Swarm FullSwarm() {
 Swarm DrawSwarm(Choices& choices) {
   Swarm swarm;
   for (const FaultKindInfo& info : AllFaultKinds()) {
-    if (choices.Percent(50)) swarm.armed_kinds.push_back(info.kind);
+    if (!IsLate(info.kind) && choices.Percent(50)) swarm.armed_kinds.push_back(info.kind);
   }
   for (ScriptFault fault : AllScriptFaults()) {
     if (choices.Percent(50)) swarm.script_faults.push_back(fault);
@@ -280,10 +318,6 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   scenario.log.partitions = static_cast<int32_t>(choices.Range(1, 4));
   scenario.log.linger_ms = choices.Range(0, 5);
   scenario.log.ack_latency_ms = choices.Range(0, 3);
-  scenario.log.put_retries_max = choices.Percent(30) ? choices.Range(1, 2) : 0;
-  // Tombstones break restores of checkpoints older than the prune (a known
-  // limit of the real store): never both.
-  scenario.log.tombstones = !Has(swarm.script_faults, ScriptFault::kRestoreOlder) && choices.Percent(30);
   scenario.suppliers = GenerateSuppliers(choices);
   scenario.actions = GenerateActions(choices, swarm, scenario.suppliers.size());
   scenario.inputs = GenerateInputs(choices, swarm);
@@ -297,6 +331,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   read_all.count = -1;
   healed.steps.push_back(read_all);
   scenario.attempts.push_back(healed);
+  DrawLateAdditions(choices, swarm, scenario);
   return scenario;
 }
 
