@@ -39,7 +39,7 @@ std::string Describe(const StateKey& k) {
   return fmt::format("key={:?} seq={} event={:016x} action={:016x}", k.key, k.seq, k.event_hash, k.action_hash);
 }
 
-uint64_t ValueDigest(const StateKey& k, const ActionState& state) { return HashString(EncodeStateValue(k, state)); }
+uint64_t ValueDigest(const StateKey& k, const ActionState& state) { return StateDigest(k, state); }
 
 // Whether another durable call follows `step` in `action`.
 bool CallsAfter(const ActionSpec& action, const ActionStep& step) {

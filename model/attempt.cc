@@ -70,7 +70,9 @@ void Attempt::ObserveAppend(const LogRecord& record, std::string_view how) {
   if (!world_.on_model_backend() && !world_.NoteObserved(record.partition, record.offset)) return;
   const size_t index =
       world_.Record(how, fmt::format("partition={} offset={} key={:?}", record.partition, record.offset, record.key));
-  world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, index); });
+  Result<DecodedState> decoded = DecodeStateValue(record.value);
+  const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;
+  world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, state, index); });
   if (how == "log.append") faults_->OnPersisted(record.partition, record.offset);
 }
 

@@ -16,6 +16,7 @@
 #include "store/action_state.h"
 #include "store/action_state_store.h"
 #include "store/log_client.h"
+#include "store/state_codec.h"
 
 namespace durasim {
 
@@ -49,7 +50,10 @@ class RunObserver {
  public:
   virtual ~RunObserver() = default;
   virtual void OnAttemptStart(int /*attempt*/) {}
-  virtual void OnRecordAppended(const LogRecord& /*record*/, size_t /*trace_index*/) {}
+  // A record the log now holds; `decoded` is its state, or null when the
+  // value does not decode (a tombstone, a corrupt record). Decoded once here
+  // for every checker.
+  virtual void OnRecordAppended(const LogRecord& /*record*/, const DecodedState* /*decoded*/, size_t /*trace_index*/) {}
   virtual void OnSupplierCall(const CallIdentity& /*call*/, size_t /*trace_index*/) {}
   virtual void OnActionExecuted(const TaskView& /*task*/, size_t /*trace_index*/) {}
   virtual void OnRestore(const RestoreView& /*restore*/, size_t /*trace_index*/) {}

@@ -9,9 +9,8 @@ namespace durasim {
 
 void FinishedChecker::OnAttemptStart(int /*attempt*/) { restore_.reset(); }
 
-void FinishedChecker::OnRecordAppended(const LogRecord& record, size_t trace_index) {
-  Result<DecodedState> decoded = DecodeStateValue(record.value);
-  if (decoded.ok() && decoded->state.completed) completed_persisted_.emplace(decoded->state_key, trace_index);
+void FinishedChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded, size_t trace_index) {
+  if (decoded != nullptr && decoded->state.completed) completed_persisted_.emplace(decoded->state_key, trace_index);
 }
 
 void FinishedChecker::OnRestore(const RestoreView& restore, size_t trace_index) {

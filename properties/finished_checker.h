@@ -14,7 +14,7 @@ class FinishedChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
   void OnAttemptStart(int attempt) override;
-  void OnRecordAppended(const LogRecord& record, size_t trace_index) override;
+  void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnRestore(const RestoreView& restore, size_t trace_index) override;
   void OnActionExecuted(const TaskView& task, size_t trace_index) override;
 

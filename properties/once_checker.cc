@@ -7,9 +7,8 @@
 
 namespace durasim {
 
-void OnceChecker::OnRecordAppended(const LogRecord& record, size_t trace_index) {
-  Result<DecodedState> decoded = DecodeStateValue(record.value);
-  if (!decoded.ok()) return;  // not a state record; other checkers judge decodability
+void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded, size_t trace_index) {
+  if (decoded == nullptr) return;  // not a state record; other checkers judge decodability
   const std::vector<CallResult>& calls = decoded->state.call_results;
   for (size_t i = 0; i < calls.size(); ++i) {
     if (calls[i].status == CallStatus::kPending) continue;

@@ -11,7 +11,7 @@ namespace durasim {
 class OnceChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
-  void OnRecordAppended(const LogRecord& record, size_t trace_index) override;
+  void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnSupplierCall(const CallIdentity& call, size_t trace_index) override;
 
  private:

@@ -10,8 +10,9 @@ namespace durasim {
 
 void PhantomSaveChecker::OnAttemptStart(int /*attempt*/) { unsaved_.clear(); }
 
-void PhantomSaveChecker::OnRecordAppended(const LogRecord& record, size_t /*trace_index*/) {
-  persisted_.emplace(record.key, HashString(record.value));
+void PhantomSaveChecker::OnRecordAppended(const LogRecord& record, const DecodedState* decoded,
+                                          size_t /*trace_index*/) {
+  if (decoded != nullptr) persisted_.emplace(record.key, StateDigest(decoded->state_key, decoded->state));
 }
 
 void PhantomSaveChecker::OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status,

@@ -14,7 +14,7 @@ class PhantomSaveChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
   void OnAttemptStart(int attempt) override;
-  void OnRecordAppended(const LogRecord& record, size_t trace_index) override;
+  void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status, size_t trace_index) override;
   void OnGetHit(const StateKey& key, uint64_t value_digest, size_t trace_index) override;
 

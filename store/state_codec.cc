@@ -175,6 +175,33 @@ Result<DecodedState> DecodeStateValue(const std::string& value) {
   }
 }
 
+uint64_t StateDigest(const StateKey& k, const ActionState& state) {
+  uint64_t d = HashString(k.key);
+  d = HashCombine(d, static_cast<uint64_t>(k.seq));
+  d = HashCombine(d, k.event_hash);
+  d = HashCombine(d, k.action_hash);
+  d = HashCombine(d, state.completed ? 1 : 0);
+  d = HashCombine(d, state.call_results.size());
+  for (const CallResult& c : state.call_results) {
+    d = HashCombine(d, HashString(c.function_id));
+    d = HashCombine(d, c.args_digest);
+    d = HashCombine(d, static_cast<uint64_t>(c.status));
+    d = HashCombine(d, static_cast<uint64_t>(c.result));
+    d = HashCombine(d, HashString(c.error));
+  }
+  d = HashCombine(d, state.memory_updates.size());
+  for (const MemoryUpdate& m : state.memory_updates) {
+    d = HashCombine(d, HashString(m.slot));
+    d = HashCombine(d, static_cast<uint64_t>(m.value));
+  }
+  d = HashCombine(d, state.emitted_events.size());
+  for (const EmittedEvent& e : state.emitted_events) {
+    d = HashCombine(d, HashString(e.type));
+    d = HashCombine(d, static_cast<uint64_t>(e.value));
+  }
+  return d;
+}
+
 int32_t PartitionForKey(const std::string& key, int32_t partitions) {
   return static_cast<int32_t>(HashString(key) % static_cast<uint64_t>(partitions));
 }

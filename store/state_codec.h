@@ -28,6 +28,11 @@ struct DecodedState {
 // Errors are kInvalidRecovery naming what is wrong with the value.
 Result<DecodedState> DecodeStateValue(const std::string& value);
 
+// A digest of a state's content, equal for equal (state key, state) pairs:
+// cheaper than hashing the encoded value, and what the harness compares
+// states by.
+uint64_t StateDigest(const StateKey& state_key, const ActionState& state);
+
 // The partition of an input key: a stable hash of the key, modulo partitions.
 int32_t PartitionForKey(const std::string& key, int32_t partitions);
 
