@@ -36,6 +36,7 @@
 #include <thread>
 #include <vector>
 
+#include "store/forwarding_log_client.h"
 #include "store/kafka_action_state_store.h"
 #include "store/kafka_mock_cluster.h"
 #include "store/rdkafka_log_client.h"
@@ -53,24 +54,10 @@ double MsSince(Clock::time_point start) {
 // The await-before-flush order: the store over this client produces and
 // then awaits without flushing, so each put waits out the producer's linger.
 // Used only here.
-class NoFlushLogClient : public LogClient {
+class NoFlushLogClient : public ForwardingLogClient {
  public:
-  explicit NoFlushLogClient(LogClient& inner) : inner_(inner) {}
-  int32_t partition_count() const override { return inner_.partition_count(); }
-  ProduceTicket Produce(int32_t partition, std::string key, std::string value) override {
-    return inner_.Produce(partition, std::move(key), std::move(value));
-  }
+  using ForwardingLogClient::ForwardingLogClient;
   void Flush() override {}
-  boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override {
-    return inner_.AwaitAck(ticket);
-  }
-  Result<std::vector<PartitionOffsets>> Offsets() override { return inner_.Offsets(); }
-  Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override {
-    return inner_.Read(partition, from, to);
-  }
-
- private:
-  LogClient& inner_;
 };
 
 // A state of the size an agent step writes: one durable call result, one

@@ -11,13 +11,13 @@
 namespace durasim {
 
 ProduceTicket AckObservingLogClient::Produce(int32_t partition, std::string key, std::string value) {
-  const ProduceTicket ticket = inner_.Produce(partition, key, value);
+  const ProduceTicket ticket = inner().Produce(partition, key, value);
   produced_[ticket] = Produced{std::move(key), std::move(value)};
   return ticket;
 }
 
 boost::asio::awaitable<Result<RecordPosition>> AckObservingLogClient::AwaitAck(ProduceTicket ticket) {
-  Result<RecordPosition> ack = co_await inner_.AwaitAck(ticket);
+  Result<RecordPosition> ack = co_await inner().AwaitAck(ticket);
   auto it = produced_.find(ticket);
   Produced produced = it == produced_.end() ? Produced{} : std::move(it->second);
   if (it != produced_.end()) produced_.erase(it);

@@ -13,32 +13,28 @@
 #include <map>
 
 #include "sim/scheduler.h"
-#include "store/log_client.h"
+#include "store/forwarding_log_client.h"
 
 namespace durasim {
 
-class AckObservingLogClient : public LogClient {
+class AckObservingLogClient : public ForwardingLogClient {
  public:
   using OnPersisted = std::function<void(const LogRecord&)>;
   // REQUIRES: `inner` and `scheduler` outlive the wrapper.
   AckObservingLogClient(LogClient& inner, Scheduler& scheduler, SimDuration ack_latency, OnPersisted on_persisted)
-      : inner_(inner), scheduler_(scheduler), ack_latency_(ack_latency), on_persisted_(std::move(on_persisted)) {}
+      : ForwardingLogClient(inner),
+        scheduler_(scheduler),
+        ack_latency_(ack_latency),
+        on_persisted_(std::move(on_persisted)) {}
 
-  int32_t partition_count() const override { return inner_.partition_count(); }
   ProduceTicket Produce(int32_t partition, std::string key, std::string value) override;
-  void Flush() override { inner_.Flush(); }
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
-  Result<std::vector<PartitionOffsets>> Offsets() override { return inner_.Offsets(); }
-  Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override {
-    return inner_.Read(partition, from, to);
-  }
 
  private:
   struct Produced {
     std::string key;
     std::string value;
   };
-  LogClient& inner_;
   Scheduler& scheduler_;
   SimDuration ack_latency_;
   OnPersisted on_persisted_;

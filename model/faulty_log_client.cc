@@ -13,7 +13,7 @@ ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::
   Produced produced{};
   produced.fate = plan_.OnProduce(produced.ordinal);
   if (produced.fate != FaultPlan::PutFate::kReject) {
-    produced.inner_ticket = inner_.Produce(partition, std::move(key), std::move(value));
+    produced.inner_ticket = inner().Produce(partition, std::move(key), std::move(value));
   }
   const ProduceTicket ticket = next_ticket_++;
   produced_.emplace(ticket, produced);
@@ -31,7 +31,7 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
     co_return Status(StatusCode::kNotPersisted, fmt::format("put {} rejected by the broker", produced.ordinal));
   }
   plan_.OnWaitStarted(produced.ordinal);
-  Result<RecordPosition> ack = co_await inner_.AwaitAck(produced.inner_ticket);
+  Result<RecordPosition> ack = co_await inner().AwaitAck(produced.inner_ticket);
   if (!ack.ok()) co_return ack;
   if (produced.fate == FaultPlan::PutFate::kLoseAck) {
     co_return Status(StatusCode::kPossiblyPersisted,

@@ -12,23 +12,17 @@
 #include <map>
 
 #include "model/fault_plan.h"
-#include "store/log_client.h"
+#include "store/forwarding_log_client.h"
 
 namespace durasim {
 
-class FaultyLogClient : public LogClient {
+class FaultyLogClient : public ForwardingLogClient {
  public:
   // REQUIRES: both outlive the wrapper.
-  FaultyLogClient(LogClient& inner, FaultPlan& plan) : inner_(inner), plan_(plan) {}
+  FaultyLogClient(LogClient& inner, FaultPlan& plan) : ForwardingLogClient(inner), plan_(plan) {}
 
-  int32_t partition_count() const override { return inner_.partition_count(); }
   ProduceTicket Produce(int32_t partition, std::string key, std::string value) override;
-  void Flush() override { inner_.Flush(); }
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
-  Result<std::vector<PartitionOffsets>> Offsets() override { return inner_.Offsets(); }
-  Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override {
-    return inner_.Read(partition, from, to);
-  }
 
  private:
   struct Produced {
@@ -37,7 +31,6 @@ class FaultyLogClient : public LogClient {
     ProduceTicket inner_ticket;
   };
 
-  LogClient& inner_;
   FaultPlan& plan_;
   std::map<ProduceTicket, Produced> produced_;
   ProduceTicket next_ticket_ = 1;
