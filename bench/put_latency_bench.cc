@@ -40,6 +40,7 @@
 #include "store/kafka_action_state_store.h"
 #include "store/kafka_mock_cluster.h"
 #include "store/rdkafka_log_client.h"
+#include "store/run_sync.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -97,17 +98,6 @@ Summary Summarize(std::vector<double> values) {
   s.min = values.front();
   s.max = values.back();
   return s;
-}
-
-// Runs an awaitable to completion on an io_context of its own.
-template <typename T>
-T RunSync(boost::asio::awaitable<T> op) {
-  boost::asio::io_context io;
-  std::optional<T> out;
-  boost::asio::co_spawn(
-      io, [&]() -> boost::asio::awaitable<void> { out.emplace(co_await std::move(op)); }, boost::asio::detached);
-  io.run();
-  return std::move(*out);
 }
 
 struct Options {

@@ -24,6 +24,7 @@
 #include "store/kafka_action_state_store.h"
 #include "store/kafka_mock_cluster.h"
 #include "store/action_state_store.h"
+#include "store/run_sync.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -37,17 +38,6 @@ constexpr int32_t kPartitions = 3;
 constexpr int32_t kBroker = 1;
 // Slack on top of a deadline for the checks of how long a failure took.
 constexpr milliseconds kSlack{1500};
-
-// Runs an awaitable to completion on an io_context of its own.
-template <typename T>
-T RunSync(boost::asio::awaitable<T> op) {
-  boost::asio::io_context io;
-  std::optional<T> out;
-  boost::asio::co_spawn(
-      io, [&]() -> boost::asio::awaitable<void> { out.emplace(co_await std::move(op)); }, boost::asio::detached);
-  io.run();
-  return std::move(*out);
-}
 
 milliseconds Since(Clock::time_point start) {
   return std::chrono::duration_cast<milliseconds>(Clock::now() - start);
