@@ -5,6 +5,8 @@
 // can reach the trace, no standard-library distributions.
 #include "model/attempt.h"
 
+#include "model/client_record_sink.h"
+
 #include <fmt/format.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -36,7 +38,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
   FaultPlan::Hooks hooks;
   hooks.crash = [this](const std::string& reason) { runtime_->Crash(reason); };
   hooks.cancel_wait = [this] { runtime_->CancelRunningWait(); };
-  hooks.corrupt = [this](int32_t partition, int64_t offset) { CorruptRecord(partition, offset); };
+  hooks.corrupt = [this](int32_t partition, int64_t offset) { MarkCorrupted(partition, offset); };
   hooks.fired = [this](const char* fault, int64_t nth, const std::string& point) {
     world_.Record("fault.fired", fmt::format("fault={} nth={}{}", fault, nth, point.empty() ? "" : " put=" + point));
     world_.CountFault(fault);
@@ -49,19 +51,17 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
     // Run() reports it; a placeholder keeps the parts below well formed.
     connected_ = client.status();
     client = std::unique_ptr<LogClient>(std::make_unique<MemoryLogClient>(*scheduler_, world.log(), world.scenario().log));
-  }
-  log_client_ = std::move(client).value();
-  LogClient* below_faults = log_client_.get();
-  if (backend.reports_appends()) {
+  } else if (backend.reports_appends()) {
     world.log().set_append_listener([this](const LogRecord& record) { ObserveAppend(record, "log.append"); });
   } else {
-    const SimDuration ack_latency =
-        std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(world.scenario().log.ack_latency_ms));
-    observing_ = std::make_unique<AckObservingLogClient>(
-        *log_client_, *scheduler_, ack_latency, [this](const LogRecord& record) { ObserveAppend(record, "log.append"); });
-    below_faults = observing_.get();
+    // The model's producer timing and outage window over the real client.
+    auto sink = std::make_unique<ClientRecordSink>(std::move(client).value(), backend, world.corrupted(),
+                                                   [this](const LogRecord& record) { ObserveAppend(record, "log.append"); });
+    client = std::unique_ptr<LogClient>(
+        std::make_unique<SimulatedLogClient>(*scheduler_, world.log(), world.scenario().log, std::move(sink)));
   }
-  faulty_client_ = std::make_unique<FaultyLogClient>(*below_faults, *faults_);
+  log_client_ = std::move(client).value();
+  faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_);
   store_ = make_store(*faulty_client_, world.scenario().log);
   runtime_ = make_runtime(world, *scheduler_, *store_, *faults_);
 }
@@ -76,18 +76,36 @@ void Attempt::ObserveAppend(const LogRecord& record, std::string_view how) {
   if (how == "log.append") faults_->OnPersisted(record.partition, record.offset);
 }
 
-void Attempt::CorruptRecord(int32_t partition, int64_t offset) {
-  if (!world_.on_model_backend()) {
-    Error(fmt::format("corrupt_record is not supported on backend {}", world_.backend().name()));
-    return;
-  }
-  world_.log().Corrupt(partition, offset);
+void Attempt::MarkCorrupted(int32_t partition, int64_t offset) {
+  if (world_.on_model_backend()) world_.log().Corrupt(partition, offset);
   world_.NoteCorrupted(partition, offset);
   world_.Record("log.corrupted", fmt::format("partition={} offset={}", partition, offset));
 }
 
+bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
+  bool found = false;
+  if (world_.on_model_backend()) {
+    found = world_.log().Find(partition, offset) != nullptr;
+  } else {
+    Result<std::vector<std::vector<LogRecord>>> all = world_.ReadLog();
+    if (!all.ok()) {
+      Error(fmt::format("corrupt: reading the log of backend {} failed: {}", world_.backend().name(),
+                        all.status().ToString()));
+      return false;
+    }
+    found = partition >= 0 && static_cast<size_t>(partition) < all->size() && offset >= 0 &&
+            static_cast<size_t>(offset) < (*all)[static_cast<size_t>(partition)].size();
+  }
+  if (!found) {
+    Error(fmt::format("corrupt: no record at partition {} offset {}", partition, offset));
+    return false;
+  }
+  MarkCorrupted(partition, offset);
+  return true;
+}
+
 void Attempt::DiscoverUnobservedAppends() {
-  Result<std::vector<std::vector<LogRecord>>> all = world_.backend().ReadAll();
+  Result<std::vector<std::vector<LogRecord>>> all = world_.ReadLog();
   if (!all.ok()) {
     Error(fmt::format("reading the log of backend {} failed: {}", world_.backend().name(), all.status().ToString()));
     return;
@@ -210,8 +228,8 @@ bool Attempt::Apply(const AttemptStep& step) {
       world_.Record("fault.armed", fmt::format("fault={} nth={}", FaultKindName(step.fault), step.nth));
       return true;
     case AttemptStep::Kind::kBrokerDown:
-      if (!world_.on_model_backend()) {
-        Error(fmt::format("broker_down is not supported on backend {}", world_.backend().name()));
+      if (Status down = world_.backend().TakeBrokerDown(); !down.ok()) {
+        Error(fmt::format("broker_down on backend {}: {}", world_.backend().name(), down.ToString()));
         return false;
       }
       world_.CountFault("broker_down");
@@ -219,17 +237,7 @@ bool Attempt::Apply(const AttemptStep& step) {
       world_.Record("broker.down", fmt::format("until={}", FormatSimTime(world_.log().down_until())));
       return true;
     case AttemptStep::Kind::kCorrupt:
-      if (!world_.on_model_backend()) {
-        Error(fmt::format("corrupt is not supported on backend {}", world_.backend().name()));
-        return false;
-      }
-      if (!world_.log().Corrupt(step.partition, step.offset)) {
-        Error(fmt::format("corrupt: no record at partition {} offset {}", step.partition, step.offset));
-        return false;
-      }
-      world_.NoteCorrupted(step.partition, step.offset);
-      world_.Record("log.corrupted", fmt::format("partition={} offset={}", step.partition, step.offset));
-      return true;
+      return CorruptStep(step.partition, step.offset);
     case AttemptStep::Kind::kRun:
     case AttemptStep::Kind::kRunFor:
       return true;  // handled by Drive

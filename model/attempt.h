@@ -15,11 +15,11 @@
 #include <functional>
 #include <memory>
 
-#include "model/ack_observing_log_client.h"
 #include "model/agent_runtime.h"
 #include "model/fault_plan.h"
 #include "model/faulty_log_client.h"
 #include "model/memory_log_client.h"
+#include "model/simulated_log_client.h"
 #include "model/world.h"
 #include "sim/scenario.h"
 #include "store/action_state_store.h"
@@ -68,8 +68,13 @@ class Attempt {
   // Reports records the log holds that no acknowledgement announced (an
   // acknowledgement lost, a crash before it arrived).
   void DiscoverUnobservedAppends();
-  // The corrupt_record fault: garbage at (partition, offset), model log only.
-  void CorruptRecord(int32_t partition, int64_t offset);
+  // Garbage at (partition, offset): written into the model's log; on other
+  // backends shown to every reader of the log (a broker cannot overwrite a
+  // record in place). REQUIRES: the record exists.
+  void MarkCorrupted(int32_t partition, int64_t offset);
+  // The corrupt step: false (and the attempt ends in error) when there is
+  // no record at (partition, offset).
+  bool CorruptStep(int32_t partition, int64_t offset);
   void Error(const std::string& message);
 
   World& world_;
@@ -77,8 +82,9 @@ class Attempt {
   int number_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;
-  std::unique_ptr<LogClient> log_client_;               // from the world's backend
-  std::unique_ptr<AckObservingLogClient> observing_;     // backends that do not report appends
+  // The producer in simulated time: the model's own, or one over the real
+  // client of a backend that does not report appends.
+  std::unique_ptr<LogClient> log_client_;
   std::unique_ptr<FaultyLogClient> faulty_client_;
   std::unique_ptr<ActionStateStore> store_;
   std::unique_ptr<AgentRuntime> runtime_;

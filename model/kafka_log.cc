@@ -49,8 +49,14 @@ const LogRecord* KafkaLog::Find(int32_t partition, int64_t offset) const {
 
 bool KafkaLog::Corrupt(int32_t partition, int64_t offset) {
   if (Find(partition, offset) == nullptr) return false;
-  partitions_[static_cast<size_t>(partition)][static_cast<size_t>(offset)].value = "\x01garbage{";
+  partitions_[static_cast<size_t>(partition)][static_cast<size_t>(offset)].value = kCorruptValue;
   return true;
+}
+
+void ApplyCorruption(const CorruptedPositions& corrupted, std::vector<LogRecord>& records) {
+  for (LogRecord& record : records) {
+    if (corrupted.count({record.partition, record.offset}) != 0) record.value = kCorruptValue;
+  }
 }
 
 size_t KafkaLog::total_records() const {

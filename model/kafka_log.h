@@ -9,7 +9,10 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/scheduler.h"
@@ -17,6 +20,18 @@
 #include "store/log_client.h"
 
 namespace durasim {
+
+// What a corrupted record holds instead of its value: bytes that do not
+// decode.
+inline constexpr std::string_view kCorruptValue = "\x01garbage{";
+
+// Positions (partition, offset) of corrupted records.
+using CorruptedPositions = std::set<std::pair<int32_t, int64_t>>;
+
+// Replaces the value of every record of `records` at a corrupted position:
+// how a log whose bytes cannot be overwritten in place (librdkafka's mock
+// cluster, a real broker) shows a corruption to the reader.
+void ApplyCorruption(const CorruptedPositions& corrupted, std::vector<LogRecord>& records);
 
 class KafkaLog {
  public:

@@ -1,67 +1,42 @@
-// MemoryLogClient: a Kafka producer and reader over the in-memory KafkaLog,
-// in simulated time. Produced records wait in the producer's buffer until the
-// linger expires or Flush() sends them; a sent record is appended to the log
-// at once and acknowledged `ack_latency_ms` later. While the broker is down,
-// sends are retried until `delivery_timeout_ms` after the produce, then fail
-// as not persisted. A crash (destroying the client and its scheduler) loses
-// the unsent buffer and every acknowledgement still in flight.
+// MemoryLogClient: the model's producer and reader: a SimulatedLogClient
+// over the in-memory KafkaLog, whose outage window it also obeys.
 //
 // Determinism contract (model/): no wall clock, no threads, no
 // std::random_device, no iteration over unordered containers where the order
 // can reach the trace, no standard-library distributions.
 #pragma once
 
-#include <deque>
-#include <map>
 #include <memory>
-#include <optional>
 
 #include "model/kafka_log.h"
-#include "sim/scenario.h"
-#include "sim/scheduler.h"
-#include "store/log_client.h"
+#include "model/record_sink.h"
+#include "model/simulated_log_client.h"
 
 namespace durasim {
 
-class MemoryLogClient : public LogClient {
+// The in-memory log as a RecordSink: appends always succeed (the simulated
+// client never sends while the broker is down).
+class KafkaLogSink : public RecordSink {
  public:
-  // REQUIRES: `scheduler` and `log` outlive the client.
-  MemoryLogClient(Scheduler& scheduler, KafkaLog& log, const LogConfig& config);
+  // REQUIRES: `log` outlives the sink.
+  explicit KafkaLogSink(KafkaLog& log) : log_(log) {}
 
-  int32_t partition_count() const override { return log_.partitions(); }
-  ProduceTicket Produce(int32_t partition, std::string key, std::string value) override;
-  void Flush() override;
-  boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
+  int32_t partitions() const override { return log_.partitions(); }
+  Result<RecordPosition> Append(int32_t partition, std::string key, std::string value) override {
+    return log_.Append(partition, std::move(key), std::move(value));
+  }
   Result<std::vector<PartitionOffsets>> Offsets() override;
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
 
-  size_t buffered() const { return buffer_.size(); }
-
  private:
-  struct Buffered {
-    ProduceTicket ticket;
-    int32_t partition;
-    std::string key;
-    std::string value;
-    SimTime produced_at;
-  };
-  struct Pending {
-    std::optional<Result<RecordPosition>> result;
-    std::unique_ptr<SimSignal> arrived;
-  };
-
-  void SendBuffered();
-  void ArmRetry(SimTime at);
-  void Deliver(ProduceTicket ticket, Result<RecordPosition> result);
-
-  Scheduler& scheduler_;
   KafkaLog& log_;
-  LogConfig config_;
-  std::deque<Buffered> buffer_;
-  std::map<ProduceTicket, Pending> pending_;
-  ProduceTicket next_ticket_ = 1;
-  bool linger_armed_ = false;
-  bool retry_armed_ = false;
+};
+
+class MemoryLogClient : public SimulatedLogClient {
+ public:
+  // REQUIRES: `scheduler` and `log` outlive the client.
+  MemoryLogClient(Scheduler& scheduler, KafkaLog& log, const LogConfig& config)
+      : SimulatedLogClient(scheduler, log, config, std::make_unique<KafkaLogSink>(log)) {}
 };
 
 }  // namespace durasim

@@ -24,4 +24,12 @@ size_t World::Record(std::string_view kind, std::string_view detail) {
   return trace_.Add(clock_.now, attempt_, kind, detail);
 }
 
+Result<std::vector<std::vector<LogRecord>>> World::ReadLog() {
+  Result<std::vector<std::vector<LogRecord>>> all = backend_->ReadAll();
+  if (all.ok()) {
+    for (std::vector<LogRecord>& partition : *all) ApplyCorruption(corrupted_, partition);
+  }
+  return all;
+}
+
 }  // namespace durasim

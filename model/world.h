@@ -72,7 +72,10 @@ class World {
 
   // Records the harness corrupted, for the invalid-recovery checker.
   void NoteCorrupted(int32_t partition, int64_t offset) { corrupted_.insert({partition, offset}); }
-  const std::set<std::pair<int32_t, int64_t>>& corrupted() const { return corrupted_; }
+  const CorruptedPositions& corrupted() const { return corrupted_; }
+  // Every record of the backend's log, by partition, as a reader sees it:
+  // with the records the harness corrupted corrupted.
+  Result<std::vector<std::vector<LogRecord>>> ReadLog();
 
  private:
   const Scenario& scenario_;
@@ -85,7 +88,7 @@ class World {
   Suppliers suppliers_;
   CheckpointStorage checkpoints_;
   std::vector<RunObserver*> observers_;
-  std::set<std::pair<int32_t, int64_t>> corrupted_;
+  CorruptedPositions corrupted_;
   std::map<std::string, int64_t> fault_hits_;
   int attempt_ = 0;
   bool halted_ = false;

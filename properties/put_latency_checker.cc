@@ -9,7 +9,7 @@ void PutLatencyChecker::OnAttemptStart(int /*attempt*/) { in_flight_.clear(); }
 
 void PutLatencyChecker::OnPutIssued(const StateKey& key, size_t trace_index) {
   in_flight_.erase(key);
-  if (!world_.on_model_backend() || !world_.log().IsUp(world_.now())) return;
+  if (!world_.log().IsUp(world_.now())) return;
   in_flight_.emplace(key, Issued{world_.now(), trace_index});
 }
 

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "properties/mutants/mutant.h"
 
 namespace durasim {
 
@@ -43,30 +42,6 @@ std::optional<std::string> FirstDifference(const RunReport& model, const RunRepo
     }
   }
   return std::nullopt;
-}
-
-std::string ModelOnlySteps(const Scenario& scenario) {
-  std::vector<std::string> found;
-  // Tombstones sent by the run's final prune reach a real log but not the
-  // stopped model; put latency is bounded in the model's simulated time only.
-  if (scenario.log.tombstones) found.push_back("log.tombstones");
-  if (scenario.expect.verdict == "put-latency") found.push_back("expect put-latency");
-  if (scenario.mutant.has_value()) {
-    const Mutant* mutant = FindMutant(*scenario.mutant);
-    if (mutant != nullptr && mutant->model_only) found.push_back("mutant " + mutant->name);
-  }
-  for (const AttemptSpec& attempt : scenario.attempts) {
-    for (const AttemptStep& step : attempt.steps) {
-      if (step.kind == AttemptStep::Kind::kBrokerDown || step.kind == AttemptStep::Kind::kCorrupt) {
-        found.push_back(fmt::format("{} at {}:{}", step.kind == AttemptStep::Kind::kBrokerDown ? "broker_down" : "corrupt",
-                                    step.pos.line, step.pos.column));
-      }
-      if (step.kind == AttemptStep::Kind::kArm && step.fault == FaultKind::kCorruptRecord) {
-        found.push_back(fmt::format("corrupt_record at {}:{}", step.pos.line, step.pos.column));
-      }
-    }
-  }
-  return fmt::format("{}", fmt::join(found, ", "));
 }
 
 }  // namespace durasim

@@ -15,10 +15,4 @@ namespace durasim {
 // The first observation in which `other` differs from `model`, or none.
 std::optional<std::string> FirstDifference(const RunReport& model, const RunReport& other);
 
-// Steps of `scenario` that only the model backend can run (broker_down,
-// corrupt, an armed corrupt_record), as "<step> at <line>:<column>", and
-// settings it alone honours (log.tombstones, expect put-latency, a model-only
-// mutant), or empty.
-std::string ModelOnlySteps(const Scenario& scenario);
-
 }  // namespace durasim

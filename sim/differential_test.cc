@@ -42,28 +42,5 @@ TEST(DifferentialTest, EachDifferenceIsNamed) {
   EXPECT_NE(FirstDifference(Report(), other)->find("partitions"), std::string::npos);
 }
 
-// Strategy: only broker_down and corrupt steps are model-only, with positions.
-TEST(DifferentialTest, ModelOnlyStepsAreListed) {
-  Scenario scenario;
-  AttemptSpec attempt;
-  AttemptStep down;
-  down.kind = AttemptStep::Kind::kBrokerDown;
-  down.pos = {3, 9};
-  AttemptStep run;
-  run.kind = AttemptStep::Kind::kRun;
-  attempt.steps = {run, down};
-  scenario.attempts = {attempt};
-  EXPECT_EQ(ModelOnlySteps(scenario), "broker_down at 3:9");
-  scenario.attempts[0].steps = {run};
-  EXPECT_EQ(ModelOnlySteps(scenario), "");
-  AttemptStep corrupt;
-  corrupt.kind = AttemptStep::Kind::kArm;
-  corrupt.fault = FaultKind::kCorruptRecord;
-  corrupt.pos = {5, 9};
-  scenario.attempts[0].steps = {corrupt};
-  scenario.log.tombstones = true;
-  EXPECT_EQ(ModelOnlySteps(scenario), "log.tombstones, corrupt_record at 5:9");
-}
-
 }  // namespace
 }  // namespace durasim

@@ -2,7 +2,7 @@
 //
 //   durasim run PATH... [--mutant NAME] [--trace] [--report-json FILE]
 //                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
-//                       [--compare-model] [--skip-unsupported] [--check-determinism]
+//                       [--compare-model] [--check-determinism]
 //   durasim explore --seeds N [--seed-start S] [--jobs J] [--shard I/N] [--mutant M]
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage]
@@ -72,12 +72,11 @@ Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::str
   return files;
 }
 
-// How a run is compared and what is skipped.
+// How a run is reported and compared.
 struct RunFlags {
   bool print_trace = false;
   std::string report_json;
   bool compare_model = false;      // also run on the model and require the same observations
-  bool skip_unsupported = false;   // skip (and list) scenarios the backend cannot run
 };
 
 int RunCommand(const std::vector<std::string>& paths, const RunOptions& options, const RunFlags& flags) {
@@ -101,15 +100,7 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   }
   if (input_error) return kExitUsage;
   std::vector<RunReport> reports;
-  std::vector<std::string> skipped;
   for (const Scenario& scenario : scenarios) {
-    if (options.backend != "model") {
-      const std::string model_only = ModelOnlySteps(scenario);
-      if (!model_only.empty() && flags.skip_unsupported) {
-        skipped.push_back(fmt::format("{}: {} runs on the model backend only", scenario.path, model_only));
-        continue;
-      }
-    }
     RunReport report = RunScenario(scenario, options);
     if (flags.compare_model && options.backend != "model") {
       RunOptions model_options = options;
@@ -136,10 +127,6 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
     }
   }
   std::cout << RenderTable(reports);
-  if (!skipped.empty()) {
-    std::cout << skipped.size() << " skipped, not run on backend " << options.backend << ":\n";
-    for (const std::string& line : skipped) std::cout << "  " << line << "\n";
-  }
   const bool all_ok = std::all_of(reports.begin(), reports.end(), [](const RunReport& r) { return r.ok; });
   return all_ok ? 0 : kExitNotAsExpected;
 }
@@ -198,8 +185,6 @@ int main(int argc, char** argv) {
   RunFlags run_flags;
   run->add_flag("--compare-model", run_flags.compare_model,
                 "also run each scenario on the model; any different observation fails the run");
-  run->add_flag("--skip-unsupported", run_flags.skip_unsupported,
-                "skip (and list) scenarios with steps only the model backend can run");
   run->add_flag("--trace", print_trace, "print every run's trace");
   run->add_option("--report-json", report_json, "write a JSON report to this file");
   run->add_flag("--check-determinism", options.check_determinism, "run every scenario twice and compare traces");

@@ -167,7 +167,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
   }
   report.supplier_calls = world.suppliers().total_calls();
   for (const auto& [call, count] : world.suppliers().calls_by_identity()) report.calls_by_identity[call.ToString()] = count;
-  Result<std::vector<std::vector<LogRecord>>> records = world.backend().ReadAll();
+  Result<std::vector<std::vector<LogRecord>>> records = world.ReadLog();
   if (records.ok()) {
     for (const std::vector<LogRecord>& partition : *records) {
       std::vector<std::string>& out = report.log_records.emplace_back();

@@ -27,6 +27,14 @@ class LogBackend {
   virtual bool reports_appends() const = 0;
   // Every record the log holds now, by partition: the ground truth.
   virtual Result<std::vector<std::vector<LogRecord>>> ReadAll() = 0;
+
+  // Takes the broker down for real where the backend can (librdkafka's mock
+  // cluster): its connections close and new ones are refused. The outage's
+  // length is kept in simulated time by the harness, which calls
+  // EnsureBrokerUp before it next talks to the broker.
+  virtual Status TakeBrokerDown() { return Status::Ok(); }
+  // Brings a broker taken down back up; a no-op when it is up.
+  virtual Status EnsureBrokerUp() { return Status::Ok(); }
 };
 
 }  // namespace durasim

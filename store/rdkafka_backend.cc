@@ -17,6 +17,9 @@ std::string FreshTopicName() {
   return fmt::format("durasim-{}-{}-{}", getpid(), counter.fetch_add(1), now);
 }
 
+// The mock cluster's only broker.
+constexpr int32_t kMockBroker = 1;
+
 }  // namespace
 
 Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(int32_t partitions) {
@@ -49,12 +52,30 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
 }
 
 Result<std::unique_ptr<LogClient>> RdKafkaBackend::Connect(Scheduler& /*scheduler*/) {
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(config_);
   if (!client.ok()) return client.status();
   return std::unique_ptr<LogClient>(std::move(client).value());
 }
 
+Status RdKafkaBackend::TakeBrokerDown() {
+  if (!mock_ || broker_down_) return Status::Ok();
+  Status down = mock_->BrokerDown(kMockBroker);
+  if (!down.ok()) return Status(StatusCode::kUnavailable, "cannot take the mock broker down: " + down.message());
+  broker_down_ = true;
+  return Status::Ok();
+}
+
+Status RdKafkaBackend::EnsureBrokerUp() {
+  if (!broker_down_) return Status::Ok();
+  Status up = mock_->BrokerUp(kMockBroker);
+  if (!up.ok()) return Status(StatusCode::kUnavailable, "cannot bring the mock broker back up: " + up.message());
+  broker_down_ = false;
+  return Status::Ok();
+}
+
 Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   Result<std::unique_ptr<RdKafkaLogClient>> reader = RdKafkaLogClient::Connect(config_);
   if (!reader.ok()) return reader.status();
   Result<std::vector<PartitionOffsets>> offsets = (*reader)->Offsets();

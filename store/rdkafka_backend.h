@@ -24,6 +24,9 @@ class RdKafkaBackend : public LogBackend {
   Result<std::unique_ptr<LogClient>> Connect(Scheduler& scheduler) override;
   bool reports_appends() const override { return false; }
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
+  // On the mock cluster, its only broker; a real broker stays up.
+  Status TakeBrokerDown() override;
+  Status EnsureBrokerUp() override;
 
   const RdKafkaConfig& config() const { return config_; }
 
@@ -32,6 +35,7 @@ class RdKafkaBackend : public LogBackend {
 
   std::unique_ptr<KafkaMockCluster> mock_;
   RdKafkaConfig config_;
+  bool broker_down_ = false;
 };
 
 }  // namespace durasim

@@ -9,4 +9,4 @@ if [[ -z ${DURASIM_KAFKA_BOOTSTRAP:-} ]]; then
   echo "skipped: DURASIM_KAFKA_BOOTSTRAP is not set (run under ci/kafka/with-broker.sh)"
   exit 77
 fi
-exec "$1" run --backend kafka --bootstrap-servers "$DURASIM_KAFKA_BOOTSTRAP" --compare-model --skip-unsupported "$2"
+exec "$1" run --backend kafka --bootstrap-servers "$DURASIM_KAFKA_BOOTSTRAP" --compare-model "$2"

@@ -17,9 +17,6 @@ struct Mutant {
   std::string expected_invariant;  // the invariant expected to catch it
   StoreFactory make_store;         // empty: the production store
   RuntimeFactory make_runtime;     // empty: the production runtime
-  // Its effect hangs on producer timing that only the model pins down (a
-  // real producer sends on its own threads): differential runs skip it.
-  bool model_only = false;
 };
 
 // Every registered mutant, in registration order.
