@@ -15,6 +15,17 @@ Result<RecordPosition> ClientRecordSink::Append(int32_t partition, std::string k
   return ack;
 }
 
+Result<RecordPosition> ClientRecordSink::AppendRefused(int32_t partition, std::string key, std::string value) {
+  if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
+  if (!backend_.can_refuse_produce()) {
+    return Status(StatusCode::kInternal, "backend " + backend_.name() + " cannot refuse a produce");
+  }
+  backend_.RefuseNextProduce();
+  const ProduceTicket ticket = client_->Produce(partition, std::move(key), std::move(value));
+  client_->Flush();
+  return RunSync(client_->AwaitAck(ticket));
+}
+
 Result<std::vector<PartitionOffsets>> ClientRecordSink::Offsets() {
   if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
   return client_->Offsets();

@@ -34,6 +34,12 @@ class ClientRecordSink : public RecordSink {
   Result<std::vector<PartitionOffsets>> Offsets() override;
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
 
+  // A put the broker refuses (the reject_put fault, from the broker's own
+  // controls): the backend arms the refusal, then the record is produced,
+  // flushed and awaited. Errors: kInternal when the backend has no such
+  // control; otherwise the real client's answer (kNotPersisted expected).
+  Result<RecordPosition> AppendRefused(int32_t partition, std::string key, std::string value);
+
  private:
   std::unique_ptr<LogClient> client_;
   LogBackend& backend_;

@@ -14,6 +14,8 @@ ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::
   produced.fate = plan_.OnProduce(produced.ordinal);
   if (produced.fate != FaultPlan::PutFate::kReject) {
     produced.inner_ticket = inner().Produce(partition, std::move(key), std::move(value));
+  } else if (send_refused_) {
+    produced.refused = LogRecord{partition, -1, std::move(key), std::move(value)};
   }
   const ProduceTicket ticket = next_ticket_++;
   produced_.emplace(ticket, produced);
@@ -25,9 +27,18 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
   if (it == produced_.end()) {
     co_return Status(StatusCode::kInternal, fmt::format("no produce with ticket {}", ticket));
   }
-  const Produced produced = it->second;
+  Produced produced = std::move(it->second);
   produced_.erase(it);
   if (produced.fate == FaultPlan::PutFate::kReject) {
+    if (send_refused_) {
+      LogRecord& record = produced.refused;
+      Result<RecordPosition> answer = send_refused_(record.partition, std::move(record.key), std::move(record.value));
+      if (answer.ok() || answer.status().code() != StatusCode::kNotPersisted) {
+        co_return Status(StatusCode::kInternal,
+                         fmt::format("put {} was to be refused by the broker, which answered {}", produced.ordinal,
+                                     answer.ok() ? fmt::format("offset {}", answer->offset) : answer.status().ToString()));
+      }
+    }
     co_return Status(StatusCode::kNotPersisted, fmt::format("put {} rejected by the broker", produced.ordinal));
   }
   plan_.OnWaitStarted(produced.ordinal);

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-
 namespace durasim {
 
 std::optional<std::string> FirstDifference(const RunReport& model, const RunReport& other) {
@@ -40,6 +39,13 @@ std::optional<std::string> FirstDifference(const RunReport& model, const RunRepo
       const std::string c = i < theirs.size() ? theirs[i] : "<none>";
       if (a != c) return fmt::format("partition {} record {}: model {}, {} {}", p, i, a, b, c);
     }
+  }
+  // Last, the whole story: the real backends keep the model's timing, so
+  // every event happens at the same simulated instant in the same order.
+  for (size_t i = 0; i < std::max(model.trace.size(), other.trace.size()); ++i) {
+    const std::string a = i < model.trace.size() ? model.trace[i] : "<end of trace>";
+    const std::string c = i < other.trace.size() ? other.trace[i] : "<end of trace>";
+    if (a != c) return fmt::format("trace event #{}: model [{}], {} [{}]", i, a, b, c);
   }
   return std::nullopt;
 }

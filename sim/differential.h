@@ -2,7 +2,9 @@
 // and librdkafka's mock cluster or a real broker): the same verdict, the
 // same outputs, the same supplier calls per call identity and the same
 // records per partition (key and value, in offset order; offsets themselves
-// are normalised away).
+// are normalised away), and last the same trace, event by event: the real
+// backends run the model's producer timing (SimulatedLogClient), so their
+// story is the model's to the simulated microsecond.
 #pragma once
 
 #include <optional>

@@ -13,6 +13,7 @@ RunReport Report() {
   report.outputs = {70};
   report.calls_by_identity = {{"call-a", 1}};
   report.log_records = {{"k1 00000000000000aa", "k1 00000000000000bb"}};
+  report.trace = {"0.000ms a1 attempt.start fresh", "1.000ms a1 log.append partition=0 offset=0"};
   return report;
 }
 
@@ -40,6 +41,21 @@ TEST(DifferentialTest, EachDifferenceIsNamed) {
   other = Report();
   other.log_records.push_back({});
   EXPECT_NE(FirstDifference(Report(), other)->find("partitions"), std::string::npos);
+}
+
+// Strategy: with every outcome equal, a trace that differs in one event, or
+// ends early, is reported with the event's index and both lines.
+TEST(DifferentialTest, FirstDifferingTraceEventIsNamed) {
+  RunReport other = Report();
+  other.trace[1] = "2.000ms a1 log.append partition=0 offset=0";
+  const std::optional<std::string> difference = FirstDifference(Report(), other);
+  ASSERT_TRUE(difference.has_value());
+  EXPECT_EQ(*difference,
+            "trace event #1: model [1.000ms a1 log.append partition=0 offset=0], mock [2.000ms a1 log.append "
+            "partition=0 offset=0]");
+  other = Report();
+  other.trace.pop_back();
+  EXPECT_NE(FirstDifference(Report(), other)->find("mock [<end of trace>]"), std::string::npos);
 }
 
 }  // namespace

@@ -35,6 +35,12 @@ class LogBackend {
   virtual Status TakeBrokerDown() { return Status::Ok(); }
   // Brings a broker taken down back up; a no-op when it is up.
   virtual Status EnsureBrokerUp() { return Status::Ok(); }
+  // Whether the broker can be made to refuse a write (librdkafka's mock
+  // cluster); elsewhere the harness injects refusals itself.
+  virtual bool can_refuse_produce() const { return false; }
+  // Makes the broker refuse the next produce request with a non-retriable
+  // error, so its records are not persisted. REQUIRES: can_refuse_produce().
+  virtual void RefuseNextProduce() {}
 };
 
 }  // namespace durasim

@@ -74,6 +74,10 @@ Status RdKafkaBackend::EnsureBrokerUp() {
   return Status::Ok();
 }
 
+void RdKafkaBackend::RefuseNextProduce() {
+  if (mock_) mock_->PushProduceErrors(1, RD_KAFKA_RESP_ERR_INVALID_RECORD);
+}
+
 Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   Result<std::unique_ptr<RdKafkaLogClient>> reader = RdKafkaLogClient::Connect(config_);

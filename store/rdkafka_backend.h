@@ -27,6 +27,9 @@ class RdKafkaBackend : public LogBackend {
   // On the mock cluster, its only broker; a real broker stays up.
   Status TakeBrokerDown() override;
   Status EnsureBrokerUp() override;
+  // On the mock cluster: INVALID_RECORD, which librdkafka does not retry.
+  bool can_refuse_produce() const override { return mock_ != nullptr; }
+  void RefuseNextProduce() override;
 
   const RdKafkaConfig& config() const { return config_; }
 
