@@ -1,0 +1,117 @@
+// Tests of ClientRecordSink over librdkafka's mock cluster (RdKafkaBackend):
+// the sink a SimulatedLogClient uses on the mock and kafka backends. These
+// run in wall-clock time against the in-process mock.
+#include "model/client_record_sink.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "store/rdkafka_backend.h"
+
+namespace durasim {
+namespace {
+
+constexpr int32_t kPartitions = 2;
+
+class ClientRecordSinkTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Result<std::unique_ptr<RdKafkaBackend>> backend = RdKafkaBackend::StartMock(kPartitions);
+    ASSERT_TRUE(backend.ok()) << backend.status().ToString();
+    backend_ = std::move(*backend);
+  }
+
+  std::unique_ptr<ClientRecordSink> Sink() {
+    Scheduler unused(clock_);
+    Result<std::unique_ptr<LogClient>> client = backend_->Connect(unused);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    if (!client.ok()) return nullptr;
+    return std::make_unique<ClientRecordSink>(std::move(*client), *backend_, corrupted_,
+                                              [this](const LogRecord& record) { appended_.push_back(record); });
+  }
+
+  SimClock clock_;
+  std::unique_ptr<RdKafkaBackend> backend_;
+  CorruptedPositions corrupted_;
+  std::vector<LogRecord> appended_;
+};
+
+// Strategy: an append is a whole put on the real client: it returns the
+// broker's position and reports the record, with that position, at once.
+TEST_F(ClientRecordSinkTest, AppendReturnsThePositionAndReportsTheRecord) {
+  std::unique_ptr<ClientRecordSink> sink = Sink();
+  ASSERT_NE(sink, nullptr);
+  EXPECT_EQ(sink->partitions(), kPartitions);
+  ASSERT_TRUE(sink->Append(1, "k", "v1").ok());
+  Result<RecordPosition> second = sink->Append(1, "k", "v2");
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ(*second, (RecordPosition{1, 1}));
+  ASSERT_EQ(appended_.size(), 2u);
+  EXPECT_EQ(appended_[1].partition, 1);
+  EXPECT_EQ(appended_[1].offset, 1);
+  EXPECT_EQ(appended_[1].value, "v2");
+  Result<std::vector<PartitionOffsets>> offsets = sink->Offsets();
+  ASSERT_TRUE(offsets.ok()) << offsets.status().ToString();
+  EXPECT_EQ((*offsets)[1].end, 2);
+}
+
+// Strategy: a refused append is refused by the mock broker itself: the real
+// client answers kNotPersisted naming the broker's error, nothing is
+// reported, the log does not hold it, and the next append continues the log.
+TEST_F(ClientRecordSinkTest, RefusedAppendIsNotPersistedByTheBroker) {
+  std::unique_ptr<ClientRecordSink> sink = Sink();
+  ASSERT_NE(sink, nullptr);
+  ASSERT_TRUE(backend_->can_refuse_produce());
+  Result<RecordPosition> refused = sink->AppendRefused(0, "k", "refused");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kNotPersisted) << refused.status().ToString();
+  EXPECT_NE(refused.status().message().find("INVALID_RECORD"), std::string::npos) << refused.status().ToString();
+  EXPECT_TRUE(appended_.empty());
+  Result<RecordPosition> next = sink->Append(0, "k", "next");
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  EXPECT_EQ(next->offset, 0);
+  Result<std::vector<std::vector<LogRecord>>> all = backend_->ReadAll();
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  ASSERT_EQ((*all)[0].size(), 1u);
+  EXPECT_EQ((*all)[0][0].value, "next");
+}
+
+// Strategy: a record the harness corrupted reads back corrupted through the
+// sink, and only that record.
+TEST_F(ClientRecordSinkTest, ReadShowsCorruptedRecordsCorrupted) {
+  std::unique_ptr<ClientRecordSink> sink = Sink();
+  ASSERT_NE(sink, nullptr);
+  ASSERT_TRUE(sink->Append(0, "k", "first").ok());
+  ASSERT_TRUE(sink->Append(0, "k", "second").ok());
+  corrupted_.insert({0, 1});
+  Result<std::vector<LogRecord>> records = sink->Read(0, 0, 2);
+  ASSERT_TRUE(records.ok()) << records.status().ToString();
+  ASSERT_EQ(records->size(), 2u);
+  EXPECT_EQ((*records)[0].value, "first");
+  EXPECT_EQ((*records)[1].value, kCorruptValue);
+}
+
+// Strategy: after the backend takes its broker down for real, the sink's
+// next call brings it back up first, so the append succeeds; so does a new
+// incarnation's connect during the outage.
+TEST_F(ClientRecordSinkTest, BrokerTakenDownIsBroughtBackBeforeTheNextCall) {
+  std::unique_ptr<ClientRecordSink> sink = Sink();
+  ASSERT_NE(sink, nullptr);
+  ASSERT_TRUE(sink->Append(0, "k", "before").ok());
+  ASSERT_TRUE(backend_->TakeBrokerDown().ok());
+  Result<RecordPosition> after = sink->Append(0, "k", "after");
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_EQ(after->offset, 1);
+  ASSERT_TRUE(backend_->TakeBrokerDown().ok());
+  std::unique_ptr<ClientRecordSink> restarted = Sink();
+  ASSERT_NE(restarted, nullptr);
+  Result<std::vector<LogRecord>> records = restarted->Read(0, 0, 2);
+  ASSERT_TRUE(records.ok()) << records.status().ToString();
+  EXPECT_EQ(records->size(), 2u);
+}
+
+}  // namespace
+}  // namespace durasim
