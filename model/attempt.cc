@@ -46,7 +46,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
   };
   faults_ = std::make_unique<FaultPlan>(std::move(hooks));
   LogBackend& backend = world.backend();
-  FaultyLogClient::SendRefused send_refused;
+  BrokerWriteFaults* broker_faults = nullptr;  // the sink, where the broker injects write faults
   Result<std::unique_ptr<LogClient>> client = backend.Connect(*scheduler_);
   if (!client.ok()) {
     // Run() reports it; a placeholder keeps the parts below well formed.
@@ -58,18 +58,12 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
     // The model's producer timing and outage window over the real client.
     auto sink = std::make_unique<ClientRecordSink>(std::move(client).value(), backend, world.corrupted(),
                                                    [this](const LogRecord& record) { ObserveAppend(record, "log.append"); });
-    if (backend.can_refuse_produce()) {
-      // Rejected puts are refused by the broker itself.
-      ClientRecordSink* refusing = sink.get();
-      send_refused = [refusing](int32_t partition, std::string key, std::string value) {
-        return refusing->AppendRefused(partition, std::move(key), std::move(value));
-      };
-    }
+    if (backend.has_write_fault_controls()) broker_faults = sink.get();
     client = std::unique_ptr<LogClient>(
         std::make_unique<SimulatedLogClient>(*scheduler_, world.log(), world.scenario().log, std::move(sink)));
   }
   log_client_ = std::move(client).value();
-  faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_, std::move(send_refused));
+  faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_, broker_faults);
   store_ = make_store(*faulty_client_, world.scenario().log);
   runtime_ = make_runtime(world, *scheduler_, *store_, *faults_);
 }

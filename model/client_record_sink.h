@@ -13,7 +13,10 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "model/faulty_log_client.h"
 #include "model/kafka_log.h"
 #include "model/record_sink.h"
 #include "store/log_backend.h"
@@ -21,7 +24,7 @@
 
 namespace durasim {
 
-class ClientRecordSink : public RecordSink {
+class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
  public:
   using OnAppended = std::function<void(const LogRecord&)>;
   // REQUIRES: `backend` and `corrupted` outlive the sink.
@@ -34,17 +37,25 @@ class ClientRecordSink : public RecordSink {
   Result<std::vector<PartitionOffsets>> Offsets() override;
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
 
-  // A put the broker refuses (the reject_put fault, from the broker's own
-  // controls): the backend arms the refusal, then the record is produced,
-  // flushed and awaited. Errors: kInternal when the backend has no such
-  // control; otherwise the real client's answer (kNotPersisted expected).
-  Result<RecordPosition> AppendRefused(int32_t partition, std::string key, std::string value);
+  // BrokerWriteFaults, from the backend's controls (kInternal where it has
+  // none). A refused record is produced, flushed and awaited on this
+  // incarnation's client after the backend arms the refusal. A record whose
+  // acknowledgement is to be lost is appended by the backend (a producer of
+  // its own), then found at the end of its partition and reported as
+  // appended, as the model's log reports it.
+  Result<RecordPosition> SendRefused(int32_t partition, std::string key, std::string value) override;
+  void LoseAckOf(int32_t partition, const std::string& key, const std::string& value) override {
+    lose_ack_of_.push_back(LogRecord{partition, -1, key, value});
+  }
 
  private:
+  Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value);
+
   std::unique_ptr<LogClient> client_;
   LogBackend& backend_;
   const CorruptedPositions& corrupted_;
   OnAppended on_appended_;
+  std::vector<LogRecord> lose_ack_of_;  // records whose acknowledgement the broker is to lose
 };
 
 }  // namespace durasim

@@ -64,8 +64,8 @@ TEST_F(ClientRecordSinkTest, AppendReturnsThePositionAndReportsTheRecord) {
 TEST_F(ClientRecordSinkTest, RefusedAppendIsNotPersistedByTheBroker) {
   std::unique_ptr<ClientRecordSink> sink = Sink();
   ASSERT_NE(sink, nullptr);
-  ASSERT_TRUE(backend_->can_refuse_produce());
-  Result<RecordPosition> refused = sink->AppendRefused(0, "k", "refused");
+  ASSERT_TRUE(backend_->has_write_fault_controls());
+  Result<RecordPosition> refused = sink->SendRefused(0, "k", "refused");
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), StatusCode::kNotPersisted) << refused.status().ToString();
   EXPECT_NE(refused.status().message().find("INVALID_RECORD"), std::string::npos) << refused.status().ToString();
@@ -77,6 +77,33 @@ TEST_F(ClientRecordSinkTest, RefusedAppendIsNotPersistedByTheBroker) {
   ASSERT_TRUE(all.ok()) << all.status().ToString();
   ASSERT_EQ((*all)[0].size(), 1u);
   EXPECT_EQ((*all)[0][0].value, "next");
+}
+
+// Strategy: a record whose acknowledgement the broker is to lose is
+// persisted by the mock while librdkafka itself gives up on it (message
+// timed out, possibly persisted); the sink finds it at the end of its
+// partition and reports it with its offset, and the next append continues
+// the log on the incarnation's own client.
+TEST_F(ClientRecordSinkTest, LostAcknowledgementIsPossiblyPersistedAndTheRecordIsReported) {
+  std::unique_ptr<ClientRecordSink> sink = Sink();
+  ASSERT_NE(sink, nullptr);
+  ASSERT_TRUE(sink->Append(0, "k", "first").ok());
+  sink->LoseAckOf(0, "k", "lost");
+  Result<RecordPosition> lost = sink->Append(0, "k", "lost");
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.status().code(), StatusCode::kPossiblyPersisted) << lost.status().ToString();
+  EXPECT_NE(lost.status().message().find("_MSG_TIMED_OUT"), std::string::npos) << lost.status().ToString();
+  ASSERT_EQ(appended_.size(), 2u);
+  EXPECT_EQ(appended_[1].offset, 1);
+  EXPECT_EQ(appended_[1].value, "lost");
+  Result<RecordPosition> next = sink->Append(0, "k", "next");
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  EXPECT_EQ(next->offset, 2);
+  // A refusal after a lost acknowledgement is still the broker's (found by
+  // the generated differential: the mock's per-broker error stack, once
+  // used, shadowed the cluster-wide one).
+  Result<RecordPosition> refused = sink->SendRefused(0, "k", "refused");
+  EXPECT_EQ(refused.status().code(), StatusCode::kNotPersisted) << refused.status().ToString();
 }
 
 // Strategy: a record the harness corrupted reads back corrupted through the

@@ -9,13 +9,23 @@
 
 namespace durasim {
 
+namespace {
+// The answer to a put whose acknowledgement was lost, the same on every
+// backend (the trace compares it).
+Status LostAck(int64_t ordinal) {
+  return Status(StatusCode::kPossiblyPersisted,
+                fmt::format("acknowledgement of put {} lost; the write may be persisted", ordinal));
+}
+}  // namespace
+
 ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
   Produced produced{};
   produced.fate = plan_.OnProduce(produced.ordinal);
-  if (produced.fate != FaultPlan::PutFate::kReject) {
+  if (produced.fate == FaultPlan::PutFate::kReject) {
+    if (broker_ != nullptr) produced.refused = LogRecord{partition, -1, std::move(key), std::move(value)};
+  } else {
+    if (produced.fate == FaultPlan::PutFate::kLoseAck && broker_ != nullptr) broker_->LoseAckOf(partition, key, value);
     produced.inner_ticket = inner().Produce(partition, std::move(key), std::move(value));
-  } else if (send_refused_) {
-    produced.refused = LogRecord{partition, -1, std::move(key), std::move(value)};
   }
   const ProduceTicket ticket = next_ticket_++;
   produced_.emplace(ticket, produced);
@@ -30,9 +40,10 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
   Produced produced = std::move(it->second);
   produced_.erase(it);
   if (produced.fate == FaultPlan::PutFate::kReject) {
-    if (send_refused_) {
+    if (broker_ != nullptr) {
       LogRecord& record = produced.refused;
-      Result<RecordPosition> answer = send_refused_(record.partition, std::move(record.key), std::move(record.value));
+      Result<RecordPosition> answer =
+          broker_->SendRefused(record.partition, std::move(record.key), std::move(record.value));
       if (answer.ok() || answer.status().code() != StatusCode::kNotPersisted) {
         co_return Status(StatusCode::kInternal,
                          fmt::format("put {} was to be refused by the broker, which answered {}", produced.ordinal,
@@ -43,11 +54,17 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
   }
   plan_.OnWaitStarted(produced.ordinal);
   Result<RecordPosition> ack = co_await inner().AwaitAck(produced.inner_ticket);
-  if (!ack.ok()) co_return ack;
-  if (produced.fate == FaultPlan::PutFate::kLoseAck) {
-    co_return Status(StatusCode::kPossiblyPersisted,
-                     fmt::format("acknowledgement of put {} lost; the write may be persisted", produced.ordinal));
+  if (produced.fate == FaultPlan::PutFate::kLoseAck && broker_ != nullptr) {
+    if (ack.ok()) {
+      co_return Status(StatusCode::kInternal,
+                       fmt::format("the broker was to lose the acknowledgement of put {}, but acknowledged offset {}",
+                                   produced.ordinal, ack->offset));
+    }
+    if (ack.status().code() == StatusCode::kPossiblyPersisted) ack = LostAck(produced.ordinal);
+    co_return ack;
   }
+  if (!ack.ok()) co_return ack;
+  if (produced.fate == FaultPlan::PutFate::kLoseAck) co_return LostAck(produced.ordinal);
   plan_.OnAcked();
   co_return ack;
 }

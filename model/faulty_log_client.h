@@ -1,33 +1,45 @@
 // FaultyLogClient: wraps any LogClient and injects the write faults a
-// FaultPlan asks for: a rejected write (never forwarded; not persisted; or,
-// where the broker can refuse a write, sent to be refused by it), a
+// FaultPlan asks for: a rejected write (never forwarded; not persisted), a
 // lost acknowledgement (forwarded and persisted; the caller hears "possibly
 // persisted"), a cancelled wait, a crash after an acknowledgement. The store
-// under test never knows it is wrapped.
+// under test never knows it is wrapped. Where the broker has controls of its
+// own (librdkafka's mock cluster), the rejection and the lost acknowledgement
+// come from the broker instead, through BrokerWriteFaults; the caller hears
+// the same answers at the same simulated instants.
 //
 // Determinism contract (model/): no wall clock, no threads, no
 // std::random_device, no iteration over unordered containers where the order
 // can reach the trace, no standard-library distributions.
 #pragma once
 
-#include <functional>
 #include <map>
+#include <string>
 
 #include "model/fault_plan.h"
 #include "store/forwarding_log_client.h"
 
 namespace durasim {
 
+// The broker's own write-fault controls.
+class BrokerWriteFaults {
+ public:
+  virtual ~BrokerWriteFaults() = default;
+  // Sends a record for the broker to refuse, now; returns the broker's answer
+  // (kNotPersisted expected).
+  virtual Result<RecordPosition> SendRefused(int32_t partition, std::string key, std::string value) = 0;
+  // The next record sent with exactly these contents is persisted by the
+  // broker, which loses its acknowledgement (kPossiblyPersisted expected).
+  virtual void LoseAckOf(int32_t partition, const std::string& key, const std::string& value) = 0;
+};
+
 class FaultyLogClient : public ForwardingLogClient {
  public:
-  // Sends a record the broker refuses and returns the broker's answer.
-  using SendRefused = std::function<Result<RecordPosition>(int32_t partition, std::string key, std::string value)>;
-
-  // REQUIRES: both outlive the wrapper. With `send_refused`, a rejected put
-  // is sent, at the instant the model would answer, to be refused by the
-  // broker itself; its answer must be kNotPersisted.
-  FaultyLogClient(LogClient& inner, FaultPlan& plan, SendRefused send_refused = nullptr)
-      : ForwardingLogClient(inner), plan_(plan), send_refused_(std::move(send_refused)) {}
+  // REQUIRES: `inner`, `plan` and `broker` (when given) outlive the wrapper.
+  // With `broker`, a rejected put is sent, at the instant the model answers,
+  // for the broker to refuse, and a lost acknowledgement is lost by the
+  // broker; an answer other than the expected one is a kInternal error.
+  FaultyLogClient(LogClient& inner, FaultPlan& plan, BrokerWriteFaults* broker = nullptr)
+      : ForwardingLogClient(inner), plan_(plan), broker_(broker) {}
 
   ProduceTicket Produce(int32_t partition, std::string key, std::string value) override;
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
@@ -41,7 +53,7 @@ class FaultyLogClient : public ForwardingLogClient {
   };
 
   FaultPlan& plan_;
-  SendRefused send_refused_;
+  BrokerWriteFaults* broker_;
   std::map<ProduceTicket, Produced> produced_;
   ProduceTicket next_ticket_ = 1;
 };

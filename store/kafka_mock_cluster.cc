@@ -72,6 +72,11 @@ void KafkaMockCluster::PushProduceErrors(size_t count, rd_kafka_resp_err_t err) 
   rd_kafka_mock_push_request_errors_array(cluster_, kApiKeyProduce, errors.size(), errors.data());
 }
 
+void KafkaMockCluster::PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err, std::chrono::milliseconds delay) {
+  rd_kafka_mock_broker_push_request_error_rtts(cluster_, broker_id, kApiKeyProduce, 1, err,
+                                               static_cast<int>(delay.count()));
+}
+
 Status KafkaMockCluster::BrokerDown(int32_t broker_id) {
   return MockStatus(rd_kafka_mock_broker_set_down(cluster_, broker_id), fmt::format("broker {} down", broker_id));
 }

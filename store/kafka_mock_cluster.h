@@ -40,6 +40,12 @@ class KafkaMockCluster {
   // The next `count` Produce requests, to any broker, fail with `err` (one
   // error per request, whatever it carries; producer retries consume them).
   void PushProduceErrors(size_t count, rd_kafka_resp_err_t err);
+  // The next Produce request `broker_id` receives is answered with `err`,
+  // `delay` later; with NO_ERROR it is handled (its records appended) first.
+  // Once a broker has had such an answer pushed, librdkafka 2.0.2's mock
+  // ignores PushProduceErrors for that broker: its own (empty) error stack
+  // shadows the cluster's.
+  void PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err, std::chrono::milliseconds delay);
   // Closes the broker's listener and connections; its data stays.
   Status BrokerDown(int32_t broker_id);
   Status BrokerUp(int32_t broker_id);

@@ -35,12 +35,22 @@ class LogBackend {
   virtual Status TakeBrokerDown() { return Status::Ok(); }
   // Brings a broker taken down back up; a no-op when it is up.
   virtual Status EnsureBrokerUp() { return Status::Ok(); }
-  // Whether the broker can be made to refuse a write (librdkafka's mock
-  // cluster); elsewhere the harness injects refusals itself.
-  virtual bool can_refuse_produce() const { return false; }
+  // Whether the broker itself can refuse a write and lose the
+  // acknowledgement of a persisted one (librdkafka's mock cluster);
+  // elsewhere the harness's fault wrapper injects both.
+  virtual bool has_write_fault_controls() const { return false; }
   // Makes the broker refuse the next produce request with a non-retriable
-  // error, so its records are not persisted. REQUIRES: can_refuse_produce().
+  // error, so its records are not persisted.
+  // REQUIRES: has_write_fault_controls().
   virtual void RefuseNextProduce() {}
+  // Writes one record whose acknowledgement the broker loses: a short-lived
+  // producer sends it, the broker appends it and answers too late, and
+  // librdkafka itself reports the write possibly persisted. Returns that
+  // answer. REQUIRES: has_write_fault_controls().
+  virtual Result<RecordPosition> AppendLosingAck(int32_t /*partition*/, std::string /*key*/,
+                                                 std::string /*value*/) {
+    return Status(StatusCode::kInternal, "backend " + name() + " cannot lose an acknowledgement");
+  }
 };
 
 }  // namespace durasim

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 
+#include "store/run_sync.h"
+
 namespace durasim {
 namespace {
 
@@ -19,6 +21,10 @@ std::string FreshTopicName() {
 
 // The mock cluster's only broker.
 constexpr int32_t kMockBroker = 1;
+// A lost acknowledgement on the mock: the producer gives up on a record
+// after kLostAckMessageTimeout, long before the mock answers.
+constexpr std::chrono::milliseconds kLostAckMessageTimeout{100};
+constexpr std::chrono::milliseconds kLostAckDelay{5000};
 
 }  // namespace
 
@@ -75,7 +81,20 @@ Status RdKafkaBackend::EnsureBrokerUp() {
 }
 
 void RdKafkaBackend::RefuseNextProduce() {
-  if (mock_) mock_->PushProduceErrors(1, RD_KAFKA_RESP_ERR_INVALID_RECORD);
+  if (mock_) mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_INVALID_RECORD, std::chrono::milliseconds(0));
+}
+
+Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::string key, std::string value) {
+  if (!mock_) return LogBackend::AppendLosingAck(partition, std::move(key), std::move(value));
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
+  RdKafkaConfig lossy = config_;
+  lossy.message_timeout = kLostAckMessageTimeout;
+  Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(lossy);
+  if (!client.ok()) return client.status();
+  mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_NO_ERROR, kLostAckDelay);
+  const ProduceTicket ticket = (*client)->Produce(partition, std::move(key), std::move(value));
+  (*client)->Flush();
+  return RunSync((*client)->AwaitAck(ticket));
 }
 
 Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {

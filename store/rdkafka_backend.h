@@ -27,9 +27,13 @@ class RdKafkaBackend : public LogBackend {
   // On the mock cluster, its only broker; a real broker stays up.
   Status TakeBrokerDown() override;
   Status EnsureBrokerUp() override;
-  // On the mock cluster: INVALID_RECORD, which librdkafka does not retry.
-  bool can_refuse_produce() const override { return mock_ != nullptr; }
+  bool has_write_fault_controls() const override { return mock_ != nullptr; }
+  // INVALID_RECORD, which librdkafka does not retry.
   void RefuseNextProduce() override;
+  // The producer's message timeout is 100 ms and the mock answers its
+  // Produce request 5 s late; librdkafka reports the timeout within about
+  // a second (its timeout scan), after which the producer is destroyed.
+  Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value) override;
 
   const RdKafkaConfig& config() const { return config_; }
 
