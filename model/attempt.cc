@@ -5,14 +5,14 @@
 // can reach the trace, no standard-library distributions.
 #include "model/attempt.h"
 
-#include "model/client_record_sink.h"
-
 #include <fmt/format.h>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <exception>
+
+#include "model/client_record_sink.h"
 
 namespace durasim {
 namespace {

@@ -106,5 +106,34 @@ TEST(RunnerTest, NoProgressIsStuck) {
   EXPECT_TRUE(HasViolation(report, "liveness"));
 }
 
+// Strategy: a corrupt step naming a record the log does not hold ends the
+// run in error, naming the position, on the model and on the mock cluster
+// (where the harness reads the real log to know).
+TEST(RunnerTest, CorruptStepWithoutSuchRecordIsAnErrorOnEveryBackend) {
+  Result<Scenario> scenario = ParseScenario(R"(name: corrupt_missing
+suppliers:
+  - {name: llm}
+actions:
+  - {name: ask, on: [input], steps: [{call: llm}, output]}
+inputs:
+  - {key: a, value: 1}
+attempts:
+  - steps:
+      - read: all
+      - run
+      - corrupt: {partition: 0, offset: 99}
+)",
+                                            "corrupt_missing.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
+  for (const char* backend : {"model", "mock"}) {
+    RunOptions options;
+    options.backend = backend;
+    const RunReport report = RunScenario(*scenario, options);
+    EXPECT_EQ(report.verdict, "error") << backend;
+    EXPECT_NE(report.error.find("corrupt: no record at partition 0 offset 99"), std::string::npos)
+        << backend << ": " << report.error;
+  }
+}
+
 }  // namespace
 }  // namespace durasim
