@@ -19,6 +19,10 @@ std::string FreshTopicName() {
   return fmt::format("durasim-{}-{}-{}", getpid(), counter.fetch_add(1), now);
 }
 
+// A rebuild reads partition after partition, and each read after the first
+// waits out the fetch still held for the previous one: a run's rebuilds are
+// small, so hold empty fetches briefly.
+constexpr std::chrono::milliseconds kRunFetchWaitMax{5};
 // The mock cluster's only broker.
 constexpr int32_t kMockBroker = 1;
 // A lost acknowledgement on the mock: the producer gives up on a record
@@ -34,6 +38,7 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(int32_t partit
   std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend());
   backend->mock_ = std::move(cluster).value();
   backend->config_.bootstrap_servers = backend->mock_->bootstrap_servers();
+  backend->config_.fetch_wait_max = kRunFetchWaitMax;
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
   if (Status created = backend->mock_->CreateTopic(backend->config_.topic, partitions); !created.ok()) return created;
@@ -47,6 +52,7 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   }
   std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend());
   backend->config_.bootstrap_servers = bootstrap_servers;
+  backend->config_.fetch_wait_max = kRunFetchWaitMax;
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
   backend->config_.create_topic = true;
