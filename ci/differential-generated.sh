@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Writes the scenarios of explore seeds 1..COUNT to files (`durasim replay
-# --write`) and runs them on BACKEND next to the model (`--compare-model`):
-# any different observation, down to the trace, fails. For BACKEND kafka the
-# broker is DURASIM_KAFKA_BOOTSTRAP; without it, exits 77 (ctest's
-# "skipped"): ci/test.sh runs the kafka tests under ci/kafka/with-broker.sh.
-#   differential-generated.sh DURASIM COUNT mock|kafka
+# Explores seeds 1..COUNT on BACKEND next to the model (`durasim explore
+# --compare-model`): any different observation, down to the trace, fails the
+# seed, and the failing scenario is written (and shrunk) under FAILURES_DIR.
+# For BACKEND kafka the broker is DURASIM_KAFKA_BOOTSTRAP; without it, exits
+# 77 (ctest's "skipped"): ci/test.sh runs the kafka tests under
+# ci/kafka/with-broker.sh.
+#   differential-generated.sh DURASIM COUNT mock|kafka FAILURES_DIR
 set -euo pipefail
-if (($# != 3)); then
-  echo "usage: $0 DURASIM COUNT mock|kafka" >&2
+if (($# != 4)); then
+  echo "usage: $0 DURASIM COUNT mock|kafka FAILURES_DIR" >&2
   exit 2
 fi
-durasim=$1 count=$2 backend=$3
+durasim=$1 count=$2 backend=$3 failures=$4
 backend_flags=(--backend "$backend")
 if [[ $backend == kafka ]]; then
   if [[ -z ${DURASIM_KAFKA_BOOTSTRAP:-} ]]; then
@@ -19,9 +20,4 @@ if [[ $backend == kafka ]]; then
   fi
   backend_flags+=(--bootstrap-servers "$DURASIM_KAFKA_BOOTSTRAP")
 fi
-dir=$(mktemp -d "${TMPDIR:-/tmp}/durasim-generated.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-for ((seed = 1; seed <= count; seed++)); do
-  "$durasim" replay --seed "$seed" --write "$dir/seed_$seed.yaml" >/dev/null
-done
-exec "$durasim" run "${backend_flags[@]}" --compare-model "$dir"
+exec "$durasim" explore --seeds "$count" --jobs 2 "${backend_flags[@]}" --compare-model --failures-dir "$failures"

@@ -52,6 +52,9 @@ class Sweep {
     results_.resize(seeds_.size());
     finished_.assign(seeds_.size(), 0);
     if (options.mutant) run_options_.mutant = options.mutant;
+    run_options_.backend = options.backend;
+    run_options_.bootstrap_servers = options.bootstrap_servers;
+    run_options_.compare_model = options.compare_model;
   }
 
   SweepResult Run() {
@@ -182,12 +185,15 @@ class Sweep {
   std::vector<std::string> Header(const Generated& generated, const RunReport& report, const std::string& invariant,
                                   const std::string& path) const {
     const std::string mutant_flag = options_.mutant ? " --mutant " + *options_.mutant : "";
+    const std::string backend_flags = BackendFlags(run_options_);
     std::vector<std::string> header = {
-        fmt::format("Strategy: found by durasim explore: seed {}, mutant {}, invariant {}", generated.scenario.seed,
-                    options_.mutant.value_or("none"), invariant),
+        fmt::format("Strategy: found by durasim explore: seed {}, mutant {}, invariant {}{}", generated.scenario.seed,
+                    options_.mutant.value_or("none"), invariant,
+                    run_options_.backend == "model" ? "" : ", backend " + run_options_.backend),
         fmt::format("swarm: {}", generated.swarm.Describe()),
-        fmt::format("reproduce: build/durasim run {}", path),
-        fmt::format("replay the generated run: build/durasim replay --seed {}{}", generated.scenario.seed, mutant_flag),
+        fmt::format("reproduce: build/durasim run{} {}", backend_flags, path),
+        fmt::format("replay the generated run: build/durasim replay --seed {}{}{}", generated.scenario.seed, mutant_flag,
+                    backend_flags),
     };
     const std::string message = !report.violations.empty() ? report.violations.front().message : report.error;
     const std::string first_line = message.substr(0, message.find('\n'));
@@ -282,6 +288,8 @@ nlohmann::json ToJson(const SweepResult& result, const SweepOptions& options) {
                      {"message", seed.message}});
   }
   return {{"mutant", options.mutant ? nlohmann::json(*options.mutant) : nlohmann::json(nullptr)},
+          {"backend", options.backend},
+          {"compare_model", options.compare_model},
           {"seed_start", options.seed_start},
           {"seeds_total", options.seeds},
           {"shard", fmt::format("{}/{}", options.shard_index, options.shard_count)},
@@ -338,9 +346,10 @@ int ExitCodeFor(const SweepResult& result, bool require_coverage) {
 SweepResult SweepSeeds(const SweepOptions& options) { return Sweep(options).Run(); }
 
 int RunSweep(const SweepOptions& options) {
-  std::cout << fmt::format("explore: seeds {}..{} shard {}/{} jobs {} mutant {}\n", options.seed_start,
+  std::cout << fmt::format("explore: seeds {}..{} shard {}/{} jobs {} mutant {} backend {}{}\n", options.seed_start,
                            options.seed_start + options.seeds - 1, options.shard_index, options.shard_count,
-                           options.jobs, options.mutant.value_or("none"));
+                           options.jobs, options.mutant.value_or("none"), options.backend,
+                           options.compare_model ? " compared with the model" : "");
   const SweepResult result = Sweep(options).Run();
   // Reports first: whatever happens next, the run is written down.
   if (!options.report_json_path.empty()) {

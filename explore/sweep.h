@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/runner.h"
+
 namespace durasim {
 
 struct SweepOptions {
@@ -22,6 +24,11 @@ struct SweepOptions {
   int shard_index = 0;  // this process runs seeds with (seed - seed_start) % shard_count == shard_index
   int shard_count = 1;
   std::optional<std::string> mutant;
+  // The backend each seed runs on, and whether it is compared with the model
+  // (a difference is a "differential" failure, written and shrunk as any).
+  std::string backend = "model";
+  std::string bootstrap_servers;
+  bool compare_model = false;
   double time_budget_s = 0;  // 0: no budget
   std::string failures_dir = "failures";
   std::string junit_path;

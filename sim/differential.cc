@@ -50,4 +50,13 @@ std::optional<std::string> FirstDifference(const RunReport& model, const RunRepo
   return std::nullopt;
 }
 
+bool MarkDifference(const RunReport& model, RunReport& other) {
+  const std::optional<std::string> difference = FirstDifference(model, other);
+  if (!difference.has_value()) return false;
+  other.violations.push_back(
+      Violation{"differential", fmt::format("model and {} differ: {}", other.backend, *difference)});
+  if (other.verdict == "pass" || other.verdict == "stuck") other.verdict = "violation";
+  return true;
+}
+
 }  // namespace durasim

@@ -58,5 +58,23 @@ TEST(DifferentialTest, FirstDifferingTraceEventIsNamed) {
   EXPECT_NE(FirstDifference(Report(), other)->find("mock [<end of trace>]"), std::string::npos);
 }
 
+// Strategy: a difference becomes a "differential" violation that names it
+// and turns a passing verdict into a violation; equal reports are untouched.
+TEST(DifferentialTest, MarkDifferenceAddsANamedViolation) {
+  RunReport same = Report();
+  EXPECT_FALSE(MarkDifference(Report(), same));
+  EXPECT_TRUE(same.violations.empty());
+  EXPECT_EQ(same.verdict, "pass");
+
+  RunReport other = Report();
+  other.outputs = {71};
+  EXPECT_TRUE(MarkDifference(Report(), other));
+  EXPECT_EQ(other.verdict, "violation");
+  ASSERT_EQ(other.violations.size(), 1u);
+  EXPECT_EQ(other.violations[0].invariant, "differential");
+  EXPECT_NE(other.violations[0].message.find("model and mock differ: outputs"), std::string::npos)
+      << other.violations[0].message;
+}
+
 }  // namespace
 }  // namespace durasim

@@ -19,6 +19,7 @@
 #include "properties/once_checker.h"
 #include "properties/phantom_save_checker.h"
 #include "properties/put_latency_checker.h"
+#include "sim/differential.h"
 #include "properties/recovery_checker.h"
 #include "properties/same_answer_checker.h"
 #include "sim/hash.h"
@@ -192,6 +193,24 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
 
 }  // namespace
 
+std::string BackendFlags(const RunOptions& options) {
+  if (options.backend == "model") return "";
+  std::string flags = " --backend " + options.backend;
+  if (options.backend == "kafka") flags += " --bootstrap-servers " + options.bootstrap_servers;
+  if (options.compare_model) flags += " --compare-model";
+  return flags;
+}
+
+// Runs `scenario` on the model too; a different observation becomes a
+// "differential" violation of `report`. Returns whether there was one.
+bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunReport& report) {
+  RunOptions model_options = options;
+  model_options.backend = "model";
+  model_options.compare_model = false;
+  model_options.check_determinism = false;
+  return MarkDifference(RunScenario(scenario, model_options), report);
+}
+
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   RunReport report;
   report.scenario = scenario.name;
@@ -240,7 +259,12 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
     report.verdict = "error";
     report.error = fmt::format("internal error in scenario {}: {}", scenario.path, error.what());
   }
+  const bool differs = options.compare_model && options.backend != "model" && CompareWithModel(scenario, options, report);
   Judge(scenario, report);
+  if (differs && scenario.expect.verdict != "differential") {
+    report.mismatches.push_back("the " + options.backend + " backend does not tell the model's story");
+    report.ok = false;
+  }
   return report;
 }
 

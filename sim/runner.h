@@ -24,6 +24,9 @@ struct RunOptions {
   std::string backend = "model";      // model, mock or kafka
   std::string bootstrap_servers;      // --backend kafka
   bool check_determinism = false;     // run twice and compare the traces
+  // On mock or kafka, also run on the model: the first different observation
+  // (sim/differential.h) is a violation of invariant "differential".
+  bool compare_model = false;
   SimDuration attempt_time_bound = std::chrono::minutes(10);  // simulated time per attempt
 };
 
@@ -48,5 +51,9 @@ struct RunReport {
 };
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options);
+
+// The command-line flags that select `options`' backend and comparison, each
+// with a leading space ("" for the model): for reproduce lines.
+std::string BackendFlags(const RunOptions& options);
 
 }  // namespace durasim

@@ -135,5 +135,22 @@ attempts:
   }
 }
 
+// Strategy: with compare_model on the mock cluster, the seed regression
+// runs on both and tells the same story: no differential violation, as
+// expected; with the legacy mutant both see the second supplier call.
+TEST(RunnerTest, CompareModelOnMockAgreesOnTheSeedRegression) {
+  RunOptions options;
+  options.backend = "mock";
+  options.compare_model = true;
+  RunReport report = RunScenario(LoadSeed(), options);
+  EXPECT_TRUE(report.ok) << (report.mismatches.empty() ? report.error : report.mismatches.front());
+  EXPECT_FALSE(HasViolation(report, "differential"));
+  options.mutant = "legacy-end-offset-marker";
+  report = RunScenario(LoadSeed(), options);
+  EXPECT_EQ(report.supplier_calls, 2);
+  EXPECT_TRUE(HasViolation(report, "once"));
+  EXPECT_FALSE(HasViolation(report, "differential"));
+}
+
 }  // namespace
 }  // namespace durasim

@@ -40,7 +40,7 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 constexpr std::string_view kVerdicts[] = {
     "pass", "error", "once", "finished", "same-answer", "phantom-save",
-    "cancellation", "invalid-recovery", "bounded-memory", "put-latency", "liveness"};
+    "cancellation", "invalid-recovery", "bounded-memory", "put-latency", "liveness", "differential"};
 
 // A failed check. Thrown only inside this file and turned into a Status in
 // ParseScenario: parsing stops at the first error anyway, and unwinding keeps
