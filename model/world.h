@@ -32,7 +32,8 @@ class World {
   SimTime now() const { return clock_.now; }
   Trace& trace() { return trace_; }
   const Trace& trace() const { return trace_; }
-  // The in-memory log; the run's log unless another backend is set.
+  // The in-memory log: the run's log unless another backend is set, and on
+  // every backend the broker's outage window (SimulatedLogClient obeys it).
   KafkaLog& log() { return log_; }
   LogBackend& backend() { return *backend_; }
   // REQUIRES: `backend` outlives the world's attempts.
