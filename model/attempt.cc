@@ -10,6 +10,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <algorithm>
 #include <exception>
 
 #include "model/client_record_sink.h"
@@ -95,8 +96,10 @@ bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
                         all.status().ToString()));
       return false;
     }
-    found = partition >= 0 && static_cast<size_t>(partition) < all->size() && offset >= 0 &&
-            static_cast<size_t>(offset) < (*all)[static_cast<size_t>(partition)].size();
+    if (partition >= 0 && static_cast<size_t>(partition) < all->size()) {
+      const std::vector<LogRecord>& records = (*all)[static_cast<size_t>(partition)];
+      found = std::any_of(records.begin(), records.end(), [&](const LogRecord& r) { return r.offset == offset; });
+    }
   }
   if (!found) {
     Error(fmt::format("corrupt: no record at partition {} offset {}", partition, offset));

@@ -65,8 +65,9 @@ class Attempt {
   bool Apply(const AttemptStep& step);
   // An append the checkers and the fault plan must hear of.
   void ObserveAppend(const LogRecord& record, std::string_view how);
-  // Reports records the log holds that no acknowledgement announced (an
-  // acknowledgement lost, a crash before it arrived).
+  // Reports records a real log holds that the harness was not told of: a
+  // write whose real answer never came (a slow broker); appends the sink
+  // makes, injected lost acknowledgements included, are reported at once.
   void DiscoverUnobservedAppends();
   // Garbage at (partition, offset): written into the model's log; on other
   // backends shown to every reader of the log (a broker cannot overwrite a

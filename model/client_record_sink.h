@@ -7,8 +7,10 @@
 // a record in place). Before every call the backend's broker is brought back
 // up if the harness took it down.
 //
-// Deterministic as long as the broker answers every call; a broker that
-// does not is an error of the run, named by the real client.
+// Outside model/'s determinism contract by nature: it blocks on librdkafka
+// in wall-clock time. Its results, and so the trace, are deterministic as
+// long as the broker answers every call; a broker that does not is an error
+// of the run, named by the real client or by this sink.
 #pragma once
 
 #include <functional>
@@ -47,6 +49,7 @@ class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
   void LoseAckOf(int32_t partition, const std::string& key, const std::string& value) override {
     lose_ack_of_.push_back(LogRecord{partition, -1, key, value});
   }
+  void ForgetLostAck(int32_t partition, const std::string& key, const std::string& value) override;
 
  private:
   Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -121,14 +122,21 @@ TEST_F(ClientRecordSinkTest, ReadShowsCorruptedRecordsCorrupted) {
   EXPECT_EQ((*records)[1].value, kCorruptValue);
 }
 
-// Strategy: after the backend takes its broker down for real, the sink's
-// next call brings it back up first, so the append succeeds; so does a new
-// incarnation's connect during the outage.
+// Strategy: the backend takes its broker down for real (a client of our
+// own, with a short deadline, cannot read); the sink's next call brings it
+// back up first, so the append succeeds; so does a new incarnation's
+// connect during the outage.
 TEST_F(ClientRecordSinkTest, BrokerTakenDownIsBroughtBackBeforeTheNextCall) {
   std::unique_ptr<ClientRecordSink> sink = Sink();
   ASSERT_NE(sink, nullptr);
   ASSERT_TRUE(sink->Append(0, "k", "before").ok());
+  RdKafkaConfig probe_config = backend_->config();
+  probe_config.deadline = std::chrono::milliseconds(500);
+  Result<std::unique_ptr<RdKafkaLogClient>> probe = RdKafkaLogClient::Connect(probe_config);
+  ASSERT_TRUE(probe.ok()) << probe.status().ToString();
   ASSERT_TRUE(backend_->TakeBrokerDown().ok());
+  Result<std::vector<PartitionOffsets>> while_down = (*probe)->Offsets();
+  EXPECT_EQ(while_down.status().code(), StatusCode::kUnavailable) << while_down.status().ToString();
   Result<RecordPosition> after = sink->Append(0, "k", "after");
   ASSERT_TRUE(after.ok()) << after.status().ToString();
   EXPECT_EQ(after->offset, 1);

@@ -21,10 +21,11 @@ Status LostAck(int64_t ordinal) {
 ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
   Produced produced{};
   produced.fate = plan_.OnProduce(produced.ordinal);
-  if (produced.fate == FaultPlan::PutFate::kReject) {
-    if (broker_ != nullptr) produced.refused = LogRecord{partition, -1, std::move(key), std::move(value)};
-  } else {
-    if (produced.fate == FaultPlan::PutFate::kLoseAck && broker_ != nullptr) broker_->LoseAckOf(partition, key, value);
+  if (broker_ != nullptr && produced.fate != FaultPlan::PutFate::kDeliver) {
+    produced.record = LogRecord{partition, -1, key, value};
+    if (produced.fate == FaultPlan::PutFate::kLoseAck) broker_->LoseAckOf(partition, key, value);
+  }
+  if (produced.fate != FaultPlan::PutFate::kReject) {
     produced.inner_ticket = inner().Produce(partition, std::move(key), std::move(value));
   }
   const ProduceTicket ticket = next_ticket_++;
@@ -41,7 +42,7 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
   produced_.erase(it);
   if (produced.fate == FaultPlan::PutFate::kReject) {
     if (broker_ != nullptr) {
-      LogRecord& record = produced.refused;
+      LogRecord& record = produced.record;
       Result<RecordPosition> answer =
           broker_->SendRefused(record.partition, std::move(record.key), std::move(record.value));
       if (answer.ok() || answer.status().code() != StatusCode::kNotPersisted) {
@@ -61,6 +62,9 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
                                    produced.ordinal, ack->offset));
     }
     if (ack.status().code() == StatusCode::kPossiblyPersisted) ack = LostAck(produced.ordinal);
+    if (ack.status().code() == StatusCode::kNotPersisted) {
+      broker_->ForgetLostAck(produced.record.partition, produced.record.key, produced.record.value);
+    }
     co_return ack;
   }
   if (!ack.ok()) co_return ack;

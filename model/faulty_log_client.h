@@ -30,6 +30,8 @@ class BrokerWriteFaults {
   // The next record sent with exactly these contents is persisted by the
   // broker, which loses its acknowledgement (kPossiblyPersisted expected).
   virtual void LoseAckOf(int32_t partition, const std::string& key, const std::string& value) = 0;
+  // That record will not be sent after all (its delivery timed out).
+  virtual void ForgetLostAck(int32_t partition, const std::string& key, const std::string& value) = 0;
 };
 
 class FaultyLogClient : public ForwardingLogClient {
@@ -49,7 +51,7 @@ class FaultyLogClient : public ForwardingLogClient {
     FaultPlan::PutFate fate;
     int64_t ordinal;
     ProduceTicket inner_ticket;
-    LogRecord refused;  // a rejected put's record, when the broker refuses it
+    LogRecord record;  // with a broker injecting the fault: the rejected or ack-losing put's record
   };
 
   FaultPlan& plan_;

@@ -535,6 +535,83 @@ TEST(FaultyLogClientTest, LoseAckReportsPossiblyPersistedWhileTheLogHoldsTheReco
   EXPECT_EQ(probe.crashes, std::vector<std::string>{"crash after put 1 was acknowledged"});
 }
 
+// A broker's write-fault controls that answer as told and record the calls.
+struct BrokerProbe : BrokerWriteFaults {
+  Result<RecordPosition> refusal = Status(StatusCode::kNotPersisted, "INVALID_RECORD");
+  std::vector<std::string> calls;
+
+  Result<RecordPosition> SendRefused(int32_t partition, std::string key, std::string /*value*/) override {
+    calls.push_back("refuse " + std::to_string(partition) + " " + key);
+    return refusal;
+  }
+  void LoseAckOf(int32_t partition, const std::string& key, const std::string& /*value*/) override {
+    calls.push_back("lose " + std::to_string(partition) + " " + key);
+  }
+  void ForgetLostAck(int32_t partition, const std::string& key, const std::string& /*value*/) override {
+    calls.push_back("forget " + std::to_string(partition) + " " + key);
+  }
+};
+
+TEST(FaultyLogClientTest, BrokerRefusalGivesTheModelsAnswerAndAnUnexpectedOneIsInternal) {
+  // Strategy: with the broker's controls, reject_put nth=1 sends the record
+  // to be refused (never through the inner client) and the waiter hears the
+  // model's words; a broker that acknowledges the refused record instead is
+  // a kInternal error naming the offset.
+  SimClock clock;
+  KafkaLog log(1);
+  Scheduler scheduler(clock);
+  MemoryLogClient inner(scheduler, log, TestConfig());
+  PlanProbe probe;
+  FaultPlan plan(probe.Hooks());
+  plan.Arm(FaultKind::kRejectPut, 1);
+  plan.Arm(FaultKind::kRejectPut, 2);
+  BrokerProbe broker;
+  FaultyLogClient client(inner, plan, &broker);
+
+  std::vector<AckSeen> seen = ProduceAndAwait(scheduler, client, clock, 1);
+  ASSERT_TRUE(seen[0].result.has_value());
+  EXPECT_EQ(seen[0].result->status().ToString(), "not-persisted: put 1 rejected by the broker");
+  EXPECT_EQ(broker.calls, std::vector<std::string>{"refuse 0 k1"});
+  EXPECT_EQ(log.total_records(), 0u);
+
+  broker.refusal = RecordPosition{0, 7};
+  seen = ProduceAndAwait(scheduler, client, clock, 1);
+  ASSERT_TRUE(seen[0].result.has_value());
+  EXPECT_EQ(seen[0].result->status().code(), StatusCode::kInternal);
+  EXPECT_NE(seen[0].result->status().message().find("answered offset 7"), std::string::npos)
+      << seen[0].result->status().ToString();
+}
+
+TEST(FaultyLogClientTest, BrokerLostAckIsAnnouncedAndAnAcknowledgementAnywayIsInternal) {
+  // Strategy: with the broker's controls, lose_ack nth=1 announces the record
+  // to the broker before producing it; the inner (model) client acknowledges
+  // it, which a broker that was to lose it must not do: kInternal. A lost-ack
+  // put whose delivery times out (broker down past the delivery timeout) is
+  // not persisted and withdrawn from the broker.
+  SimClock clock;
+  KafkaLog log(1);
+  Scheduler scheduler(clock);
+  MemoryLogClient inner(scheduler, log, TestConfig());
+  PlanProbe probe;
+  FaultPlan plan(probe.Hooks());
+  plan.Arm(FaultKind::kLoseAck, 1);
+  plan.Arm(FaultKind::kLoseAck, 2);
+  BrokerProbe broker;
+  FaultyLogClient client(inner, plan, &broker);
+
+  std::vector<AckSeen> seen = ProduceAndAwait(scheduler, client, clock, 1);
+  ASSERT_TRUE(seen[0].result.has_value());
+  EXPECT_EQ(seen[0].result->status().code(), StatusCode::kInternal);
+  EXPECT_NE(seen[0].result->status().message().find("acknowledged offset 0"), std::string::npos)
+      << seen[0].result->status().ToString();
+
+  log.SetDownUntil(clock.now + seconds(10));
+  seen = ProduceAndAwait(scheduler, client, clock, 1);
+  ASSERT_TRUE(seen[0].result.has_value());
+  EXPECT_EQ(seen[0].result->status().code(), StatusCode::kNotPersisted);
+  EXPECT_EQ(broker.calls, (std::vector<std::string>{"lose 0 k1", "lose 0 k1", "forget 0 k1"}));
+}
+
 TEST(FaultyLogClientTest, CrashAfterPutPersistedCallsTheCrashHookOnTheNthAppend) {
   // Strategy: the log's append listener feeds FaultPlan::OnPersisted (as the
   // attempt wires it). crash_after_put_persisted nth=2 calls the crash hook

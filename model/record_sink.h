@@ -3,6 +3,10 @@
 // the producer's timing (linger, acknowledgement latency, outages) around
 // it. The sink is the in-memory KafkaLog (the model) or a real LogClient
 // (librdkafka's mock cluster, a real broker).
+//
+// Determinism contract (model/) for the in-memory sink; a real client's sink
+// (model/client_record_sink.h) is the one part of model/ that waits in wall
+// time, and stays deterministic as long as the broker answers.
 #pragma once
 
 #include <cstdint>

@@ -19,9 +19,9 @@
 #include "properties/once_checker.h"
 #include "properties/phantom_save_checker.h"
 #include "properties/put_latency_checker.h"
-#include "sim/differential.h"
 #include "properties/recovery_checker.h"
 #include "properties/same_answer_checker.h"
+#include "sim/differential.h"
 #include "sim/hash.h"
 #include "store/rdkafka_backend.h"
 
@@ -201,6 +201,8 @@ std::string BackendFlags(const RunOptions& options) {
   return flags;
 }
 
+namespace {
+
 // Runs `scenario` on the model too; a different observation becomes a
 // "differential" violation of `report`. Returns whether there was one.
 bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunReport& report) {
@@ -210,6 +212,8 @@ bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunRe
   model_options.check_determinism = false;
   return MarkDifference(RunScenario(scenario, model_options), report);
 }
+
+}  // namespace
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   RunReport report;

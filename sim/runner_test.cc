@@ -152,5 +152,27 @@ TEST(RunnerTest, CompareModelOnMockAgreesOnTheSeedRegression) {
   EXPECT_FALSE(HasViolation(report, "differential"));
 }
 
+// Strategy: a backend that cannot even start (kafka without bootstrap
+// servers) tells another story than the model: with compare_model the run
+// gets a "differential" violation naming the verdicts, and does not match
+// the file's expectation; without compare_model it is only an error.
+TEST(RunnerTest, CompareModelReportsADifferentStory) {
+  RunOptions options;
+  options.backend = "kafka";
+  RunReport report = RunScenario(LoadSeed(), options);
+  EXPECT_EQ(report.verdict, "error");
+  EXPECT_FALSE(HasViolation(report, "differential"));
+  options.compare_model = true;
+  report = RunScenario(LoadSeed(), options);
+  EXPECT_FALSE(report.ok);
+  ASSERT_TRUE(HasViolation(report, "differential"));
+  const auto differential = std::find_if(report.violations.begin(), report.violations.end(),
+                                         [](const Violation& v) { return v.invariant == "differential"; });
+  EXPECT_EQ(differential->message, "model and kafka differ: verdict: model pass, kafka error");
+  EXPECT_TRUE(std::any_of(report.mismatches.begin(), report.mismatches.end(), [](const std::string& m) {
+    return m == "the kafka backend does not tell the model's story";
+  }));
+}
+
 }  // namespace
 }  // namespace durasim

@@ -72,9 +72,11 @@ void KafkaMockCluster::PushProduceErrors(size_t count, rd_kafka_resp_err_t err) 
   rd_kafka_mock_push_request_errors_array(cluster_, kApiKeyProduce, errors.size(), errors.data());
 }
 
-void KafkaMockCluster::PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err, std::chrono::milliseconds delay) {
-  rd_kafka_mock_broker_push_request_error_rtts(cluster_, broker_id, kApiKeyProduce, 1, err,
-                                               static_cast<int>(delay.count()));
+Status KafkaMockCluster::PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err,
+                                           std::chrono::milliseconds delay) {
+  return MockStatus(rd_kafka_mock_broker_push_request_error_rtts(cluster_, broker_id, kApiKeyProduce, 1, err,
+                                                                 static_cast<int>(delay.count())),
+                    fmt::format("broker {} produce answer {}", broker_id, rd_kafka_err2name(err)));
 }
 
 Status KafkaMockCluster::BrokerDown(int32_t broker_id) {

@@ -45,7 +45,7 @@ class KafkaMockCluster {
   // Once a broker has had such an answer pushed, librdkafka 2.0.2's mock
   // ignores PushProduceErrors for that broker: its own (empty) error stack
   // shadows the cluster's.
-  void PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err, std::chrono::milliseconds delay);
+  Status PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err, std::chrono::milliseconds delay);
   // Closes the broker's listener and connections; its data stays.
   Status BrokerDown(int32_t broker_id);
   Status BrokerUp(int32_t broker_id);

@@ -22,8 +22,9 @@ class LogBackend {
   // A client for a new incarnation of the agent process.
   virtual Result<std::unique_ptr<LogClient>> Connect(Scheduler& scheduler) = 0;
   // True when the backend reports every append itself, at the moment it
-  // happens (the model). Otherwise the harness learns of appends from
-  // acknowledgements and from reading the log.
+  // happens (the model). Otherwise the harness learns of appends from the
+  // real client's answers (model/client_record_sink.h) and from reading the
+  // log.
   virtual bool reports_appends() const = 0;
   // Every record the log holds now, by partition: the ground truth.
   virtual Result<std::vector<std::vector<LogRecord>>> ReadAll() = 0;
@@ -42,7 +43,9 @@ class LogBackend {
   // Makes the broker refuse the next produce request with a non-retriable
   // error, so its records are not persisted.
   // REQUIRES: has_write_fault_controls().
-  virtual void RefuseNextProduce() {}
+  virtual Status RefuseNextProduce() {
+    return Status(StatusCode::kInternal, "backend " + name() + " cannot refuse a produce");
+  }
   // Writes one record whose acknowledgement the broker loses: a short-lived
   // producer sends it, the broker appends it and answers too late, and
   // librdkafka itself reports the write possibly persisted. Returns that

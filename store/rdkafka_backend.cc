@@ -27,7 +27,7 @@ constexpr std::chrono::milliseconds kRunFetchWaitMax{5};
 constexpr int32_t kMockBroker = 1;
 // A lost acknowledgement on the mock: the producer gives up on a record
 // after kLostAckMessageTimeout, long before the mock answers.
-constexpr std::chrono::milliseconds kLostAckMessageTimeout{100};
+constexpr std::chrono::milliseconds kLostAckMessageTimeout{500};
 constexpr std::chrono::milliseconds kLostAckDelay{5000};
 
 }  // namespace
@@ -86,8 +86,9 @@ Status RdKafkaBackend::EnsureBrokerUp() {
   return Status::Ok();
 }
 
-void RdKafkaBackend::RefuseNextProduce() {
-  if (mock_) mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_INVALID_RECORD, std::chrono::milliseconds(0));
+Status RdKafkaBackend::RefuseNextProduce() {
+  if (!mock_) return LogBackend::RefuseNextProduce();
+  return mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_INVALID_RECORD, std::chrono::milliseconds(0));
 }
 
 Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::string key, std::string value) {
@@ -97,7 +98,9 @@ Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::s
   lossy.message_timeout = kLostAckMessageTimeout;
   Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(lossy);
   if (!client.ok()) return client.status();
-  mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_NO_ERROR, kLostAckDelay);
+  if (Status pushed = mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_NO_ERROR, kLostAckDelay); !pushed.ok()) {
+    return pushed;
+  }
   const ProduceTicket ticket = (*client)->Produce(partition, std::move(key), std::move(value));
   (*client)->Flush();
   return RunSync((*client)->AwaitAck(ticket));

@@ -29,8 +29,8 @@ class RdKafkaBackend : public LogBackend {
   Status EnsureBrokerUp() override;
   bool has_write_fault_controls() const override { return mock_ != nullptr; }
   // INVALID_RECORD, which librdkafka does not retry.
-  void RefuseNextProduce() override;
-  // The producer's message timeout is 100 ms and the mock answers its
+  Status RefuseNextProduce() override;
+  // The producer's message timeout is 500 ms and the mock answers its
   // Produce request 5 s late; librdkafka reports the timeout within about
   // a second (its timeout scan), after which the producer is destroyed.
   Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value) override;
