@@ -245,10 +245,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
         RunReport again;
         RunAttempts(scenario, options, parts, *reference, again);
         if (again.trace_hash != report.trace_hash) {
-          size_t first = 0;
-          while (first < report.trace.size() && first < again.trace.size() && report.trace[first] == again.trace[first]) {
-            ++first;
-          }
+          const size_t first = FirstDifferentLine(report.trace, again.trace).value_or(report.trace.size());
           report.violations.push_back(Violation{
               "determinism", fmt::format("the same scenario gave trace hashes {:016x} and {:016x}; first difference "
                                          "at event #{}:\n    {}\n    {}",

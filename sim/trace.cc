@@ -7,7 +7,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace durasim {
+
+std::optional<size_t> FirstDifferentLine(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    if (i >= a.size() || i >= b.size() || a[i] != b[i]) return i;
+  }
+  return std::nullopt;
+}
 
 std::string FormatSimTime(SimTime time) {
   const int64_t us = time.count();

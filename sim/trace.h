@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ class Trace {
   std::vector<std::string> lines_;
   uint64_t hash_ = kFnvOffsetBasis;
 };
+
+// The index of the first line where `a` and `b` differ (a trace that ends
+// first differs there), or none when they are equal.
+std::optional<size_t> FirstDifferentLine(const std::vector<std::string>& a, const std::vector<std::string>& b);
 
 // "12.345ms" style rendering of a simulated time, exact to the microsecond.
 std::string FormatSimTime(SimTime time);

@@ -130,9 +130,10 @@ void KafkaActionStateStore::Prune(const std::string& key, int64_t seq) {
   const int32_t partition = PartitionForKey(key, client_.partition_count());
   for (const std::string& record_key : dropped) client_.Produce(partition, record_key, "");
   if (!dropped.empty()) client_.Flush();
-  // No live state left for this key: drop its bookkeeping too.
-  if (record_keys.empty()) record_keys_by_input_.erase(index);
+  if (record_keys.empty()) ForgetInput(key);
 }
+
+void KafkaActionStateStore::ForgetInput(const std::string& key) { record_keys_by_input_.erase(key); }
 
 bool KafkaActionStateStore::NeedsReplay(const StateKey& state_key, const CompletedBoundaries& completed) {
   auto it = completed.find(state_key.key);

@@ -51,6 +51,8 @@ class KafkaActionStateStore : public ActionStateStore {
   void Remember(const std::string& record_key, CachedState cached);
   // Drops a state a rebuild found a tombstone for.
   void Forget(const std::string& record_key, const std::string& input_key);
+  // Drops the bookkeeping of an input key Prune left with no live state.
+  virtual void ForgetInput(const std::string& key);
   // Whether a state must be replayed: its input is not finished at `completed`.
   static bool NeedsReplay(const StateKey& state_key, const CompletedBoundaries& completed);
 

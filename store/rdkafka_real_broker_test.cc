@@ -29,6 +29,7 @@
 #include "store/kafka_action_state_store.h"
 #include "store/rdkafka_log_client.h"
 #include "store/state_codec.h"
+#include "store/test_states.h"
 
 namespace durasim {
 namespace {
@@ -286,15 +287,6 @@ TEST_F(RealBrokerTest, PartitionCountMismatchIsAClearError) {
 }
 
 // --- KafkaActionStateStore over RdKafkaLogClient ------------------------------
-
-StateKey Key(const std::string& key, int64_t seq) { return StateKey{key, seq, 0xe1, 0xa1}; }
-
-ActionState State(int64_t tag) {
-  ActionState state;
-  state.call_results.push_back(CallResult{"llm", 0xabc, CallStatus::kSucceeded, tag, ""});
-  state.memory_updates.push_back(MemoryUpdate{"slot", tag});
-  return state;
-}
 
 TEST_F(RealBrokerTest, StoreRebuildsFromTheMarkerAfterACrash) {
   // Strategy: the store puts states (input keys with '_' and non-ASCII)
