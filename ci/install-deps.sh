@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake ninja-build pkg-config
+  g++ cmake ninja-build pkg-config ccache python3
   libboost1.81-dev librdkafka-dev librapidcheck-dev libfmt-dev libyaml-cpp-dev
   libcli11-dev libgtest-dev nlohmann-json3-dev
   # the real-broker tests: Apache Kafka from Maven jars, kcat to probe it

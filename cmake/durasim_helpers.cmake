@@ -1,14 +1,67 @@
-# One helper per target kind.
+# One helper per target kind. Every target sees the floors it links and no
+# other: a floor's headers are reachable only through the include root that
+# its libraries publish (build/floors/<floor>/<floor> links to the folder),
+# so an include from a lower floor to a higher one fails to build.
 
-# durasim_test(NAME SOURCES... DEPS ... [LABEL label]): a GoogleTest binary
-# registered with ctest, its tests labelled `unit` unless another label is
-# given (gtest_discover_tests flattens a list of labels, so one label each).
+# The floor (top-level folder) of the current CMakeLists.txt.
+function(durasim_current_floor out)
+  file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  string(REGEX REPLACE "/.*" "" floor "${relative}")
+  set(${out} ${floor} PARENT_SCOPE)
+endfunction()
+
+# The include root of `floor`: one folder holding one link, to the floor.
+function(durasim_floor_root floor out)
+  set(root ${PROJECT_BINARY_DIR}/floors/${floor})
+  if(NOT EXISTS ${root}/${floor})
+    file(MAKE_DIRECTORY ${root})
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${floor} ${root}/${floor} SYMBOLIC)
+  endif()
+  set(${out} ${root} PARENT_SCOPE)
+endfunction()
+
+# durasim_library(NAME SOURCES... DEPS ...): a library of the current floor;
+# whoever links it sees this floor's headers.
+function(durasim_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  durasim_current_floor(floor)
+  durasim_floor_root(${floor} root)
+  add_library(${name} ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${root})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+endfunction()
+
+# durasim_executable(NAME SOURCES... DEPS ...): a program of the current
+# floor, written to the top of the build tree.
+function(durasim_executable name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  durasim_current_floor(floor)
+  durasim_floor_root(${floor} root)
+  add_executable(${name} ${ARG_SOURCES})
+  target_include_directories(${name} PRIVATE ${root})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+endfunction()
+
+# durasim_test(NAME SOURCES... DEPS ... [LABEL label] [ENVIRONMENT env]): a
+# GoogleTest binary of the current floor registered with ctest, its tests
+# labelled `unit` unless another label is given (gtest_discover_tests
+# flattens a list of labels, so one label each).
 function(durasim_test name)
-  cmake_parse_arguments(ARG "" "LABEL" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LABEL;ENVIRONMENT" "SOURCES;DEPS" ${ARGN})
   if(NOT ARG_LABEL)
     set(ARG_LABEL unit)
   endif()
+  durasim_current_floor(floor)
+  durasim_floor_root(${floor} root)
   add_executable(${name} ${ARG_SOURCES})
+  target_include_directories(${name} PRIVATE ${root})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
-  gtest_discover_tests(${name} PROPERTIES LABELS ${ARG_LABEL} DISCOVERY_TIMEOUT 60)
+  target_compile_definitions(${name} PRIVATE DURASIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  if(ARG_ENVIRONMENT)
+    gtest_discover_tests(${name} PROPERTIES LABELS ${ARG_LABEL} ENVIRONMENT "${ARG_ENVIRONMENT}"
+                         DISCOVERY_TIMEOUT 60)
+  else()
+    gtest_discover_tests(${name} PROPERTIES LABELS ${ARG_LABEL} DISCOVERY_TIMEOUT 60)
+  endif()
 endfunction()

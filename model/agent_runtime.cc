@@ -1,8 +1,4 @@
 // AgentRuntime implementation.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #include "model/agent_runtime.h"
 
 #include <fmt/format.h>
@@ -16,7 +12,7 @@
 #include <cstdlib>
 #include <exception>
 
-#include "sim/hash.h"
+#include "store/hash.h"
 #include "store/state_codec.h"
 
 namespace durasim {

@@ -11,10 +11,6 @@
 // CompleteCheckpoint, AbortCheckpoint and Crash while it holds the mailbox.
 //
 // Thread-safety: none; runs on one Scheduler.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>

@@ -1,8 +1,4 @@
 // Attempt implementation.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #include "model/attempt.h"
 
 #include <fmt/format.h>
@@ -13,7 +9,7 @@
 #include <algorithm>
 #include <exception>
 
-#include "model/client_record_sink.h"
+#include "model/backends/client_record_sink.h"
 
 namespace durasim {
 namespace {

@@ -6,10 +6,6 @@
 // The script runs on the mailbox with priority: consecutive driver steps run
 // back to back, ahead of queued action tasks; `run` and `run_ms` let the
 // runtime work. After the last step the attempt runs until idle.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <functional>
@@ -21,7 +17,7 @@
 #include "model/memory_log_client.h"
 #include "model/simulated_log_client.h"
 #include "model/world.h"
-#include "sim/scenario.h"
+#include "model/scenario.h"
 #include "store/action_state_store.h"
 
 namespace durasim {

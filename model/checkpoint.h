@@ -1,10 +1,6 @@
 // Checkpoints and the durable checkpoint storage (Flink's job manager side):
 // a checkpoint holds the runtime's keyed state, the store's recovery marker,
 // the completed boundaries it was computed from and the source offset.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <map>

@@ -1,8 +1,4 @@
 // FaultPlan implementation.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #include "model/fault_plan.h"
 
 #include <fmt/format.h>

@@ -3,17 +3,13 @@
 // durable calls finished, async calls started, checkpoint barriers). Each
 // armed fault fires once, on the nth matching point counted from the
 // attempt's start.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "sim/scenario.h"
+#include "model/scenario.h"
 
 namespace durasim {
 

@@ -6,10 +6,6 @@
 // own (librdkafka's mock cluster), the rejection and the lost acknowledgement
 // come from the broker instead, through BrokerWriteFaults; the caller hears
 // the same answers at the same simulated instants.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <map>

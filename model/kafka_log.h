@@ -2,10 +2,6 @@
 // N partitions of append-only records, log start and end offsets, and
 // availability windows. It survives crashes of the agent process; only the
 // producer's unsent buffer and the runtime's memory are lost.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <functional>
@@ -15,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/scheduler.h"
-#include "sim/status.h"
+#include "model/scheduler.h"
+#include "store/status.h"
 #include "store/log_client.h"
 
 namespace durasim {

@@ -1,8 +1,4 @@
 // Keyed state of the agent runtime: what a checkpoint captures per input key.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <cstdint>

@@ -3,16 +3,12 @@
 // (source input, checkpoint barriers, notifications, crashes) queues ahead of
 // them, as Flink handles barriers between mails. An async durable call
 // releases the mailbox while the call is in flight and queues again after.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
 #include <deque>
 
-#include "sim/scheduler.h"
+#include "model/scheduler.h"
 
 namespace durasim {
 

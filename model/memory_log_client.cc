@@ -1,8 +1,4 @@
 // KafkaLogSink implementation.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #include "model/memory_log_client.h"
 
 namespace durasim {

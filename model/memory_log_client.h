@@ -1,15 +1,11 @@
 // MemoryLogClient: the model's producer and reader: a SimulatedLogClient
 // over the in-memory KafkaLog, whose outage window it also obeys.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <memory>
 
 #include "model/kafka_log.h"
-#include "model/record_sink.h"
+#include "model/backends/record_sink.h"
 #include "model/simulated_log_client.h"
 
 namespace durasim {

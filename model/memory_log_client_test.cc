@@ -26,7 +26,7 @@
 #include "model/faulty_log_client.h"
 #include "model/kafka_log.h"
 #include "model/mailbox.h"
-#include "sim/scheduler.h"
+#include "model/scheduler.h"
 
 namespace durasim {
 namespace {

@@ -2,17 +2,13 @@
 // invariant checkers (properties/) as they happen. Every event also has a
 // line in the trace; `trace_index` points at it so a violation can cite the
 // events that prove it.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "sim/scheduler.h"
-#include "sim/status.h"
+#include "model/scheduler.h"
+#include "store/status.h"
 #include "store/action_state.h"
 #include "store/action_state_store.h"
 #include "store/log_client.h"

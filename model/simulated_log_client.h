@@ -12,10 +12,6 @@
 // Over a real broker this keeps the model's timing whatever the wall clock
 // does: the real client is only called at the simulated instants the model
 // would touch the broker.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <deque>
@@ -24,9 +20,9 @@
 #include <optional>
 
 #include "model/kafka_log.h"
-#include "model/record_sink.h"
-#include "sim/scenario.h"
-#include "sim/scheduler.h"
+#include "model/backends/record_sink.h"
+#include "model/scenario.h"
+#include "model/scheduler.h"
 #include "store/log_client.h"
 
 namespace durasim {

@@ -1,13 +1,9 @@
 // Suppliers implementation.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #include "model/suppliers.h"
 
 #include <cassert>
 
-#include "sim/hash.h"
+#include "store/hash.h"
 
 namespace durasim {
 

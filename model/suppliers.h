@@ -2,10 +2,6 @@
 // counted per call identity; the result is a pure function of the identity
 // and the argument, unless the supplier is drifting (then it also changes
 // with every invocation, so a repeated call shows in the outputs).
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <map>
@@ -13,7 +9,7 @@
 #include <vector>
 
 #include "model/observer.h"
-#include "sim/scenario.h"
+#include "model/scenario.h"
 
 namespace durasim {
 

@@ -1,10 +1,6 @@
 // World: everything of a run that survives a crash of the agent process:
 // the simulated clock, the Kafka log, the checkpoint storage, the outside
 // world (suppliers), the trace and the observers. One World per run.
-//
-// Determinism contract (model/): no wall clock, no threads, no
-// std::random_device, no iteration over unordered containers where the order
-// can reach the trace, no standard-library distributions.
 #pragma once
 
 #include <map>
@@ -15,11 +11,11 @@
 
 #include "model/checkpoint.h"
 #include "model/kafka_log.h"
-#include "model/memory_log_backend.h"
+#include "model/backends/memory_log_backend.h"
 #include "model/observer.h"
 #include "model/suppliers.h"
-#include "sim/scenario.h"
-#include "sim/trace.h"
+#include "model/scenario.h"
+#include "model/trace.h"
 
 namespace durasim {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/prng.h"
+#include "properties/prng.h"
 
 namespace durasim {
 

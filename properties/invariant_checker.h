@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/observer.h"
-#include "sim/trace.h"
+#include "model/trace.h"
 
 namespace durasim {
 

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/hash.h"
+#include "store/hash.h"
 #include "store/state_codec.h"
 
 namespace durasim {

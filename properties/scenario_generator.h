@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "properties/choices.h"
-#include "sim/scenario.h"
+#include "model/scenario.h"
 
 namespace durasim {
 

@@ -1,8 +1,4 @@
 // Differential comparison implementation.
-//
-// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
-// no iteration over unordered containers where the order can reach the trace,
-// no standard-library distributions.
 #include "sim/differential.h"
 
 #include <fmt/format.h>

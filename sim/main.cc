@@ -23,14 +23,14 @@
 #include <filesystem>
 #include <iostream>
 
-#include "explore/merge_reports.h"
-#include "explore/mutants_command.h"
-#include "explore/sweep.h"
+#include "sim/explore/merge_reports.h"
+#include "sim/explore/mutants_command.h"
+#include "sim/explore/sweep.h"
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
 #include "sim/report.h"
 #include "sim/runner.h"
-#include "sim/scenario.h"
+#include "model/scenario.h"
 #include "sim/scenario_writer.h"
 
 #include <unistd.h>

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "sim/runner.h"
-#include "sim/status.h"
+#include "store/status.h"
 
 namespace durasim {
 

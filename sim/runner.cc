@@ -1,8 +1,4 @@
 // Runner implementation.
-//
-// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
-// no iteration over unordered containers where the order can reach the trace,
-// no standard-library distributions.
 #include "sim/runner.h"
 
 #include <fmt/format.h>
@@ -22,8 +18,8 @@
 #include "properties/recovery_checker.h"
 #include "properties/same_answer_checker.h"
 #include "sim/differential.h"
-#include "sim/hash.h"
-#include "store/rdkafka_backend.h"
+#include "store/hash.h"
+#include "model/backends/rdkafka_backend.h"
 
 namespace durasim {
 namespace {

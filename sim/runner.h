@@ -2,10 +2,6 @@
 // and inputs without faults (the reference answer), then runs its attempts
 // with the chosen store and runtime (production or a mutant) under every
 // invariant checker, and judges the outcome against the expectation.
-//
-// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
-// no iteration over unordered containers where the order can reach the trace,
-// no standard-library distributions.
 #pragma once
 
 #include <map>
@@ -14,8 +10,8 @@
 #include <vector>
 
 #include "properties/invariant_checker.h"
-#include "sim/scenario.h"
-#include "sim/scheduler.h"
+#include "model/scenario.h"
+#include "model/scheduler.h"
 
 namespace durasim {
 

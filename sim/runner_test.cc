@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "sim/scenario.h"
+#include "model/scenario.h"
 
 namespace durasim {
 namespace {

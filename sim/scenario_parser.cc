@@ -1,10 +1,6 @@
 // Scenario parser: turns scenario YAML (format reference: docs/scenarios.md)
 // into a validated Scenario, or into one "<path>:<line>:<column>: <message>"
 // error naming what was expected at the first offending node.
-//
-// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
-// no iteration over unordered containers where the order can reach the trace,
-// no standard-library distributions.
 #include <algorithm>
 #include <charconv>
 #include <exception>
@@ -24,7 +20,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
-#include "sim/scenario.h"
+#include "model/scenario.h"
 
 namespace durasim {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario.h"
+#include "model/scenario.h"
 
 namespace durasim {
 namespace {

@@ -1,8 +1,4 @@
 // Scenario writer implementation (yaml-cpp's emitter does the quoting).
-//
-// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
-// no iteration over unordered containers where the order can reach the trace,
-// no standard-library distributions.
 #include "sim/scenario_writer.h"
 
 #include <yaml-cpp/yaml.h>

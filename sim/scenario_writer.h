@@ -1,16 +1,12 @@
 // WriteScenarioYaml: renders a Scenario as a scenario file that
 // ParseScenario reads back to the same Scenario (positions aside). Used to
 // turn generated and shrunk runs into files a person can read and commit.
-//
-// Determinism contract (sim/): no wall clock, no threads, no std::random_device,
-// no iteration over unordered containers where the order can reach the trace,
-// no standard-library distributions.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "sim/scenario.h"
+#include "model/scenario.h"
 
 namespace durasim {
 

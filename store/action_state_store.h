@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/status.h"
+#include "store/status.h"
 #include "store/action_state.h"
 
 namespace durasim {

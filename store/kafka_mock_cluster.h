@@ -18,7 +18,7 @@
 #include <memory>
 #include <string>
 
-#include "sim/status.h"
+#include "store/status.h"
 
 struct rd_kafka_mock_cluster_s;
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/status.h"
+#include "store/status.h"
 
 namespace durasim {
 

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
-#include "sim/hash.h"
+#include "store/hash.h"
 
 namespace durasim {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "sim/status.h"
+#include "store/status.h"
 #include "store/action_state.h"
 
 namespace durasim {

@@ -1,0 +1,1 @@
+// An empty model floor: the planted tree needs one (floors.py checks for it).

@@ -1,0 +1,93 @@
+// ClientRecordSink implementation.
+#include "model/backends/client_record_sink.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "store/run_sync.h"
+
+namespace durasim {
+
+namespace {
+std::vector<LogRecord>::iterator FindRecord(std::vector<LogRecord>& records, int32_t partition, const std::string& key,
+                                            const std::string& value) {
+  return std::find_if(records.begin(), records.end(), [&](const LogRecord& r) {
+    return r.partition == partition && r.key == key && r.value == value;
+  });
+}
+}  // namespace
+
+void ClientRecordSink::ForgetLostAck(int32_t partition, const std::string& key, const std::string& value) {
+  auto lost = FindRecord(lose_ack_of_, partition, key, value);
+  if (lost != lose_ack_of_.end()) lose_ack_of_.erase(lost);
+}
+
+Result<RecordPosition> ClientRecordSink::Append(int32_t partition, std::string key, std::string value) {
+  if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
+  auto lost = FindRecord(lose_ack_of_, partition, key, value);
+  if (lost != lose_ack_of_.end()) {
+    lose_ack_of_.erase(lost);
+    return AppendLosingAck(partition, std::move(key), std::move(value));
+  }
+  const ProduceTicket ticket = client_->Produce(partition, key, value);
+  client_->Flush();
+  // The real client's wait completes without suspending (wall-clock bound).
+  Result<RecordPosition> ack = RunSync(client_->AwaitAck(ticket));
+  if (ack.ok()) on_appended_(LogRecord{ack->partition, ack->offset, std::move(key), std::move(value)});
+  return ack;
+}
+
+Result<RecordPosition> ClientRecordSink::SendRefused(int32_t partition, std::string key, std::string value) {
+  if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
+  if (Status armed = backend_.RefuseNextProduce(); !armed.ok()) return armed;
+  const ProduceTicket ticket = client_->Produce(partition, std::move(key), std::move(value));
+  client_->Flush();
+  return RunSync(client_->AwaitAck(ticket));
+}
+
+Result<RecordPosition> ClientRecordSink::AppendLosingAck(int32_t partition, std::string key, std::string value) {
+  Result<RecordPosition> answer = backend_.AppendLosingAck(partition, key, value);
+  if (answer.ok()) {
+    // Not lost after all: the record is where the broker says (and the
+    // fault wrapper reports the unexpected acknowledgement).
+    on_appended_(LogRecord{answer->partition, answer->offset, std::move(key), std::move(value)});
+    return answer;
+  }
+  if (answer.status().code() != StatusCode::kPossiblyPersisted) {
+    return Status(StatusCode::kInternal, "the broker was to persist a record and lose its acknowledgement, but "
+                                         "answered " + answer.status().ToString());
+  }
+  // Nothing else writes meanwhile, so the persisted record is the last one
+  // of its partition.
+  const std::string where = "the record whose acknowledgement the broker lost";
+  Result<std::vector<PartitionOffsets>> offsets = client_->Offsets();
+  if (!offsets.ok()) return Status(StatusCode::kInternal, where + ": " + offsets.status().ToString());
+  if (partition < 0 || static_cast<size_t>(partition) >= offsets->size()) {
+    return Status(StatusCode::kInternal, fmt::format("{}: no partition {}", where, partition));
+  }
+  const int64_t end = (*offsets)[static_cast<size_t>(partition)].end;
+  Result<std::vector<LogRecord>> last =
+      end > 0 ? client_->Read(partition, end - 1, end) : Result<std::vector<LogRecord>>(std::vector<LogRecord>{});
+  if (!last.ok()) return Status(StatusCode::kInternal, where + ": " + last.status().ToString());
+  if (last->size() != 1 || (*last)[0].key != key || (*last)[0].value != value) {
+    return Status(StatusCode::kInternal,
+                  fmt::format("{} is not at the end of partition {} (end offset {})", where, partition, end));
+  }
+  on_appended_((*last)[0]);
+  return answer;
+}
+
+Result<std::vector<PartitionOffsets>> ClientRecordSink::Offsets() {
+  if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
+  return client_->Offsets();
+}
+
+Result<std::vector<LogRecord>> ClientRecordSink::Read(int32_t partition, int64_t from, int64_t to) {
+  if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
+  Result<std::vector<LogRecord>> records = client_->Read(partition, from, to);
+  if (records.ok()) ApplyCorruption(corrupted_, *records);
+  return records;
+}
+
+}  // namespace durasim

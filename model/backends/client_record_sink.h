@@ -1,0 +1,64 @@
+// ClientRecordSink: a real LogClient (librdkafka's mock cluster, a real
+// broker) as the RecordSink of a SimulatedLogClient. An append is a whole
+// put on the real client: produce, flush and the acknowledgement, at the
+// simulated instant the model would append; a successful one is reported to
+// the harness at once, as the model's log reports its appends. Reads show
+// the records the harness corrupted as corrupted (a broker cannot overwrite
+// a record in place). Before every call the backend's broker is brought back
+// up if the harness took it down.
+//
+// Outside model/'s determinism contract by nature: it blocks on librdkafka
+// in wall-clock time. Its results, and so the trace, are deterministic as
+// long as the broker answers every call; a broker that does not is an error
+// of the run, named by the real client or by this sink.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/faulty_log_client.h"
+#include "model/kafka_log.h"
+#include "model/backends/record_sink.h"
+#include "model/backends/log_backend.h"
+#include "store/log_client.h"
+
+namespace durasim {
+
+class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
+ public:
+  using OnAppended = std::function<void(const LogRecord&)>;
+  // REQUIRES: `backend` and `corrupted` outlive the sink.
+  ClientRecordSink(std::unique_ptr<LogClient> client, LogBackend& backend, const CorruptedPositions& corrupted,
+                   OnAppended on_appended)
+      : client_(std::move(client)), backend_(backend), corrupted_(corrupted), on_appended_(std::move(on_appended)) {}
+
+  int32_t partitions() const override { return client_->partition_count(); }
+  Result<RecordPosition> Append(int32_t partition, std::string key, std::string value) override;
+  Result<std::vector<PartitionOffsets>> Offsets() override;
+  Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+
+  // BrokerWriteFaults, from the backend's controls (kInternal where it has
+  // none). A refused record is produced, flushed and awaited on this
+  // incarnation's client after the backend arms the refusal. A record whose
+  // acknowledgement is to be lost is appended by the backend (a producer of
+  // its own), then found at the end of its partition and reported as
+  // appended, as the model's log reports it.
+  Result<RecordPosition> SendRefused(int32_t partition, std::string key, std::string value) override;
+  void LoseAckOf(int32_t partition, const std::string& key, const std::string& value) override {
+    lose_ack_of_.push_back(LogRecord{partition, -1, key, value});
+  }
+  void ForgetLostAck(int32_t partition, const std::string& key, const std::string& value) override;
+
+ private:
+  Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value);
+
+  std::unique_ptr<LogClient> client_;
+  LogBackend& backend_;
+  const CorruptedPositions& corrupted_;
+  OnAppended on_appended_;
+  std::vector<LogRecord> lose_ack_of_;  // records whose acknowledgement the broker is to lose
+};
+
+}  // namespace durasim

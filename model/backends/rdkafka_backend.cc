@@ -1,0 +1,125 @@
+// RdKafkaBackend implementation.
+#include "model/backends/rdkafka_backend.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+
+#include "store/run_sync.h"
+
+namespace durasim {
+namespace {
+
+// Topic names unique across runs and processes sharing one broker.
+std::string FreshTopicName() {
+  static std::atomic<uint64_t> counter{0};
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  return fmt::format("durasim-{}-{}-{}", getpid(), counter.fetch_add(1), now);
+}
+
+// A rebuild reads partition after partition, and each read after the first
+// waits out the fetch still held for the previous one: a run's rebuilds are
+// small, so hold empty fetches briefly.
+constexpr std::chrono::milliseconds kRunFetchWaitMax{5};
+// The mock cluster's only broker.
+constexpr int32_t kMockBroker = 1;
+// A lost acknowledgement on the mock: the producer gives up on a record
+// after kLostAckMessageTimeout, long before the mock answers.
+constexpr std::chrono::milliseconds kLostAckMessageTimeout{500};
+constexpr std::chrono::milliseconds kLostAckDelay{5000};
+
+}  // namespace
+
+Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(int32_t partitions) {
+  Result<std::unique_ptr<KafkaMockCluster>> cluster = KafkaMockCluster::Start(1);
+  if (!cluster.ok()) return cluster.status();
+  std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend());
+  backend->mock_ = std::move(cluster).value();
+  backend->config_.bootstrap_servers = backend->mock_->bootstrap_servers();
+  backend->config_.fetch_wait_max = kRunFetchWaitMax;
+  backend->config_.topic = FreshTopicName();
+  backend->config_.expected_partitions = partitions;
+  if (Status created = backend->mock_->CreateTopic(backend->config_.topic, partitions); !created.ok()) return created;
+  return backend;
+}
+
+Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::string& bootstrap_servers,
+                                                                 int32_t partitions) {
+  if (bootstrap_servers.empty()) {
+    return Status(StatusCode::kInvalidArgument, "backend kafka needs --bootstrap-servers HOST:PORT");
+  }
+  std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend());
+  backend->config_.bootstrap_servers = bootstrap_servers;
+  backend->config_.fetch_wait_max = kRunFetchWaitMax;
+  backend->config_.topic = FreshTopicName();
+  backend->config_.expected_partitions = partitions;
+  backend->config_.create_topic = true;
+  // Creating the topic is the first connect; later connects find it.
+  Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(backend->config_);
+  if (!first.ok()) return first.status();
+  backend->config_.create_topic = false;
+  return backend;
+}
+
+Result<std::unique_ptr<LogClient>> RdKafkaBackend::Connect(Scheduler& /*scheduler*/) {
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
+  Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(config_);
+  if (!client.ok()) return client.status();
+  return std::unique_ptr<LogClient>(std::move(client).value());
+}
+
+Status RdKafkaBackend::TakeBrokerDown() {
+  if (!mock_ || broker_down_) return Status::Ok();
+  Status down = mock_->BrokerDown(kMockBroker);
+  if (!down.ok()) return Status(StatusCode::kUnavailable, "cannot take the mock broker down: " + down.message());
+  broker_down_ = true;
+  return Status::Ok();
+}
+
+Status RdKafkaBackend::EnsureBrokerUp() {
+  if (!broker_down_) return Status::Ok();
+  Status up = mock_->BrokerUp(kMockBroker);
+  if (!up.ok()) return Status(StatusCode::kUnavailable, "cannot bring the mock broker back up: " + up.message());
+  broker_down_ = false;
+  return Status::Ok();
+}
+
+Status RdKafkaBackend::RefuseNextProduce() {
+  if (!mock_) return LogBackend::RefuseNextProduce();
+  return mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_INVALID_RECORD, std::chrono::milliseconds(0));
+}
+
+Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::string key, std::string value) {
+  if (!mock_) return LogBackend::AppendLosingAck(partition, std::move(key), std::move(value));
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
+  RdKafkaConfig lossy = config_;
+  lossy.message_timeout = kLostAckMessageTimeout;
+  Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(lossy);
+  if (!client.ok()) return client.status();
+  if (Status pushed = mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_NO_ERROR, kLostAckDelay); !pushed.ok()) {
+    return pushed;
+  }
+  const ProduceTicket ticket = (*client)->Produce(partition, std::move(key), std::move(value));
+  (*client)->Flush();
+  return RunSync((*client)->AwaitAck(ticket));
+}
+
+Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
+  Result<std::unique_ptr<RdKafkaLogClient>> reader = RdKafkaLogClient::Connect(config_);
+  if (!reader.ok()) return reader.status();
+  Result<std::vector<PartitionOffsets>> offsets = (*reader)->Offsets();
+  if (!offsets.ok()) return offsets.status();
+  std::vector<std::vector<LogRecord>> all;
+  for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) {
+    const PartitionOffsets range = (*offsets)[static_cast<size_t>(p)];
+    Result<std::vector<LogRecord>> records = (*reader)->Read(p, range.start, range.end);
+    if (!records.ok()) return records.status();
+    all.push_back(std::move(records).value());
+  }
+  return all;
+}
+
+}  // namespace durasim

@@ -1,0 +1,178 @@
+// Scenario: the parsed, validated form of a scenario file (docs/scenarios.md).
+//
+// A scenario is data: the agent plan (actions and the suppliers they call),
+// the keyed inputs, the attempts (each optionally restoring a checkpoint,
+// then a script of driver steps and armed faults) and the expectation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/status.h"
+
+namespace durasim {
+
+// 1-based line and column in the scenario file; 0 when built in code.
+struct SourcePos {
+  int line = 0;
+  int column = 0;
+};
+
+// The event type every input produces; actions listen on it with `on: [input]`.
+inline constexpr const char* kInputEventType = "input";
+
+enum class CallMode { kSync, kAsync };
+
+// One step of an action. Every action carries an accumulator, an integer
+// initialised to the triggering event's value.
+struct ActionStep {
+  enum class Kind {
+    kCall,    // durable call: acc = supplier(acc)
+    kMemory,  // memory update: memory[name] = acc
+    kEmit,    // emit an event of type `name` with value acc
+    kOutput,  // emit an output record with value acc
+  };
+  Kind kind = Kind::kOutput;
+  std::string name;  // kCall: supplier name; kMemory: memory slot; kEmit: event type
+  CallMode mode = CallMode::kSync;  // kCall only
+  SourcePos pos;
+};
+
+struct ActionSpec {
+  std::string name;
+  std::vector<std::string> on;  // event types that trigger it
+  std::vector<ActionStep> steps;
+  SourcePos pos;
+};
+
+// A supplier is the outside world behind a durable call.
+struct SupplierSpec {
+  std::string name;
+  // Result = argument * scale when scale is set, otherwise a digest of
+  // (supplier name, call identity, argument) reduced to [0, 1000).
+  std::optional<int64_t> scale;
+  // A drifting supplier's result also changes with every invocation, so a
+  // repeated call shows in the outputs.
+  bool drifting = false;
+  int64_t latency_ms = 1;  // simulated time a call takes
+  SourcePos pos;
+};
+
+struct InputSpec {
+  std::string key;  // any string, separators included
+  int64_t value = 0;
+  SourcePos pos;
+};
+
+// A fault armed by an attempt step; fires on the nth matching point of that
+// attempt (1-based, counted from the attempt's start).
+enum class FaultKind {
+  kCrashAfterPutPersisted,  // crash right after the log holds the nth put
+  kCrashAfterPutAcked,      // crash right after the nth put's acknowledgement
+  kCrashBetweenCalls,       // crash after the nth durable call's result is saved, before the next call
+  kCrashAsyncInFlight,      // crash while the nth async supplier call is in flight
+  kCrashBeforeCheckpoint,   // crash as the nth checkpoint barrier arrives, before the snapshot
+  kCrashAfterCheckpoint,    // crash right after the nth snapshot, before any notification
+  kRejectPut,               // the nth put is rejected: not persisted, error
+  kLoseAck,                 // the nth put is persisted, its acknowledgement lost
+  kCancelPut,               // the caller's wait for the nth put is cancelled
+  kCancelCall,              // the nth durable call is cancelled while in flight
+  kCorruptRecord,           // the record of the nth persisted put is overwritten with garbage in the log
+};
+
+struct FaultKindInfo {
+  FaultKind kind;
+  const char* name;  // as written in scenario files
+};
+// Every fault kind, in declaration order.
+const std::vector<FaultKindInfo>& AllFaultKinds();
+const char* FaultKindName(FaultKind kind);
+
+struct AttemptStep {
+  enum class Kind {
+    kRead,        // the source delivers `count` more inputs (count < 0: all)
+    kCheckpoint,  // take checkpoint `checkpoint`
+    kComplete,    // notify checkpoint `checkpoint` complete
+    kAbort,       // notify checkpoint `checkpoint` aborted
+    kRun,         // let the runtime work until it is idle
+    kRunFor,      // let the runtime work for `duration_ms` of simulated time
+    kCrash,       // crash now
+    kArm,         // arm fault `fault` on the `nth` matching point
+    kBrokerDown,  // the broker is unreachable for `duration_ms` from now
+    kCorrupt,     // overwrite the record at (partition, offset) with garbage
+  };
+  Kind kind = Kind::kRun;
+  int64_t count = 0;           // kRead
+  std::string checkpoint;      // kCheckpoint, kComplete, kAbort
+  int64_t duration_ms = 0;     // kRunFor, kBrokerDown
+  FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
+  int64_t nth = 1;             // kArm
+  int32_t partition = 0;       // kCorrupt
+  int64_t offset = 0;          // kCorrupt
+  SourcePos pos;
+};
+
+// `restore:` values that pick a checkpoint by order when the attempt starts:
+// the most recently completed one, or the one completed before it (the
+// latest when there is only one).
+inline constexpr const char* kRestoreLatest = "latest";
+inline constexpr const char* kRestorePrevious = "previous";
+
+struct AttemptSpec {
+  std::optional<std::string> restore;  // checkpoint id, latest or previous; none: start fresh
+  std::vector<AttemptStep> steps;
+  SourcePos pos;
+};
+
+// Producer and broker timing of the simulated log.
+struct LogConfig {
+  int32_t partitions = 1;
+  int64_t linger_ms = 5;
+  int64_t ack_latency_ms = 1;
+  int64_t delivery_timeout_ms = 300;  // how long a produce retries while the broker is down
+  // How often the runtime re-runs an action whose put the broker rejected
+  // (definitely not persisted) before the job fails over. A lost
+  // acknowledgement or a cancelled wait always fails over.
+  int64_t put_retries_max = 0;
+  // Prune also appends a tombstone for every state it drops (Flink Agents'
+  // opt-in KAFKA_ACTION_STATE_TOMBSTONE_ENABLED). A restore of a checkpoint
+  // older than the prune then loses those states: with tombstones, restore
+  // only the latest completed checkpoint.
+  bool tombstones = false;
+};
+
+// What the scenario expects of a run.
+struct Expectation {
+  // "pass", or the name of the invariant that must be violated
+  // (once, finished, same-answer, phantom-save, cancellation,
+  // invalid-recovery, bounded-memory, liveness), or "error".
+  std::string verdict = "pass";
+  std::optional<std::vector<int64_t>> outputs;  // de-duplicated, in input order
+  std::optional<int64_t> supplier_calls;        // total over all attempts
+  SourcePos pos;
+};
+
+struct Scenario {
+  std::string path;  // file it came from, for messages
+  std::string name;
+  std::string description;
+  uint64_t seed = 1;
+  std::optional<std::string> mutant;  // run with this mutant unless overridden
+  LogConfig log;
+  std::vector<SupplierSpec> suppliers;
+  std::vector<ActionSpec> actions;
+  std::vector<InputSpec> inputs;
+  std::vector<AttemptSpec> attempts;
+  Expectation expect;
+};
+
+// Parses and validates scenario YAML text. Errors are kInvalidArgument with
+// "<path>:<line>:<column>: <what was expected>".
+Result<Scenario> ParseScenario(const std::string& yaml_text, const std::string& path);
+
+// Reads and parses one scenario file.
+Result<Scenario> LoadScenarioFile(const std::string& path);
+
+}  // namespace durasim

@@ -1,0 +1,166 @@
+// Scheduler: simulated time on top of a single-threaded Boost.Asio io_context.
+//
+// Ready handlers run in the io_context in FIFO order. When none is ready, the
+// scheduler jumps the simulated clock to the earliest due timer and makes it
+// ready. Timers due at the same simulated time fire in the order they were
+// armed (a FIFO sequence number breaks the tie), so a run is a pure function
+// of its inputs. Timers are cancellable through the completion handler's
+// cancellation slot (asio per-operation cancellation).
+//
+// A crash is modelled by destroying the Scheduler: every queued handler and
+// every suspended coroutine is dropped without running.
+//
+// Thread-safety: none; one thread drives one Scheduler.
+#pragma once
+
+#include <boost/asio/any_completion_handler.hpp>
+#include <boost/asio/append.hpp>
+#include <boost/asio/associated_cancellation_slot.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/system/error_code.hpp>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace durasim {
+
+namespace asio = boost::asio;
+using ErrorCode = boost::system::error_code;
+
+// Simulated time since the start of a run.
+using SimDuration = std::chrono::microseconds;
+using SimTime = std::chrono::microseconds;
+
+// The simulated clock. Outlives the schedulers of individual attempts, so
+// simulated time keeps running across crashes.
+struct SimClock {
+  SimTime now{0};
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(SimClock& clock) : clock_(clock) {}
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  asio::io_context& io() { return io_; }
+  asio::io_context::executor_type executor() { return io_.get_executor(); }
+  SimTime now() const { return clock_.now; }
+
+  // Completes with success after `delay` of simulated time, or with
+  // asio::error::operation_aborted when cancelled first.
+  template <typename Token>
+  auto AsyncSleep(SimDuration delay, Token&& token) {
+    return asio::async_initiate<Token, void(ErrorCode)>(
+        [this, delay](auto handler) { Arm(clock_.now + delay, std::move(handler)); }, token);
+  }
+
+  enum class RunEnd {
+    kIdle,      // nothing ready and no timer armed
+    kStopped,   // Stop() was called
+    kDeadline,  // the next timer is due after the deadline
+    kBudget,    // `handlers_max` handlers ran: a bound on work without time
+  };
+  // Runs until idle, stopped, until simulated time would pass `deadline`, or
+  // until `handlers_max` handlers have run (a loop that never advances the
+  // clock would otherwise never end).
+  RunEnd Run(SimTime deadline, uint64_t handlers_max = kHandlersMax);
+
+  static constexpr uint64_t kHandlersMax = 10'000'000;
+
+  // Makes Run return after the handler that is running now.
+  void Stop() { stop_requested_ = true; }
+  bool stop_requested() const { return stop_requested_; }
+
+  size_t armed_timers() const { return timers_.size(); }
+
+  // Holds a handler until Unpark; it never fires by itself and does not keep
+  // Run from returning kIdle. Returns its ticket.
+  // A parked handler honours its cancellation slot: cancelling it completes
+  // it with asio::error::operation_aborted.
+  template <typename Handler>
+  uint64_t Park(Handler handler) {
+    const uint64_t ticket = next_sequence_++;
+    Waiter waiter = Wrap(std::move(handler));
+    if (waiter.slot.is_connected()) {
+      waiter.slot.assign([this, ticket](asio::cancellation_type) { CancelParked(ticket); });
+    }
+    parked_.emplace(ticket, std::move(waiter));
+    return ticket;
+  }
+  // Makes a parked handler ready with `error`; unknown tickets are ignored.
+  void Unpark(uint64_t ticket, ErrorCode error);
+
+ private:
+  struct TimerKey {
+    SimTime due;
+    uint64_t sequence;
+    bool operator<(const TimerKey& other) const {
+      return due != other.due ? due < other.due : sequence < other.sequence;
+    }
+  };
+  struct Waiter {
+    asio::any_completion_handler<void(ErrorCode)> handler;
+    asio::cancellation_slot slot;
+  };
+
+  template <typename Handler>
+  void Arm(SimTime due, Handler handler) {
+    const TimerKey key{due, next_sequence_++};
+    Waiter waiter = Wrap(std::move(handler));
+    if (waiter.slot.is_connected()) {
+      waiter.slot.assign([this, key](asio::cancellation_type) { Cancel(key); });
+    }
+    timers_.emplace(key, std::move(waiter));
+  }
+
+  // Type-erases a handler. any_completion_handler installs its own
+  // cancellation state on the handler's slot, so our cancellation hook goes
+  // on the erased handler's slot, never on the original one.
+  template <typename Handler>
+  static Waiter Wrap(Handler handler) {
+    asio::any_completion_handler<void(ErrorCode)> erased(std::move(handler));
+    asio::cancellation_slot slot = asio::get_associated_cancellation_slot(erased);
+    return Waiter{std::move(erased), slot};
+  }
+
+  void Cancel(TimerKey key);
+  void CancelParked(uint64_t ticket);
+  void Complete(asio::any_completion_handler<void(ErrorCode)> handler, ErrorCode error);
+
+  SimClock& clock_;
+  // Declared before timers_: destroying a suspended coroutine's handler posts
+  // its unwinding to the io_context, which must still be alive then.
+  asio::io_context io_{1};
+  std::map<TimerKey, Waiter> timers_;
+  std::map<uint64_t, Waiter> parked_;
+  uint64_t next_sequence_ = 0;
+  bool stop_requested_ = false;
+};
+
+// A condition that coroutines wait on; Notify() wakes every waiter, in the
+// order they started waiting. Waiters are parked in the Scheduler, so a crash
+// drops them with everything else.
+class SimSignal {
+ public:
+  explicit SimSignal(Scheduler& scheduler) : scheduler_(scheduler) {}
+
+  template <typename Token>
+  auto AsyncWait(Token&& token) {
+    return asio::async_initiate<Token, void(ErrorCode)>(
+        [this](auto handler) { parked_.push_back(scheduler_.Park(std::move(handler))); }, token);
+  }
+  void Notify();
+  size_t waiters() const { return parked_.size(); }
+
+ private:
+  Scheduler& scheduler_;
+  std::vector<uint64_t> parked_;
+};
+
+}  // namespace durasim

@@ -1,0 +1,68 @@
+// Status and Result<T>: the one error type at every module edge.
+#pragma once
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace durasim {
+
+enum class StatusCode {
+  kOk,
+  kInvalidArgument,   // bad input: scenario file, flag, record
+  kNotPersisted,      // a write the log definitely does not hold
+  kPossiblyPersisted, // a write whose outcome is unknown (acknowledgement lost)
+  kCancelled,         // the caller's wait was cancelled
+  kUnavailable,       // the broker cannot be reached
+  kInvalidRecovery,   // recovery data (marker, record) is not usable
+  kNotFound,
+  kInternal,
+};
+
+const char* StatusCodeName(StatusCode code);
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  static Status Ok() { return Status(); }
+
+  bool ok() const { return code_ == StatusCode::kOk; }
+  StatusCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+  // "<code name>: <message>", or "ok".
+  std::string ToString() const;
+
+ private:
+  StatusCode code_ = StatusCode::kOk;
+  std::string message_;
+};
+
+// A value or the error that prevented it.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : value_(std::move(status)) { assert(!std::get<Status>(value_).ok()); }
+
+  bool ok() const { return std::holds_alternative<T>(value_); }
+  const Status& status() const {
+    static const Status kOkStatus;
+    return ok() ? kOkStatus : std::get<Status>(value_);
+  }
+  T& value() & { return std::get<T>(value_); }
+  const T& value() const& { return std::get<T>(value_); }
+  T&& value() && { return std::get<T>(std::move(value_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+ private:
+  std::variant<T, Status> value_;
+};
+
+}  // namespace durasim
