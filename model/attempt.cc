@@ -6,10 +6,8 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <algorithm>
+#include <cassert>
 #include <exception>
-
-#include "model/backends/client_record_sink.h"
 
 namespace durasim {
 namespace {
@@ -28,8 +26,7 @@ const char* AttemptEndName(Attempt::End end) {
   return "unknown";
 }
 
-Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreFactory& make_store,
-                 const RuntimeFactory& make_runtime)
+Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const AttemptParts& parts)
     : world_(world), spec_(spec), number_(number) {
   scheduler_ = std::make_unique<Scheduler>(world.clock());
   FaultPlan::Hooks hooks;
@@ -42,78 +39,46 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const StoreF
     if (!point.empty()) world_.CountFault(fmt::format("{}@{}", fault, point));
   };
   faults_ = std::make_unique<FaultPlan>(std::move(hooks));
-  LogBackend& backend = world.backend();
-  BrokerWriteFaults* broker_faults = nullptr;  // the sink, where the broker injects write faults
-  Result<std::unique_ptr<LogClient>> client = backend.Connect(*scheduler_);
-  if (!client.ok()) {
-    // Run() reports it; a placeholder keeps the parts below well formed.
-    connected_ = client.status();
-    client = std::unique_ptr<LogClient>(std::make_unique<MemoryLogClient>(*scheduler_, world.log(), world.scenario().log));
-  } else if (backend.reports_appends()) {
-    world.log().set_append_listener([this](const LogRecord& record) { ObserveAppend(record, "log.append"); });
-  } else {
-    // The model's producer timing and outage window over the real client.
-    auto sink = std::make_unique<ClientRecordSink>(std::move(client).value(), backend, world.corrupted(),
-                                                   [this](const LogRecord& record) { ObserveAppend(record, "log.append"); });
-    if (backend.has_write_fault_controls()) broker_faults = sink.get();
-    client = std::unique_ptr<LogClient>(
-        std::make_unique<SimulatedLogClient>(*scheduler_, world.log(), world.scenario().log, std::move(sink)));
+  Result<BackendConnection> connection = world.backend().Connect(
+      *scheduler_, [this](const LogRecord& record, AppendSeen seen) { OnAppended(record, seen); });
+  if (!connection.ok()) {
+    connected_ = connection.status();  // Run() reports it before anything runs
+    return;
   }
-  log_client_ = std::move(client).value();
-  faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_, broker_faults);
-  store_ = make_store(*faulty_client_, world.scenario().log);
-  runtime_ = make_runtime(world, *scheduler_, *store_, *faults_);
+  log_client_ = std::move(connection->client);
+  faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_, connection->write_faults);
+  store_ = parts.make_store(*faulty_client_, world.scenario().log);
+  runtime_ = parts.make_runtime(world, *scheduler_, *store_, *faults_);
 }
 
-void Attempt::ObserveAppend(const LogRecord& record, std::string_view how) {
-  if (!world_.on_model_backend() && !world_.NoteObserved(record.partition, record.offset)) return;
-  const size_t index =
-      world_.Record(how, fmt::format("partition={} offset={} key={:?}", record.partition, record.offset, record.key));
+void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
+  const size_t index = world_.Record(AppendSeenTraceKind(seen), fmt::format("partition={} offset={} key={:?}",
+                                                                            record.partition, record.offset, record.key));
   Result<DecodedState> decoded = DecodeStateValue(record.value);
   const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;
   world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, state, index); });
-  if (how == "log.append") faults_->OnPersisted(record.partition, record.offset);
+  if (seen == AppendSeen::kAppended) faults_->OnPersisted(record.partition, record.offset);
 }
 
 void Attempt::MarkCorrupted(int32_t partition, int64_t offset) {
-  if (world_.on_model_backend()) world_.log().Corrupt(partition, offset);
+  world_.backend().Corrupt(partition, offset);
   world_.NoteCorrupted(partition, offset);
   world_.Record("log.corrupted", fmt::format("partition={} offset={}", partition, offset));
 }
 
 bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
-  bool found = false;
-  if (world_.on_model_backend()) {
-    found = world_.log().Find(partition, offset) != nullptr;
-  } else {
-    Result<std::vector<std::vector<LogRecord>>> all = world_.ReadLog();
-    if (!all.ok()) {
-      Error(fmt::format("corrupt: reading the log of backend {} failed: {}", world_.backend().name(),
-                        all.status().ToString()));
-      return false;
-    }
-    if (partition >= 0 && static_cast<size_t>(partition) < all->size()) {
-      const std::vector<LogRecord>& records = (*all)[static_cast<size_t>(partition)];
-      found = std::any_of(records.begin(), records.end(), [&](const LogRecord& r) { return r.offset == offset; });
-    }
+  Result<bool> found = world_.backend().HasRecord(partition, offset);
+  if (!found.ok()) {
+    Error(fmt::format("corrupt: reading the log of backend {} failed: {}", world_.backend().name(),
+                      found.status().ToString()));
+    return false;
   }
-  if (!found) {
+  if (!*found) {
     Error(fmt::format("corrupt: no record at partition {} offset {}", partition, offset));
     return false;
   }
   MarkCorrupted(partition, offset);
   return true;
-}
-
-void Attempt::DiscoverUnobservedAppends() {
-  Result<std::vector<std::vector<LogRecord>>> all = world_.ReadLog();
-  if (!all.ok()) {
-    Error(fmt::format("reading the log of backend {} failed: {}", world_.backend().name(), all.status().ToString()));
-    return;
-  }
-  for (const std::vector<LogRecord>& partition : *all) {
-    for (const LogRecord& record : partition) ObserveAppend(record, "log.discovered");
-  }
 }
 
 void Attempt::Error(const std::string& message) {
@@ -124,10 +89,41 @@ void Attempt::Error(const std::string& message) {
 }
 
 Attempt::~Attempt() {
-  world_.log().set_append_listener(nullptr);
+  world_.backend().Disconnect();
   // The scheduler goes first: dropping its handlers unwinds suspended
   // coroutines, whose frames still refer to the runtime and the store.
   scheduler_.reset();
+}
+
+bool Attempt::Restore(End& end) {
+  CheckpointStorage& storage = world_.checkpoints();
+  const std::string id = *spec_.restore == kRestoreLatest     ? storage.latest_completed()
+                         : *spec_.restore == kRestorePrevious ? storage.previous_completed()
+                                                              : *spec_.restore;
+  const Checkpoint* checkpoint = storage.Find(id);
+  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kCompleted) {
+    Error(fmt::format("checkpoint {} ({}) is not completed; cannot restore", *spec_.restore, id));
+    end = End::kError;
+    return false;
+  }
+  if (id != storage.latest_completed()) world_.CountFault("restore_older_checkpoint");
+  if (!world_.log().IsUp(world_.now())) {
+    // Nothing runs before the restore: wait for the broker.
+    world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
+    world_.clock().now = world_.log().down_until();
+  }
+  if (!runtime_->Restore(*checkpoint).ok()) {
+    end = End::kRestoreRejected;
+    return false;
+  }
+  return true;
+}
+
+Scheduler::RunEnd Attempt::Spawn(boost::asio::awaitable<void> script, SimDuration time_bound) {
+  boost::asio::co_spawn(scheduler_->executor(), std::move(script), [](std::exception_ptr error) {
+    if (error) std::rethrow_exception(error);
+  });
+  return scheduler_->Run(world_.now() + time_bound);
 }
 
 Attempt::End Attempt::Run(SimDuration time_bound) {
@@ -137,32 +133,15 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     Error(fmt::format("cannot connect to the log of backend {}: {}", world_.backend().name(), connected_.ToString()));
     return End::kError;
   }
-  if (!world_.on_model_backend()) {
-    DiscoverUnobservedAppends();
-    if (error_) return End::kError;
+  if (Status discovered = world_.backend().DiscoverAppends(); !discovered.ok()) {
+    Error(fmt::format("reading the log of backend {} failed: {}", world_.backend().name(), discovered.ToString()));
+    return End::kError;
   }
   if (spec_.restore.has_value()) {
-    CheckpointStorage& storage = world_.checkpoints();
-    const std::string id = *spec_.restore == kRestoreLatest     ? storage.latest_completed()
-                           : *spec_.restore == kRestorePrevious ? storage.previous_completed()
-                                                                : *spec_.restore;
-    const Checkpoint* checkpoint = storage.Find(id);
-    if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kCompleted) {
-      Error(fmt::format("checkpoint {} ({}) is not completed; cannot restore", *spec_.restore, id));
-      return End::kError;
-    }
-    if (id != storage.latest_completed()) world_.CountFault("restore_older_checkpoint");
-    if (!world_.log().IsUp(world_.now())) {
-      // Nothing runs before the restore: wait for the broker.
-      world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
-      world_.clock().now = world_.log().down_until();
-    }
-    if (!runtime_->Restore(*checkpoint).ok()) return End::kRestoreRejected;
+    End end = End::kError;
+    if (!Restore(end)) return end;
   }
-  boost::asio::co_spawn(scheduler_->executor(), Drive(), [](std::exception_ptr error) {
-    if (error) std::rethrow_exception(error);
-  });
-  const Scheduler::RunEnd end = scheduler_->Run(world_.now() + time_bound);
+  const Scheduler::RunEnd end = Spawn(Drive(), time_bound);
   if (error_) return End::kError;
   if (runtime_->failed()) return End::kFailed;
   if (runtime_->stopped()) return End::kCrashed;
@@ -171,6 +150,24 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
                                  : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
                                                                      : "no runnable work left");
   return End::kStuck;
+}
+
+bool Attempt::TakeFinalCheckpoint(const std::string& id) {
+  assert(script_done_ && !error_);
+  faults_->DisarmAll();
+  // The script is done and the runtime idle, so the mailbox is free and the
+  // step runs as a driver step, at once. The scheduler stays stopped: work
+  // the checkpoint would start (tombstone writes) does not run, as at the end
+  // of every attempt.
+  Mailbox& mailbox = runtime_->mailbox();
+  if (!mailbox.TryAcquire()) {
+    Error(fmt::format("the final checkpoint {}: the mailbox is still held at the end of the script", id));
+    return false;
+  }
+  runtime_->TakeCheckpoint(id);
+  runtime_->CompleteCheckpoint(id);
+  mailbox.Release();
+  return true;
 }
 
 boost::asio::awaitable<void> Attempt::Drive() {

@@ -5,29 +5,24 @@
 //
 // The script runs on the mailbox with priority: consecutive driver steps run
 // back to back, ahead of queued action tasks; `run` and `run_ms` let the
-// runtime work. After the last step the attempt runs until idle.
+// runtime work. After the last step the attempt runs until idle. Whatever
+// the backend, the attempt is the same: the backend hands it a producer and
+// reports every appended record through one handler (OnAppended).
 #pragma once
 
-#include <functional>
 #include <memory>
+#include <string>
 
 #include "model/agent_runtime.h"
+#include "model/backends/log_backend.h"
 #include "model/fault_plan.h"
 #include "model/faulty_log_client.h"
-#include "model/memory_log_client.h"
-#include "model/simulated_log_client.h"
-#include "model/world.h"
+#include "model/parts.h"
 #include "model/scenario.h"
+#include "model/world.h"
 #include "store/action_state_store.h"
 
 namespace durasim {
-
-// Builds the store (production or mutant) over a log client, configured as
-// the scenario's log says.
-using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&, const LogConfig&)>;
-// Builds the runtime (production or mutant).
-using RuntimeFactory =
-    std::function<std::unique_ptr<AgentRuntime>(World&, Scheduler&, ActionStateStore&, FaultPlan&)>;
 
 class Attempt {
  public:
@@ -40,34 +35,35 @@ class Attempt {
     kError,            // the script asked for something impossible
   };
 
-  Attempt(World& world, const AttemptSpec& spec, int number, const StoreFactory& make_store,
-          const RuntimeFactory& make_runtime);
+  Attempt(World& world, const AttemptSpec& spec, int number, const AttemptParts& parts);
   ~Attempt();
 
   End Run(SimDuration time_bound);
+  // The run's healed epilogue, after Run finished: faults off, then a
+  // checkpoint `id` taken and completed holding the mailbox, like every
+  // script step. False (and error_message) when the mailbox is not free.
+  // REQUIRES: Run returned kFinished.
+  bool TakeFinalCheckpoint(const std::string& id);
 
-  // For the run's epilogue: a final checkpoint once everything is finished.
+  // REQUIRES: connected (Run did not end in error before the script).
   AgentRuntime& runtime() { return *runtime_; }
   ActionStateStore& store() { return *store_; }
   // What went wrong when Run returned kError.
   const std::string& error_message() const { return error_message_; }
-  // Faults off for the rest of this attempt (the healed epilogue).
-  void DisarmFaults() { faults_->DisarmAll(); }
-  Scheduler& scheduler() { return *scheduler_; }
 
  private:
   boost::asio::awaitable<void> Drive();
+  // Runs `script` on this attempt's scheduler until it stops or the bound passes.
+  Scheduler::RunEnd Spawn(boost::asio::awaitable<void> script, SimDuration time_bound);
   // Executes a step that needs the mailbox; false ends the attempt in error.
   bool Apply(const AttemptStep& step);
-  // An append the checkers and the fault plan must hear of.
-  void ObserveAppend(const LogRecord& record, std::string_view how);
-  // Reports records a real log holds that the harness was not told of: a
-  // write whose real answer never came (a slow broker); appends the sink
-  // makes, injected lost acknowledgements included, are reported at once.
-  void DiscoverUnobservedAppends();
-  // Garbage at (partition, offset): written into the model's log; on other
-  // backends shown to every reader of the log (a broker cannot overwrite a
-  // record in place). REQUIRES: the record exists.
+  // The one route of an appended record to the checkers (and, for this
+  // incarnation's own appends, the fault plan).
+  void OnAppended(const LogRecord& record, AppendSeen seen);
+  // The restore of the attempt's spec; false ends the attempt (`end`).
+  bool Restore(End& end);
+  // Garbage at (partition, offset), written by the backend where it can and
+  // shown to every reader of the log. REQUIRES: the record exists.
   void MarkCorrupted(int32_t partition, int64_t offset);
   // The corrupt step: false (and the attempt ends in error) when there is
   // no record at (partition, offset).
@@ -79,8 +75,7 @@ class Attempt {
   int number_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;
-  // The producer in simulated time: the model's own, or one over the real
-  // client of a backend that does not report appends.
+  // The producer in simulated time, from the backend.
   std::unique_ptr<LogClient> log_client_;
   std::unique_ptr<FaultyLogClient> faulty_client_;
   std::unique_ptr<ActionStateStore> store_;

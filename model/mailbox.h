@@ -18,6 +18,12 @@ class Mailbox {
 
   // Waits until this coroutine holds the mailbox.
   boost::asio::awaitable<void> Acquire(bool priority);
+  // Takes the mailbox now if it is free and nobody waits; false otherwise.
+  bool TryAcquire() {
+    if (held_ || waiting() != 0) return false;
+    held_ = true;
+    return true;
+  }
   // Hands the mailbox to the next waiter (priority first), or frees it.
   void Release();
 

@@ -1,13 +1,27 @@
 // World implementation.
 #include "model/world.h"
 
+#include "model/backends/memory_log_backend.h"
+#include "model/backends/rdkafka_backend.h"
+
 namespace durasim {
 
 World::World(const Scenario& scenario)
     : scenario_(scenario),
       log_(scenario.log.partitions),
-      memory_backend_(log_, scenario.log),
-      suppliers_(scenario.suppliers) {}
+      suppliers_(scenario.suppliers),
+      backend_(std::make_unique<MemoryLogBackend>(log_, scenario.log)) {}
+
+Status World::StartBackend(const std::string& backend, const std::string& bootstrap_servers) {
+  if (backend == "model") return Status::Ok();
+  const RdKafkaBackend::Harness harness{scenario_.log, log_, corrupted_};
+  Result<std::unique_ptr<RdKafkaBackend>> started = backend == "mock"
+                                                        ? RdKafkaBackend::StartMock(harness)
+                                                        : RdKafkaBackend::OnBroker(bootstrap_servers, harness);
+  if (!started.ok()) return started.status();
+  backend_ = std::move(started).value();
+  return Status::Ok();
+}
 
 void World::BeginAttempt(int attempt) {
   attempt_ = attempt;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -11,7 +12,7 @@
 
 #include "model/checkpoint.h"
 #include "model/kafka_log.h"
-#include "model/backends/memory_log_backend.h"
+#include "model/backends/log_backend.h"
 #include "model/observer.h"
 #include "model/suppliers.h"
 #include "model/scenario.h"
@@ -28,17 +29,15 @@ class World {
   SimTime now() const { return clock_.now; }
   Trace& trace() { return trace_; }
   const Trace& trace() const { return trace_; }
-  // The in-memory log: the run's log unless another backend is set, and on
-  // every backend the broker's outage window (SimulatedLogClient obeys it).
+  // The in-memory log: the run's log on the model backend, and on every
+  // backend the broker's outage window (SimulatedLogClient obeys it).
   KafkaLog& log() { return log_; }
+  // Where the run's log lives: the model's log unless StartBackend chose
+  // another.
   LogBackend& backend() { return *backend_; }
-  // REQUIRES: `backend` outlives the world's attempts.
-  void set_backend(LogBackend* backend) { backend_ = backend; }
-  bool on_model_backend() const { return backend_ == &memory_backend_; }
-
-  // Appends learnt from acknowledgements or by reading the log, for
-  // backends that do not report appends themselves.
-  bool NoteObserved(int32_t partition, int64_t offset) { return observed_.insert({partition, offset}).second; }
+  // Moves the run's log to `backend` ("model", "mock" or "kafka"; kafka on
+  // the broker at `bootstrap_servers`). REQUIRES: before the first attempt.
+  [[nodiscard]] Status StartBackend(const std::string& backend, const std::string& bootstrap_servers);
   Suppliers& suppliers() { return suppliers_; }
   CheckpointStorage& checkpoints() { return checkpoints_; }
 
@@ -79,9 +78,6 @@ class World {
   SimClock clock_;
   Trace trace_;
   KafkaLog log_;
-  MemoryLogBackend memory_backend_;
-  LogBackend* backend_ = &memory_backend_;
-  std::set<std::pair<int32_t, int64_t>> observed_;
   Suppliers suppliers_;
   CheckpointStorage checkpoints_;
   std::vector<RunObserver*> observers_;
@@ -89,6 +85,8 @@ class World {
   std::map<std::string, int64_t> fault_hits_;
   int attempt_ = 0;
   bool halted_ = false;
+  // Last: it refers to log_, corrupted_ and the scenario.
+  std::unique_ptr<LogBackend> backend_;
 };
 
 }  // namespace durasim

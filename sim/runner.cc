@@ -19,7 +19,6 @@
 #include "properties/same_answer_checker.h"
 #include "sim/differential.h"
 #include "store/hash.h"
-#include "model/backends/rdkafka_backend.h"
 
 namespace durasim {
 namespace {
@@ -36,11 +35,6 @@ class OutputCollector : public RunObserver {
   OutputMap outputs;
 };
 
-struct Parts {
-  StoreFactory make_store = ProductionStoreFactory();
-  RuntimeFactory make_runtime = ProductionRuntimeFactory();
-};
-
 // The scenario's plan and inputs in one attempt without faults.
 Result<OutputMap> ReferenceOutputs(const Scenario& scenario, const RunOptions& options) {
   Scenario reference = scenario;
@@ -53,8 +47,7 @@ Result<OutputMap> ReferenceOutputs(const Scenario& scenario, const RunOptions& o
   World world(reference);
   OutputCollector collector;
   world.AddObserver(&collector);
-  const Parts parts;
-  Attempt run(world, reference.attempts[0], 1, parts.make_store, parts.make_runtime);
+  Attempt run(world, reference.attempts[0], 1, ProductionParts());
   const Attempt::End end = run.Run(options.attempt_time_bound);
   if (end != Attempt::End::kFinished || !run.runtime().AllInputsFinished()) {
     return Status(StatusCode::kInternal,
@@ -91,21 +84,13 @@ void Judge(const Scenario& scenario, RunReport& report) {
 }
 
 // One run of the attempts; fills everything but the expectation.
-void RunAttempts(const Scenario& scenario, const RunOptions& options, const Parts& parts, const OutputMap& reference,
-                 RunReport& report) {
+void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
+                 const OutputMap& reference, RunReport& report) {
   World world(scenario);
-  std::unique_ptr<LogBackend> backend;
-  if (options.backend != "model") {
-    Result<std::unique_ptr<RdKafkaBackend>> started =
-        options.backend == "mock" ? RdKafkaBackend::StartMock(scenario.log.partitions)
-                                  : RdKafkaBackend::OnBroker(options.bootstrap_servers, scenario.log.partitions);
-    if (!started.ok()) {
-      report.verdict = "error";
-      report.error = fmt::format("backend {}: {}", options.backend, started.status().ToString());
-      return;
-    }
-    backend = std::move(started).value();
-    world.set_backend(backend.get());
+  if (Status started = world.StartBackend(options.backend, options.bootstrap_servers); !started.ok()) {
+    report.verdict = "error";
+    report.error = fmt::format("backend {}: {}", options.backend, started.ToString());
+    return;
   }
   const Trace& trace = world.trace();
   std::vector<std::unique_ptr<InvariantChecker>> checkers;
@@ -126,7 +111,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
   bool error = false;
   for (size_t i = 0; i < scenario.attempts.size(); ++i) {
     const bool last = i + 1 == scenario.attempts.size();
-    Attempt attempt(world, scenario.attempts[i], static_cast<int>(i + 1), parts.make_store, parts.make_runtime);
+    Attempt attempt(world, scenario.attempts[i], static_cast<int>(i + 1), parts);
     const Attempt::End end = attempt.Run(options.attempt_time_bound);
     world.Record("attempt.ended", AttemptEndName(end));
     if (end == Attempt::End::kStuck) stuck = true;
@@ -139,10 +124,12 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Part
       all_finished = true;
       // Epilogue: a completed checkpoint covering every input, after which
       // nothing may stay live.
+      if (!attempt.TakeFinalCheckpoint(kFinalCheckpoint)) {
+        error = true;
+        report.error = fmt::format("attempt {}: {}", i + 1, attempt.error_message());
+        break;
+      }
       AgentRuntime& runtime = attempt.runtime();
-      attempt.DisarmFaults();
-      runtime.TakeCheckpoint(kFinalCheckpoint);
-      runtime.CompleteCheckpoint(kFinalCheckpoint);
       const StoreStats stats = attempt.store().Stats();
       const size_t index = world.Record(
           "run.quiescent", fmt::format("cached={} bookkeeping={} checkpoint_maps={}", stats.cached_states,
@@ -217,18 +204,17 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   report.path = scenario.path;
   report.backend = options.backend;
   report.mutant = options.mutant.value_or(scenario.mutant.value_or(""));
-  Parts parts;
+  const Mutant* mutant = nullptr;
   if (!report.mutant.empty()) {
-    const Mutant* mutant = FindMutant(report.mutant);
+    mutant = FindMutant(report.mutant);
     if (mutant == nullptr) {
       report.verdict = "error";
       report.error = fmt::format("unknown mutant \"{}\"", report.mutant);
       Judge(scenario, report);
       return report;
     }
-    if (mutant->make_store) parts.make_store = mutant->make_store;
-    if (mutant->make_runtime) parts.make_runtime = mutant->make_runtime;
   }
+  const AttemptParts parts = PartsWith(mutant);
 
   try {
     Result<OutputMap> reference = ReferenceOutputs(scenario, options);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "model/backends/rdkafka_backend.h"
 #include "store/run_sync.h"
 
 namespace durasim {
@@ -34,7 +35,7 @@ Result<RecordPosition> ClientRecordSink::Append(int32_t partition, std::string k
   client_->Flush();
   // The real client's wait completes without suspending (wall-clock bound).
   Result<RecordPosition> ack = RunSync(client_->AwaitAck(ticket));
-  if (ack.ok()) on_appended_(LogRecord{ack->partition, ack->offset, std::move(key), std::move(value)});
+  if (ack.ok()) backend_.Report(LogRecord{ack->partition, ack->offset, std::move(key), std::move(value)}, AppendSeen::kAppended);
   return ack;
 }
 
@@ -51,7 +52,8 @@ Result<RecordPosition> ClientRecordSink::AppendLosingAck(int32_t partition, std:
   if (answer.ok()) {
     // Not lost after all: the record is where the broker says (and the
     // fault wrapper reports the unexpected acknowledgement).
-    on_appended_(LogRecord{answer->partition, answer->offset, std::move(key), std::move(value)});
+    backend_.Report(LogRecord{answer->partition, answer->offset, std::move(key), std::move(value)},
+                    AppendSeen::kAppended);
     return answer;
   }
   if (answer.status().code() != StatusCode::kPossiblyPersisted) {
@@ -74,7 +76,7 @@ Result<RecordPosition> ClientRecordSink::AppendLosingAck(int32_t partition, std:
     return Status(StatusCode::kInternal,
                   fmt::format("{} is not at the end of partition {} (end offset {})", where, partition, end));
   }
-  on_appended_((*last)[0]);
+  backend_.Report((*last)[0], AppendSeen::kAppended);
   return answer;
 }
 

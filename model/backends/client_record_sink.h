@@ -2,7 +2,8 @@
 // broker) as the RecordSink of a SimulatedLogClient. An append is a whole
 // put on the real client: produce, flush and the acknowledgement, at the
 // simulated instant the model would append; a successful one is reported to
-// the harness at once, as the model's log reports its appends. Reads show
+// the harness at once (RdKafkaBackend::Report), as the model's log reports
+// its appends. Reads show
 // the records the harness corrupted as corrupted (a broker cannot overwrite
 // a record in place). Before every call the backend's broker is brought back
 // up if the harness took it down.
@@ -18,21 +19,20 @@
 #include <string>
 #include <vector>
 
+#include "model/backends/record_sink.h"
 #include "model/faulty_log_client.h"
 #include "model/kafka_log.h"
-#include "model/backends/record_sink.h"
-#include "model/backends/log_backend.h"
 #include "store/log_client.h"
 
 namespace durasim {
 
+class RdKafkaBackend;
+
 class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
  public:
-  using OnAppended = std::function<void(const LogRecord&)>;
   // REQUIRES: `backend` and `corrupted` outlive the sink.
-  ClientRecordSink(std::unique_ptr<LogClient> client, LogBackend& backend, const CorruptedPositions& corrupted,
-                   OnAppended on_appended)
-      : client_(std::move(client)), backend_(backend), corrupted_(corrupted), on_appended_(std::move(on_appended)) {}
+  ClientRecordSink(std::unique_ptr<LogClient> client, RdKafkaBackend& backend, const CorruptedPositions& corrupted)
+      : client_(std::move(client)), backend_(backend), corrupted_(corrupted) {}
 
   int32_t partitions() const override { return client_->partition_count(); }
   Result<RecordPosition> Append(int32_t partition, std::string key, std::string value) override;
@@ -55,9 +55,8 @@ class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
   Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value);
 
   std::unique_ptr<LogClient> client_;
-  LogBackend& backend_;
+  RdKafkaBackend& backend_;
   const CorruptedPositions& corrupted_;
-  OnAppended on_appended_;
   std::vector<LogRecord> lose_ack_of_;  // records whose acknowledgement the broker is to lose
 };
 

@@ -20,23 +20,27 @@ constexpr int32_t kPartitions = 2;
 class ClientRecordSinkTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    Result<std::unique_ptr<RdKafkaBackend>> backend = RdKafkaBackend::StartMock(kPartitions);
+    config_.partitions = kPartitions;
+    Result<std::unique_ptr<RdKafkaBackend>> backend = RdKafkaBackend::StartMock({config_, outage_, corrupted_});
     ASSERT_TRUE(backend.ok()) << backend.status().ToString();
     backend_ = std::move(*backend);
+    backend_->Listen([this](const LogRecord& record, AppendSeen seen) {
+      EXPECT_EQ(seen, AppendSeen::kAppended);
+      appended_.push_back(record);
+    });
   }
 
   std::unique_ptr<ClientRecordSink> Sink() {
-    Scheduler unused(clock_);
-    Result<std::unique_ptr<LogClient>> client = backend_->Connect(unused);
+    Result<std::unique_ptr<LogClient>> client = backend_->ConnectClient();
     EXPECT_TRUE(client.ok()) << client.status().ToString();
     if (!client.ok()) return nullptr;
-    return std::make_unique<ClientRecordSink>(std::move(*client), *backend_, corrupted_,
-                                              [this](const LogRecord& record) { appended_.push_back(record); });
+    return std::make_unique<ClientRecordSink>(std::move(*client), *backend_, corrupted_);
   }
 
-  SimClock clock_;
-  std::unique_ptr<RdKafkaBackend> backend_;
+  LogConfig config_;
+  KafkaLog outage_{kPartitions};
   CorruptedPositions corrupted_;
+  std::unique_ptr<RdKafkaBackend> backend_;
   std::vector<LogRecord> appended_;
 };
 

@@ -1,59 +1,71 @@
 // LogBackend: where the Kafka log of one run lives: the in-memory model,
 // librdkafka's mock cluster, or a real broker. It outlives every attempt
-// (crashes lose clients, never the log) and hands each new incarnation a
-// fresh LogClient.
+// (crashes lose clients, never the log) and gives each new incarnation its
+// producer: a LogClient in simulated time over this log, with the broker's
+// own write-fault controls where it has them. It is also the harness's
+// reader of the log (the checkers' ground truth) and its outage control.
+//
+// Every record appended to the log reaches the harness by one route: the
+// AppendHandler given to Connect, called once per record, at the simulated
+// instant it is appended (kAppended), or at the start of a later attempt
+// for a record whose answer never came (kDiscovered).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "model/faulty_log_client.h"
 #include "model/scheduler.h"
-#include "store/status.h"
 #include "store/log_client.h"
+#include "store/status.h"
 
 namespace durasim {
+
+enum class AppendSeen {
+  kAppended,    // appended by this incarnation's producer, now
+  kDiscovered,  // found in the log: an append the harness was not told of
+};
+// The trace kind of an append seen that way ("log.append", "log.discovered").
+const char* AppendSeenTraceKind(AppendSeen seen);
+
+using AppendHandler = std::function<void(const LogRecord&, AppendSeen)>;
+
+// What one incarnation gets from the backend.
+struct BackendConnection {
+  std::unique_ptr<LogClient> client;       // the producer, in simulated time
+  BrokerWriteFaults* write_faults = nullptr;  // the broker's own write faults; null: the wrapper injects them
+};
 
 class LogBackend {
  public:
   virtual ~LogBackend() = default;
 
   virtual std::string name() const = 0;
-  // A client for a new incarnation of the agent process.
-  virtual Result<std::unique_ptr<LogClient>> Connect(Scheduler& scheduler) = 0;
-  // True when the backend reports every append itself, at the moment it
-  // happens (the model). Otherwise the harness learns of appends from the
-  // real client's answers (model/client_record_sink.h) and from reading the
-  // log.
-  virtual bool reports_appends() const = 0;
+  // The producer of a new incarnation. Every record appended to the log from
+  // now until Disconnect is reported to `on_append`, once.
+  // REQUIRES: `scheduler` outlives the connection; no other connection is open.
+  virtual Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append) = 0;
+  // The incarnation is gone: nothing more is reported to its handler.
+  virtual void Disconnect() = 0;
+  // Reports, as kDiscovered, every record the log holds that was never
+  // reported (a write whose answer never came). REQUIRES: connected.
+  virtual Status DiscoverAppends() = 0;
   // Every record the log holds now, by partition: the ground truth.
   virtual Result<std::vector<std::vector<LogRecord>>> ReadAll() = 0;
+  // Whether a record sits at (partition, offset).
+  virtual Result<bool> HasRecord(int32_t partition, int64_t offset);
+  // The harness corrupts the record at (partition, offset). The model
+  // overwrites it; a broker cannot overwrite a record in place, so there the
+  // corruption is a view every reader gets from World. REQUIRES: HasRecord.
+  virtual void Corrupt(int32_t /*partition*/, int64_t /*offset*/) {}
 
   // Takes the broker down for real where the backend can (librdkafka's mock
   // cluster): its connections close and new ones are refused. The outage's
-  // length is kept in simulated time by the harness, which calls
-  // EnsureBrokerUp before it next talks to the broker.
+  // length is kept in simulated time by the harness (KafkaLog's outage
+  // window); the backend brings the broker back before it next talks to it.
   virtual Status TakeBrokerDown() { return Status::Ok(); }
-  // Brings a broker taken down back up; a no-op when it is up.
-  virtual Status EnsureBrokerUp() { return Status::Ok(); }
-  // Whether the broker itself can refuse a write and lose the
-  // acknowledgement of a persisted one (librdkafka's mock cluster);
-  // elsewhere the harness's fault wrapper injects both.
-  virtual bool has_write_fault_controls() const { return false; }
-  // Makes the broker refuse the next produce request with a non-retriable
-  // error, so its records are not persisted.
-  // REQUIRES: has_write_fault_controls().
-  virtual Status RefuseNextProduce() {
-    return Status(StatusCode::kInternal, "backend " + name() + " cannot refuse a produce");
-  }
-  // Writes one record whose acknowledgement the broker loses: a short-lived
-  // producer sends it, the broker appends it and answers too late, and
-  // librdkafka itself reports the write possibly persisted. Returns that
-  // answer. REQUIRES: has_write_fault_controls().
-  virtual Result<RecordPosition> AppendLosingAck(int32_t /*partition*/, std::string /*key*/,
-                                                 std::string /*value*/) {
-    return Status(StatusCode::kInternal, "backend " + name() + " cannot lose an acknowledgement");
-  }
 };
 
 }  // namespace durasim

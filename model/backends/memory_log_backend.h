@@ -1,33 +1,31 @@
-// MemoryLogBackend: the in-memory KafkaLog as a LogBackend. Appends are
-// reported by the log's own hook, at the simulated instant they happen.
+// MemoryLogBackend: the in-memory KafkaLog as a LogBackend. The producer is
+// the model's own (MemoryLogClient); appends are reported by the log's own
+// hook, at the simulated instant they happen, so nothing is ever discovered.
 #pragma once
 
-#include "model/kafka_log.h"
-#include "model/memory_log_client.h"
-#include "model/scenario.h"
 #include "model/backends/log_backend.h"
+#include "model/kafka_log.h"
+#include "model/scenario.h"
 
 namespace durasim {
 
 class MemoryLogBackend : public LogBackend {
  public:
-  // REQUIRES: `log` outlives the backend.
+  // REQUIRES: `log` and `config` outlive the backend.
   MemoryLogBackend(KafkaLog& log, const LogConfig& config) : log_(log), config_(config) {}
+  ~MemoryLogBackend() override { log_.set_append_listener(nullptr); }
 
   std::string name() const override { return "model"; }
-  Result<std::unique_ptr<LogClient>> Connect(Scheduler& scheduler) override {
-    return std::unique_ptr<LogClient>(std::make_unique<MemoryLogClient>(scheduler, log_, config_));
-  }
-  bool reports_appends() const override { return true; }
-  Result<std::vector<std::vector<LogRecord>>> ReadAll() override {
-    std::vector<std::vector<LogRecord>> all;
-    for (int32_t p = 0; p < log_.partitions(); ++p) all.push_back(log_.Read(p, 0, log_.Offsets(p).end));
-    return all;
-  }
+  Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append) override;
+  void Disconnect() override { log_.set_append_listener(nullptr); }
+  Status DiscoverAppends() override { return Status::Ok(); }
+  Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
+  Result<bool> HasRecord(int32_t partition, int64_t offset) override { return log_.Find(partition, offset) != nullptr; }
+  void Corrupt(int32_t partition, int64_t offset) override { log_.Corrupt(partition, offset); }
 
  private:
   KafkaLog& log_;
-  LogConfig config_;
+  const LogConfig& config_;
 };
 
 }  // namespace durasim

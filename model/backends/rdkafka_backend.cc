@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 
+#include "model/backends/client_record_sink.h"
+#include "model/simulated_log_client.h"
 #include "store/run_sync.h"
 
 namespace durasim {
@@ -32,10 +34,11 @@ constexpr std::chrono::milliseconds kLostAckDelay{5000};
 
 }  // namespace
 
-Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(int32_t partitions) {
+Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness& harness) {
+  const int32_t partitions = harness.config.partitions;
   Result<std::unique_ptr<KafkaMockCluster>> cluster = KafkaMockCluster::Start(1);
   if (!cluster.ok()) return cluster.status();
-  std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend());
+  std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend(harness));
   backend->mock_ = std::move(cluster).value();
   backend->config_.bootstrap_servers = backend->mock_->bootstrap_servers();
   backend->config_.fetch_wait_max = kRunFetchWaitMax;
@@ -46,11 +49,12 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(int32_t partit
 }
 
 Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::string& bootstrap_servers,
-                                                                 int32_t partitions) {
+                                                                 const Harness& harness) {
   if (bootstrap_servers.empty()) {
     return Status(StatusCode::kInvalidArgument, "backend kafka needs --bootstrap-servers HOST:PORT");
   }
-  std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend());
+  const int32_t partitions = harness.config.partitions;
+  std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend(harness));
   backend->config_.bootstrap_servers = bootstrap_servers;
   backend->config_.fetch_wait_max = kRunFetchWaitMax;
   backend->config_.topic = FreshTopicName();
@@ -63,11 +67,36 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   return backend;
 }
 
-Result<std::unique_ptr<LogClient>> RdKafkaBackend::Connect(Scheduler& /*scheduler*/) {
+Result<std::unique_ptr<LogClient>> RdKafkaBackend::ConnectClient() {
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(config_);
   if (!client.ok()) return client.status();
   return std::unique_ptr<LogClient>(std::move(client).value());
+}
+
+Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHandler on_append) {
+  Result<std::unique_ptr<LogClient>> client = ConnectClient();
+  if (!client.ok()) return client.status();
+  Listen(std::move(on_append));
+  auto sink = std::make_unique<ClientRecordSink>(std::move(client).value(), *this, harness_.corrupted);
+  BackendConnection connection;
+  if (has_write_fault_controls()) connection.write_faults = sink.get();
+  connection.client = std::make_unique<SimulatedLogClient>(scheduler, harness_.outage, harness_.config, std::move(sink));
+  return connection;
+}
+
+void RdKafkaBackend::Report(const LogRecord& record, AppendSeen seen) {
+  if (!reported_.insert({record.partition, record.offset}).second) return;
+  if (on_append_) on_append_(record, seen);
+}
+
+Status RdKafkaBackend::DiscoverAppends() {
+  Result<std::vector<std::vector<LogRecord>>> all = ReadAll();
+  if (!all.ok()) return all.status();
+  for (const std::vector<LogRecord>& partition : *all) {
+    for (const LogRecord& record : partition) Report(record, AppendSeen::kDiscovered);
+  }
+  return Status::Ok();
 }
 
 Status RdKafkaBackend::TakeBrokerDown() {
@@ -87,12 +116,12 @@ Status RdKafkaBackend::EnsureBrokerUp() {
 }
 
 Status RdKafkaBackend::RefuseNextProduce() {
-  if (!mock_) return LogBackend::RefuseNextProduce();
+  if (!mock_) return Status(StatusCode::kInternal, "backend " + name() + " cannot refuse a produce");
   return mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_INVALID_RECORD, std::chrono::milliseconds(0));
 }
 
 Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::string key, std::string value) {
-  if (!mock_) return LogBackend::AppendLosingAck(partition, std::move(key), std::move(value));
+  if (!mock_) return Status(StatusCode::kInternal, "backend " + name() + " cannot lose an acknowledgement");
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   RdKafkaConfig lossy = config_;
   lossy.message_timeout = kLostAckMessageTimeout;

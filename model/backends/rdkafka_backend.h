@@ -1,48 +1,82 @@
 // RdKafkaBackend: the log of a run on librdkafka's embedded mock cluster
 // (in process, its own handle, so the data outlives every client) or on a
-// real broker (a fresh compacted topic per run). Each incarnation connects a
-// new RdKafkaLogClient; a crash destroys it without flushing.
+// real broker (a fresh compacted topic per run). Each incarnation gets the
+// model's producer timing (SimulatedLogClient) over a ClientRecordSink on a
+// new RdKafkaLogClient; a crash destroys it without flushing. The backend
+// reports each record to the harness once: when the sink appends it, or
+// when DiscoverAppends finds it in the log.
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 
-#include "store/kafka_mock_cluster.h"
 #include "model/backends/log_backend.h"
+#include "model/kafka_log.h"
+#include "model/scenario.h"
+#include "store/kafka_mock_cluster.h"
 #include "store/rdkafka_log_client.h"
 
 namespace durasim {
 
 class RdKafkaBackend : public LogBackend {
  public:
-  // A mock cluster with one broker and a topic of `partitions` partitions.
-  static Result<std::unique_ptr<RdKafkaBackend>> StartMock(int32_t partitions);
-  // A fresh topic of `partitions` partitions on the broker at `bootstrap_servers`.
-  static Result<std::unique_ptr<RdKafkaBackend>> OnBroker(const std::string& bootstrap_servers, int32_t partitions);
+  // What a run's producers share with the model: the scenario's log
+  // configuration, the outage window (kept in the model's log) and the
+  // records the harness corrupted. REQUIRES: all three outlive the backend.
+  struct Harness {
+    const LogConfig& config;
+    const KafkaLog& outage;
+    const CorruptedPositions& corrupted;
+  };
+
+  // A mock cluster with one broker and a topic of the scenario's partitions.
+  static Result<std::unique_ptr<RdKafkaBackend>> StartMock(const Harness& harness);
+  // A fresh topic of the scenario's partitions on the broker at `bootstrap_servers`.
+  static Result<std::unique_ptr<RdKafkaBackend>> OnBroker(const std::string& bootstrap_servers, const Harness& harness);
 
   std::string name() const override { return mock_ ? "mock" : "kafka"; }
-  Result<std::unique_ptr<LogClient>> Connect(Scheduler& scheduler) override;
-  bool reports_appends() const override { return false; }
+  Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append) override;
+  void Disconnect() override { on_append_ = nullptr; }
+  Status DiscoverAppends() override;
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
   // On the mock cluster, its only broker; a real broker stays up.
   Status TakeBrokerDown() override;
-  Status EnsureBrokerUp() override;
-  bool has_write_fault_controls() const override { return mock_ != nullptr; }
-  // INVALID_RECORD, which librdkafka does not retry.
-  Status RefuseNextProduce() override;
-  // The producer's message timeout is 500 ms and the mock answers its
-  // Produce request 5 s late; librdkafka reports the timeout within about
-  // a second (its timeout scan), after which the producer is destroyed.
-  Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value) override;
+
+  // A bare real client on the backend's topic (the sink's, and tests').
+  Result<std::unique_ptr<LogClient>> ConnectClient();
+  // Brings a broker taken down back up; a no-op when it is up.
+  Status EnsureBrokerUp();
+  // From now on, records are reported to `on_append` (Connect does this).
+  void Listen(AppendHandler on_append) { on_append_ = std::move(on_append); }
+  // Reports `record` to the listening incarnation unless it was reported.
+  void Report(const LogRecord& record, AppendSeen seen);
+  // Whether the broker itself can refuse a write and lose the
+  // acknowledgement of a persisted one (the mock cluster); on a real broker
+  // the harness's fault wrapper injects both.
+  bool has_write_fault_controls() const { return mock_ != nullptr; }
+  // Makes the broker refuse the next produce request with INVALID_RECORD,
+  // which librdkafka does not retry. REQUIRES: has_write_fault_controls().
+  Status RefuseNextProduce();
+  // Writes one record whose acknowledgement the broker loses: a short-lived
+  // producer (message timeout 500 ms) sends it, the mock appends it and
+  // answers 5 s late, and librdkafka reports it possibly persisted within
+  // about a second (its timeout scan). Returns that answer.
+  // REQUIRES: has_write_fault_controls().
+  Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value);
 
   const RdKafkaConfig& config() const { return config_; }
 
  private:
-  RdKafkaBackend() = default;
+  explicit RdKafkaBackend(const Harness& harness) : harness_(harness) {}
 
+  Harness harness_;
   std::unique_ptr<KafkaMockCluster> mock_;
   RdKafkaConfig config_;
   bool broker_down_ = false;
+  AppendHandler on_append_;                          // the connected incarnation's
+  std::set<std::pair<int32_t, int64_t>> reported_;  // (partition, offset) of every record reported
 };
 
 }  // namespace durasim

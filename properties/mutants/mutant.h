@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "model/attempt.h"
+#include "model/parts.h"
 
 namespace durasim {
 
@@ -24,8 +24,7 @@ const std::vector<Mutant>& AllMutants();
 // nullptr when no mutant has that name.
 const Mutant* FindMutant(const std::string& name);
 
-// The production parts.
-StoreFactory ProductionStoreFactory();
-RuntimeFactory ProductionRuntimeFactory();
+// The production parts with `mutant`'s replacements (none: ProductionParts()).
+AttemptParts PartsWith(const Mutant* mutant);
 
 }  // namespace durasim

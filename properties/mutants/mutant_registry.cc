@@ -34,9 +34,13 @@ RuntimeFactory RuntimeOf() {
 
 }  // namespace
 
-StoreFactory ProductionStoreFactory() { return StoreOf<KafkaActionStateStore>(); }
-
-RuntimeFactory ProductionRuntimeFactory() { return RuntimeOf<AgentRuntime>(); }
+AttemptParts PartsWith(const Mutant* mutant) {
+  AttemptParts parts = ProductionParts();
+  if (mutant == nullptr) return parts;
+  if (mutant->make_store) parts.make_store = mutant->make_store;
+  if (mutant->make_runtime) parts.make_runtime = mutant->make_runtime;
+  return parts;
+}
 
 const std::vector<Mutant>& AllMutants() {
   static const std::vector<Mutant> kMutants = {

@@ -1,0 +1,22 @@
+// MemoryLogBackend implementation.
+#include "model/backends/memory_log_backend.h"
+
+#include "model/memory_log_client.h"
+
+namespace durasim {
+
+Result<BackendConnection> MemoryLogBackend::Connect(Scheduler& scheduler, AppendHandler on_append) {
+  log_.set_append_listener(
+      [on_append = std::move(on_append)](const LogRecord& record) { on_append(record, AppendSeen::kAppended); });
+  BackendConnection connection;
+  connection.client = std::make_unique<MemoryLogClient>(scheduler, log_, config_);
+  return connection;
+}
+
+Result<std::vector<std::vector<LogRecord>>> MemoryLogBackend::ReadAll() {
+  std::vector<std::vector<LogRecord>> all;
+  for (int32_t p = 0; p < log_.partitions(); ++p) all.push_back(log_.Read(p, 0, log_.Offsets(p).end));
+  return all;
+}
+
+}  // namespace durasim

@@ -1,0 +1,35 @@
+// The parts an attempt is built from: the store and the runtime, each made
+// by a factory, so that a mutant (properties/mutants/) can replace one with
+// a known-buggy variant. The production factories live here, beside the
+// production code they build.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "model/scenario.h"
+#include "store/action_state_store.h"
+#include "store/log_client.h"
+
+namespace durasim {
+
+class AgentRuntime;
+class FaultPlan;
+class Scheduler;
+class World;
+
+// Builds the store over a log client, configured as the scenario's log says.
+using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&, const LogConfig&)>;
+// Builds the runtime of one incarnation.
+using RuntimeFactory =
+    std::function<std::unique_ptr<AgentRuntime>(World&, Scheduler&, ActionStateStore&, FaultPlan&)>;
+
+struct AttemptParts {
+  StoreFactory make_store;
+  RuntimeFactory make_runtime;
+};
+
+// KafkaActionStateStore and AgentRuntime.
+AttemptParts ProductionParts();
+
+}  // namespace durasim
