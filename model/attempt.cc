@@ -141,7 +141,14 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     End end = End::kError;
     if (!Restore(end)) return end;
   }
-  const Scheduler::RunEnd end = Spawn(Drive(), time_bound);
+  Scheduler::RunEnd end = Scheduler::RunEnd::kStopped;
+  try {
+    end = Spawn(Drive(), time_bound);
+  } catch (const std::exception& escaped) {
+    // A coroutine of the script or the runtime threw: the attempt cannot go
+    // on, and the run ends in error naming what was thrown.
+    Error(fmt::format("an exception escaped a coroutine of attempt {}: {}", number_, escaped.what()));
+  }
   if (error_) return End::kError;
   if (runtime_->failed()) return End::kFailed;
   if (runtime_->stopped()) return End::kCrashed;
