@@ -23,11 +23,13 @@ Scenario FromFile(const std::string& path) {
 }
 
 TEST(RunContext, AFileIsRerunFromTheFile) {
+  // Strategy: a scenario with a path is reproduced by `run` on that path.
   EXPECT_EQ(DescribeRun(FromFile("scenarios/fast/crash.yaml"), RunOptions{}),
             "run: scenario scenarios/fast/crash.yaml, seed 7\nreproduce: build/durasim run scenarios/fast/crash.yaml");
 }
 
 TEST(RunContext, AFileNamesItsMutantAndAnOverrideIsAFlag) {
+  // Strategy: the file's own mutant needs no flag; an override and the backend are flags.
   Scenario scenario = FromFile("negative/legacy.yaml");
   scenario.mutant = "legacy-end-offset-marker";
   EXPECT_EQ(DescribeRun(scenario, RunOptions{}),
@@ -43,6 +45,7 @@ TEST(RunContext, AFileNamesItsMutantAndAnOverrideIsAFlag) {
 }
 
 TEST(RunContext, AGeneratedScenarioIsReplayedFromItsSeed) {
+  // Strategy: a scenario without a path is reproduced by `replay --seed`.
   RunOptions options;
   options.mutant = "legacy-end-offset-marker";
   EXPECT_EQ(DescribeRun(GenerateFromSeed(118).scenario, options),
@@ -51,6 +54,7 @@ TEST(RunContext, AGeneratedScenarioIsReplayedFromItsSeed) {
 }
 
 TEST(RunContextDeathTest, AFailedCheckNamesTheRunAndTheSimulatedTime) {
+  // Strategy: an undeclared supplier (the parser would refuse it) breaks Suppliers::Find.
   Result<Scenario> loaded =
       LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/regressions/kafka_queued_action_reuse.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();

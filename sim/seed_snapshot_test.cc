@@ -44,6 +44,7 @@ std::string Changed(uint64_t seed) {
 uint64_t YamlHash(uint64_t seed) { return HashString(WriteScenarioYaml(GenerateFromSeed(seed).scenario, {})); }
 
 TEST(SeedSnapshot, PinnedSeedsGiveTheSameScenario) {
+  // Strategy: each pinned seed's written YAML hashes as pinned.
   for (const PinnedSeed& pinned : kPinnedSeeds) {
     const uint64_t hash = YamlHash(pinned.seed);
     EXPECT_EQ(hash, pinned.yaml_hash) << Changed(pinned.seed) << " (its YAML hash is now 0x" << std::hex << hash
@@ -88,6 +89,7 @@ constexpr QuotedKill kQuotedKills[] = {
 };
 
 TEST(SeedSnapshot, QuotedMutantSeedsStillShowTheirViolation) {
+  // Strategy: each quoted kill seed, run with its mutant, violates its invariant.
   for (const QuotedKill& kill : kQuotedKills) {
     const RunReport report = RunSeed(kill.seed, kill.mutant);
     EXPECT_EQ(report.verdict, "violation") << kill.mutant << " seed " << kill.seed << ": " << report.error;
@@ -100,6 +102,7 @@ TEST(SeedSnapshot, QuotedMutantSeedsStillShowTheirViolation) {
 // docs/benchmarks.md: legacy-end-offset-marker first fails at seed 68 by
 // `finished` only (an action without a durable call runs again).
 TEST(SeedSnapshot, LegacyMarkerSeed68FailsByFinishedOnly) {
+  // Strategy: seed 68 with the legacy marker violates finished and not once.
   const RunReport report = RunSeed(68, "legacy-end-offset-marker");
   EXPECT_TRUE(HasViolation(report, "finished")) << Changed(68);
   EXPECT_FALSE(HasViolation(report, "once")) << Changed(68);
@@ -108,6 +111,7 @@ TEST(SeedSnapshot, LegacyMarkerSeed68FailsByFinishedOnly) {
 // The production code is clean at every pinned seed (docs/benchmarks.md:
 // clean over seeds 1..10000).
 TEST(SeedSnapshot, ProductionPassesAtThePinnedSeeds) {
+  // Strategy: every pinned seed passes with the production code.
   for (const PinnedSeed& pinned : kPinnedSeeds) {
     const RunReport report = RunSeed(pinned.seed, "");
     EXPECT_EQ(report.verdict, "pass") << "seed " << pinned.seed << ": " << report.error;

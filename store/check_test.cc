@@ -15,15 +15,18 @@ namespace {
 enum class Phase { kTaken = 0, kCompleted = 1 };
 
 TEST(CheckDeathTest, PrintsFileLineAndExpression) {
+  // Strategy: a false check dies printing its source-relative file:line and expression.
   const int partitions = 2;
   EXPECT_DEATH(DURASIM_CHECK(partitions > 3), "(^|\n)store/check_test.cc:[0-9]+: check failed: partitions > 3\n");
 }
 
 TEST(CheckDeathTest, PrintsTheMessage) {
+  // Strategy: the message form appends its message.
   EXPECT_DEATH(DURASIM_CHECK_MSG(false, std::string("no supplier ") + "s1"), "check failed: false no supplier s1");
 }
 
 TEST(CheckDeathTest, ComparisonsPrintBothValues) {
+  // Strategy: numbers and enums print as (a vs b); other types print no values.
   const int64_t offset = 7;
   EXPECT_DEATH(DURASIM_CHECK_LT(offset, 3), "check failed: offset < 3 \\(7 vs 3\\)");
   EXPECT_DEATH(DURASIM_CHECK_EQ(Phase::kCompleted, Phase::kTaken),
@@ -33,6 +36,7 @@ TEST(CheckDeathTest, ComparisonsPrintBothValues) {
 }
 
 TEST(CheckDeathTest, PrintsEveryLiveContextOldestFirst) {
+  // Strategy: two live contexts print, indented, in registration order.
   const CheckContext run([] { return std::string("run: seed 118\nreproduce: build/durasim replay --seed 118"); });
   const CheckContext clock([] { return std::string("simulated time: 1.500ms"); });
   EXPECT_DEATH(DURASIM_CHECK(1 + 1 == 3), "check failed: 1 \\+ 1 == 3\n  run: seed 118\n  reproduce: build/durasim "
@@ -40,6 +44,7 @@ TEST(CheckDeathTest, PrintsEveryLiveContextOldestFirst) {
 }
 
 TEST(CheckDeathTest, AContextThatFailsItselfDoesNotRecurse) {
+  // Strategy: a describer that fails a check still lets the first failure print.
   const CheckContext broken([]() -> std::string {
     DURASIM_CHECK(false);
     return "unreachable";
@@ -48,6 +53,7 @@ TEST(CheckDeathTest, AContextThatFailsItselfDoesNotRecurse) {
 }
 
 TEST(Check, PassingChecksEvaluateTheirOperandsOnce) {
+  // Strategy: operands with side effects run once per passing check.
   int evaluated = 0;
   auto next = [&evaluated] { return ++evaluated; };
   DURASIM_CHECK(next() == 1);
@@ -57,6 +63,7 @@ TEST(Check, PassingChecksEvaluateTheirOperandsOnce) {
 }
 
 TEST(Check, ContextsEndInAnyOrder) {
+  // Strategy: the older of two contexts ends first; the registry keeps the other.
   EXPECT_EQ(DescribeCheckContexts(), "");
   std::optional<CheckContext> first(std::in_place, [] { return std::string("first"); });
   {
@@ -69,6 +76,7 @@ TEST(Check, ContextsEndInAnyOrder) {
 }
 
 TEST(Check, ContextsAreThreadLocal) {
+  // Strategy: another thread sees none of this thread's contexts.
   const CheckContext here([] { return std::string("main thread"); });
   std::string seen_there = "unset";
   std::thread([&seen_there] { seen_there = DescribeCheckContexts(); }).join();
