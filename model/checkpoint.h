@@ -10,6 +10,7 @@
 
 #include "model/keyed_state.h"
 #include "store/action_state_store.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -26,14 +27,21 @@ struct Checkpoint {
 
 class CheckpointStorage {
  public:
-  void Save(Checkpoint checkpoint) { checkpoints_[checkpoint.id] = std::move(checkpoint); }
+  // Phases only move forward: taken, then completed or aborted.
+  void Save(Checkpoint checkpoint) {
+    DURASIM_CHECK(checkpoint.phase == Checkpoint::Phase::kTaken);  // a checkpoint is saved when taken
+    checkpoints_[checkpoint.id] = std::move(checkpoint);
+  }
   Checkpoint* Find(const std::string& id) {
     auto it = checkpoints_.find(id);
     return it == checkpoints_.end() ? nullptr : &it->second;
   }
   // REQUIRES: the checkpoint exists and is taken.
   void MarkCompleted(const std::string& id) {
-    checkpoints_.at(id).phase = Checkpoint::Phase::kCompleted;
+    auto it = checkpoints_.find(id);
+    DURASIM_CHECK_MSG(it != checkpoints_.end(), "checkpoint " + id + " was never taken");
+    DURASIM_CHECK_EQ(it->second.phase, Checkpoint::Phase::kTaken);
+    it->second.phase = Checkpoint::Phase::kCompleted;
     completed_order_.push_back(id);
   }
   // The most recently completed checkpoint, or "".

@@ -3,9 +3,14 @@
 
 #include <fmt/format.h>
 
+#include "store/check.h"
+
 namespace durasim {
 
-void FaultPlan::Arm(FaultKind kind, int64_t nth) { armed_.push_back(Armed{kind, nth}); }
+void FaultPlan::Arm(FaultKind kind, int64_t nth) {
+  DURASIM_CHECK_GE(nth, 1);  // points are counted from 1: nth 0 would never fire
+  armed_.push_back(Armed{kind, nth});
+}
 
 void FaultPlan::DisarmAll() { armed_.clear(); }
 
@@ -13,6 +18,7 @@ bool FaultPlan::Fire(FaultKind kind, int64_t count, const std::string& point) {
   for (Armed& armed : armed_) {
     if (armed.fired || armed.kind != kind || armed.nth != count) continue;
     armed.fired = true;
+    DURASIM_CHECK(hooks_.fired != nullptr);
     hooks_.fired(FaultKindName(kind), count, point);
     return true;
   }
@@ -20,7 +26,9 @@ bool FaultPlan::Fire(FaultKind kind, int64_t count, const std::string& point) {
 }
 
 void FaultPlan::Crash(FaultKind kind, int64_t count, const std::string& point, const std::string& reason) {
-  if (Fire(kind, count, point)) hooks_.crash(reason);
+  if (!Fire(kind, count, point)) return;
+  DURASIM_CHECK(hooks_.crash != nullptr);
+  hooks_.crash(reason);
 }
 
 FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal) {
@@ -31,6 +39,7 @@ FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal) {
 }
 
 void FaultPlan::OnPersisted(int32_t partition, int64_t offset) {
+  DURASIM_CHECK(partition >= 0 && offset >= 0);  // a position the log holds
   const int64_t count = ++persisted_;
   if (Fire(FaultKind::kCorruptRecord, count, next_put_)) hooks_.corrupt(partition, offset);
   Crash(FaultKind::kCrashAfterPutPersisted, count, next_put_,
@@ -43,6 +52,8 @@ void FaultPlan::OnAcked() {
 }
 
 void FaultPlan::OnWaitStarted(int64_t ordinal) {
+  // A wait is for a put already produced in this attempt.
+  DURASIM_CHECK(ordinal >= 1 && ordinal <= produced_);
   if (Fire(FaultKind::kCancelPut, ordinal, next_put_)) hooks_.cancel_wait();
 }
 

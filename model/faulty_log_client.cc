@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "store/check.h"
+
 namespace durasim {
 
 namespace {
@@ -17,6 +19,7 @@ Status LostAck(int64_t ordinal) {
 ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
   Produced produced{};
   produced.fate = plan_.OnProduce(produced.ordinal);
+  DURASIM_CHECK_GE(produced.ordinal, 1);  // puts are counted from 1
   if (broker_ != nullptr && produced.fate != FaultPlan::PutFate::kDeliver) {
     produced.record = LogRecord{partition, -1, key, value};
     if (produced.fate == FaultPlan::PutFate::kLoseAck) broker_->LoseAckOf(partition, key, value);
@@ -25,7 +28,8 @@ ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::
     produced.inner_ticket = inner().Produce(partition, std::move(key), std::move(value));
   }
   const ProduceTicket ticket = next_ticket_++;
-  produced_.emplace(ticket, produced);
+  const bool fresh = produced_.emplace(ticket, produced).second;
+  DURASIM_CHECK(fresh);  // tickets are never reused
   return ticket;
 }
 
@@ -36,9 +40,15 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
   }
   Produced produced = std::move(it->second);
   produced_.erase(it);
+  // With a broker injecting the fault, the put's record was kept (unsent,
+  // offset -1) when it was produced.
+  if (broker_ != nullptr && produced.fate != FaultPlan::PutFate::kDeliver) {
+    DURASIM_CHECK_EQ(produced.record.offset, -1);
+  }
   if (produced.fate == FaultPlan::PutFate::kReject) {
     if (broker_ != nullptr) {
       LogRecord& record = produced.record;
+
       Result<RecordPosition> answer =
           broker_->SendRefused(record.partition, std::move(record.key), std::move(record.value));
       if (answer.ok() || answer.status().code() != StatusCode::kNotPersisted) {

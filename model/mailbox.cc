@@ -5,10 +5,14 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "store/check.h"
+
 namespace durasim {
 
 boost::asio::awaitable<void> Mailbox::Acquire(bool priority) {
-  if (!held_ && waiting() == 0) {
+  // A free mailbox has no queue: Release hands it to a waiter if there is one.
+  DURASIM_CHECK(held_ || waiting() == 0);
+  if (!held_) {
     held_ = true;
     co_return;
   }
@@ -24,6 +28,7 @@ boost::asio::awaitable<void> Mailbox::Acquire(bool priority) {
 }
 
 void Mailbox::Release() {
+  DURASIM_CHECK(held_);  // only its one holder releases it
   std::deque<uint64_t>& queue = !priority_waiters_.empty() ? priority_waiters_ : waiters_;
   if (queue.empty()) {
     held_ = false;
@@ -31,7 +36,9 @@ void Mailbox::Release() {
   }
   const uint64_t ticket = queue.front();
   queue.pop_front();
-  scheduler_.Unpark(ticket, ErrorCode());
+  // Waiting for the mailbox is not cancellable, so the waiter is still parked.
+  const bool handed_over = scheduler_.Unpark(ticket, ErrorCode());
+  DURASIM_CHECK(handed_over);
 }
 
 }  // namespace durasim

@@ -2,6 +2,8 @@
 // fault plan.
 #include "model/scenario.h"
 
+#include "store/check.h"
+
 namespace durasim {
 
 const std::vector<FaultKindInfo>& AllFaultKinds() {
@@ -25,6 +27,7 @@ const char* FaultKindName(FaultKind kind) {
   for (const FaultKindInfo& info : AllFaultKinds()) {
     if (info.kind == kind) return info.name;
   }
+  DURASIM_CHECK_MSG(false, "fault kind " + std::to_string(static_cast<int>(kind)) + " is not in AllFaultKinds()");
   return "unknown";
 }
 

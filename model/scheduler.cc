@@ -4,7 +4,11 @@
 
 #include <boost/asio/error.hpp>
 
+#include "model/trace.h"
+
 namespace durasim {
+
+SimClock::SimClock() : check_context_([this] { return "simulated time: " + FormatSimTime(now); }) {}
 
 Scheduler::~Scheduler() {
   // Handlers first: their destruction posts coroutine unwinding into io_,
@@ -14,6 +18,7 @@ Scheduler::~Scheduler() {
 }
 
 void Scheduler::Complete(asio::any_completion_handler<void(ErrorCode)> handler, ErrorCode error) {
+  DURASIM_CHECK(handler);  // each handler completes once
   asio::post(io_, asio::append(std::move(handler), error));
 }
 
@@ -34,16 +39,18 @@ void Scheduler::CancelParked(uint64_t ticket) {
   Complete(std::move(handler), asio::error::operation_aborted);
 }
 
-void Scheduler::Unpark(uint64_t ticket, ErrorCode error) {
+bool Scheduler::Unpark(uint64_t ticket, ErrorCode error) {
   auto it = parked_.find(ticket);
-  if (it == parked_.end()) return;
+  if (it == parked_.end()) return false;
   Waiter waiter = std::move(it->second);
   parked_.erase(it);
   if (waiter.slot.is_connected()) waiter.slot.clear();
   Complete(std::move(waiter.handler), error);
+  return true;
 }
 
 Scheduler::RunEnd Scheduler::Run(SimTime deadline, uint64_t handlers_max) {
+  DURASIM_CHECK_GE(handlers_max, 1u);
   uint64_t handlers = 0;
   while (!stop_requested_) {
     if (io_.stopped()) io_.restart();

@@ -26,6 +26,8 @@
 #include <utility>
 #include <vector>
 
+#include "store/check.h"
+
 namespace durasim {
 
 namespace asio = boost::asio;
@@ -36,9 +38,18 @@ using SimDuration = std::chrono::microseconds;
 using SimTime = std::chrono::microseconds;
 
 // The simulated clock. Outlives the schedulers of individual attempts, so
-// simulated time keeps running across crashes.
+// simulated time keeps running across crashes. While it lives, a failed
+// DURASIM_CHECK on this thread prints its time (store/check.h); it does not
+// move or copy, so that context always reads this clock.
 struct SimClock {
+  SimClock();
+  SimClock(const SimClock&) = delete;
+  SimClock& operator=(const SimClock&) = delete;
+
   SimTime now{0};
+
+ private:
+  CheckContext check_context_;
 };
 
 class Scheduler {
@@ -90,11 +101,13 @@ class Scheduler {
     if (waiter.slot.is_connected()) {
       waiter.slot.assign([this, ticket](asio::cancellation_type) { CancelParked(ticket); });
     }
-    parked_.emplace(ticket, std::move(waiter));
+    const bool fresh = parked_.emplace(ticket, std::move(waiter)).second;
+    DURASIM_CHECK(fresh);  // tickets are never reused
     return ticket;
   }
-  // Makes a parked handler ready with `error`; unknown tickets are ignored.
-  void Unpark(uint64_t ticket, ErrorCode error);
+  // Makes a parked handler ready with `error`; unknown tickets (a handler
+  // cancelled meanwhile) are ignored. Returns whether the ticket was parked.
+  bool Unpark(uint64_t ticket, ErrorCode error);
 
  private:
   struct TimerKey {
@@ -111,12 +124,15 @@ class Scheduler {
 
   template <typename Handler>
   void Arm(SimTime due, Handler handler) {
+    // Simulated time only moves forward: a timer is never due in the past.
+    DURASIM_CHECK(due >= clock_.now);
     const TimerKey key{due, next_sequence_++};
     Waiter waiter = Wrap(std::move(handler));
     if (waiter.slot.is_connected()) {
       waiter.slot.assign([this, key](asio::cancellation_type) { Cancel(key); });
     }
-    timers_.emplace(key, std::move(waiter));
+    const bool fresh = timers_.emplace(key, std::move(waiter)).second;
+    DURASIM_CHECK(fresh);  // the sequence number makes every key unique
   }
 
   // Type-erases a handler. any_completion_handler installs its own

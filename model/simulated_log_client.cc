@@ -6,6 +6,8 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "store/check.h"
+
 namespace durasim {
 
 namespace {
@@ -14,11 +16,19 @@ SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std:
 
 SimulatedLogClient::SimulatedLogClient(Scheduler& scheduler, const KafkaLog& outage, const LogConfig& config,
                                        std::unique_ptr<RecordSink> sink)
-    : scheduler_(scheduler), outage_(outage), config_(config), sink_(std::move(sink)) {}
+    : scheduler_(scheduler), outage_(outage), config_(config), sink_(std::move(sink)) {
+  // The references cannot be checked (see the header); the sink can.
+  DURASIM_CHECK(sink_ != nullptr);
+}
 
 ProduceTicket SimulatedLogClient::Produce(int32_t partition, std::string key, std::string value) {
+  // The store picks the partition from the topic's partition count.
+  DURASIM_CHECK_GE(partition, 0);
+  DURASIM_CHECK_LT(partition, partition_count());
   const ProduceTicket ticket = next_ticket_++;
-  pending_[ticket].arrived = std::make_unique<SimSignal>(scheduler_);
+  auto [pending, fresh] = pending_.emplace(ticket, Pending{});
+  DURASIM_CHECK(fresh);  // tickets are never reused
+  pending->second.arrived = std::make_unique<SimSignal>(scheduler_);
   buffer_.push_back(Buffered{ticket, partition, std::move(key), std::move(value), scheduler_.now()});
   if (!linger_armed_) {
     linger_armed_ = true;
@@ -34,6 +44,7 @@ void SimulatedLogClient::Flush() { SendBuffered(); }
 
 void SimulatedLogClient::ArmRetry(SimTime at) {
   if (retry_armed_) return;
+  DURASIM_CHECK(at > scheduler_.now());  // the broker is down now: retry later
   retry_armed_ = true;
   scheduler_.AsyncSleep(at - scheduler_.now(), [this](ErrorCode) {
     retry_armed_ = false;
@@ -44,6 +55,7 @@ void SimulatedLogClient::ArmRetry(SimTime at) {
 void SimulatedLogClient::SendBuffered() {
   while (!buffer_.empty() && !scheduler_.stop_requested()) {
     Buffered& next = buffer_.front();
+    DURASIM_CHECK(next.produced_at <= scheduler_.now());
     if (!outage_.IsUp(scheduler_.now())) {
       const SimTime give_up = next.produced_at + Ms(config_.delivery_timeout_ms);
       if (scheduler_.now() < give_up) {
@@ -67,6 +79,8 @@ void SimulatedLogClient::SendBuffered() {
 void SimulatedLogClient::Deliver(ProduceTicket ticket, Result<RecordPosition> result) {
   auto it = pending_.find(ticket);
   if (it == pending_.end()) return;  // its waiter was cancelled
+  // One answer per produce: sent once, or timed out once.
+  DURASIM_CHECK(!it->second.result.has_value());
   it->second.result = std::move(result);
   it->second.arrived->Notify();
 }
@@ -79,6 +93,8 @@ boost::asio::awaitable<Result<RecordPosition>> SimulatedLogClient::AwaitAck(Prod
   while (!it->second.result.has_value()) {
     auto [error] = co_await it->second.arrived->AsyncWait(boost::asio::as_tuple(boost::asio::use_awaitable));
     it = pending_.find(ticket);
+    // Only this wait erases the ticket: it is still pending when it wakes.
+    DURASIM_CHECK(it != pending_.end());
     if (error) {
       pending_.erase(it);
       co_return Status(StatusCode::kCancelled,
@@ -87,6 +103,8 @@ boost::asio::awaitable<Result<RecordPosition>> SimulatedLogClient::AwaitAck(Prod
   }
   Result<RecordPosition> result = std::move(*it->second.result);
   pending_.erase(it);
+  // An acknowledgement names a real position (the store checks the partition).
+  if (result.ok()) DURASIM_CHECK_GE(result->offset, 0);
   co_return result;
 }
 

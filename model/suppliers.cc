@@ -1,19 +1,22 @@
 // Suppliers implementation.
 #include "model/suppliers.h"
 
-#include <cassert>
-
+#include "store/check.h"
 #include "store/hash.h"
 
 namespace durasim {
 
 Suppliers::Suppliers(const std::vector<SupplierSpec>& specs) {
-  for (const SupplierSpec& spec : specs) specs_.emplace(spec.name, spec);
+  for (const SupplierSpec& spec : specs) {
+    // The parser rejects a name declared twice; a second spec would be ignored.
+    const bool inserted = specs_.emplace(spec.name, spec).second;
+    DURASIM_CHECK_MSG(inserted, "supplier " + spec.name + " declared twice");
+  }
 }
 
 const SupplierSpec& Suppliers::Find(const std::string& name) const {
   auto it = specs_.find(name);
-  assert(it != specs_.end());
+  DURASIM_CHECK_MSG(it != specs_.end(), "no supplier named " + name);
   return it->second;
 }
 

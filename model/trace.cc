@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "store/check.h"
+
 namespace durasim {
 
 std::optional<size_t> FirstDifferentLine(const std::vector<std::string>& a, const std::vector<std::string>& b) {
@@ -16,10 +18,15 @@ std::optional<size_t> FirstDifferentLine(const std::vector<std::string>& a, cons
 
 std::string FormatSimTime(SimTime time) {
   const int64_t us = time.count();
+  DURASIM_CHECK_GE(us, 0);  // time since the start of a run
   return fmt::format("{}.{:03}ms", us / 1000, us % 1000);
 }
 
 size_t Trace::Add(SimTime time, int attempt, std::string_view kind, std::string_view detail) {
+  // Simulated time never goes backwards, so neither does the trace.
+  DURASIM_CHECK_GE(time.count(), last_time_.count());
+  DURASIM_CHECK_GE(attempt, 0);  // 0 before the first attempt starts
+  last_time_ = time;
   std::string line = fmt::format("{:>12} a{} {:<18} {}", FormatSimTime(time), attempt, kind, detail);
   hash_ = Fnv1a(line, hash_);
   hash_ = Fnv1a("\n", hash_);

@@ -17,6 +17,7 @@ class Trace {
  public:
   // Appends one event; `kind` is a dotted name (put.issued), `detail` is
   // space-separated key=value pairs. Returns the event's index.
+  // REQUIRES: `time` is no earlier than the previous event's, `attempt` >= 0.
   size_t Add(SimTime time, int attempt, std::string_view kind, std::string_view detail);
 
   uint64_t hash() const { return hash_; }
@@ -27,6 +28,7 @@ class Trace {
  private:
   std::vector<std::string> lines_;
   uint64_t hash_ = kFnvOffsetBasis;
+  SimTime last_time_{0};
 };
 
 // The index of the first line where `a` and `b` differ (a trace that ends

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "properties/prng.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -19,6 +20,7 @@ class Choices {
 
   // Uniform in [low, high]. REQUIRES: low <= high.
   int64_t Range(int64_t low, int64_t high) {
+    DURASIM_CHECK_LE(low, high);
     return low + static_cast<int64_t>(Below(static_cast<uint64_t>(high - low) + 1));
   }
   // True with probability percent / 100. Shrinks towards false.
@@ -27,7 +29,7 @@ class Choices {
   size_t Weighted(const std::vector<uint64_t>& weights) {
     uint64_t total = 0;
     for (uint64_t w : weights) total += w;
-    uint64_t pick = Below(total);
+    uint64_t pick = Below(total);  // Below checks total > 0
     for (size_t i = 0; i < weights.size(); ++i) {
       if (pick < weights[i]) return i;
       pick -= weights[i];

@@ -1,8 +1,7 @@
 // Prng implementation: xoshiro256** seeded through SplitMix64.
 #include "properties/prng.h"
 
-#include <cassert>
-
+#include "store/check.h"
 #include "store/hash.h"
 
 namespace durasim {
@@ -33,7 +32,7 @@ uint64_t Prng::NextU64() {
 }
 
 uint64_t Prng::Below(uint64_t bound) {
-  assert(bound > 0);
+  DURASIM_CHECK_GT(bound, 0u);
   // Reject the top partial block so every residue is equally likely.
   const uint64_t limit = UINT64_MAX - (UINT64_MAX % bound);
   uint64_t x = NextU64();
@@ -42,21 +41,21 @@ uint64_t Prng::Below(uint64_t bound) {
 }
 
 int64_t Prng::Range(int64_t low, int64_t high) {
-  assert(low <= high);
+  DURASIM_CHECK_LE(low, high);
   const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
   if (span == UINT64_MAX) return static_cast<int64_t>(NextU64());
   return static_cast<int64_t>(static_cast<uint64_t>(low) + Below(span + 1));
 }
 
 bool Prng::Chance(uint64_t numerator, uint64_t denominator) {
-  assert(denominator > 0);
+  DURASIM_CHECK_GT(denominator, 0u);
   return Below(denominator) < numerator;
 }
 
 size_t Prng::Weighted(const std::vector<uint64_t>& weights) {
   uint64_t total = 0;
   for (uint64_t w : weights) total += w;
-  assert(total > 0);
+  DURASIM_CHECK_GT(total, 0u);
   uint64_t pick = Below(total);
   for (size_t i = 0; i < weights.size(); ++i) {
     if (pick < weights[i]) return i;

@@ -7,12 +7,16 @@
 #include <rapidcheck.h>
 
 #include "properties/choices.h"
+#include "store/check.h"
 
 namespace durasim {
 
 class RapidcheckChoices : public Choices {
  public:
-  uint64_t Below(uint64_t bound) override { return *rc::gen::inRange<uint64_t>(0, bound); }
+  uint64_t Below(uint64_t bound) override {
+    DURASIM_CHECK_GT(bound, 0u);
+    return *rc::gen::inRange<uint64_t>(0, bound);
+  }
 };
 
 }  // namespace durasim

@@ -18,6 +18,7 @@
 #include "properties/recovery_checker.h"
 #include "properties/same_answer_checker.h"
 #include "sim/differential.h"
+#include "sim/run_context.h"
 #include "store/hash.h"
 
 namespace durasim {
@@ -199,6 +200,9 @@ bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunRe
 }  // namespace
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
+  // A failed DURASIM_CHECK during this run names it and how to reproduce it.
+  const CheckContext check_context = RunCheckContext(scenario, options);
+
   RunReport report;
   report.scenario = scenario.name;
   report.path = scenario.path;

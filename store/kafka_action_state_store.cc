@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "store/check.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -18,6 +19,7 @@ boost::asio::awaitable<Status> KafkaActionStateStore::Put(const StateKey& state_
   // On error (including cancellation) the caches stay as they were, and the
   // caller's cancellation state is left as the cancellation set it.
   if (!ack.ok()) co_return ack.status();
+  DURASIM_CHECK_EQ(ack->partition, partition);  // acknowledged where it was produced
   Remember(record_key, CachedState{state_key, state, *ack});
   co_return Status::Ok();
 }
@@ -29,11 +31,19 @@ std::optional<ActionState> KafkaActionStateStore::Get(const StateKey& state_key)
 }
 
 void KafkaActionStateStore::Remember(const std::string& record_key, CachedState cached) {
+  // The cache is keyed by the record key of the state it holds (rebuild
+  // accepts only canonical record keys), at a position in the topic.
+  DURASIM_CHECK(EncodeRecordKey(cached.state_key) == record_key);
+  DURASIM_CHECK_GE(cached.position.partition, 0);
+  DURASIM_CHECK_LT(cached.position.partition, client_.partition_count());
+  DURASIM_CHECK_GE(cached.position.offset, 0);
   record_keys_by_input_[cached.state_key.key].insert(record_key);
   cache_[record_key] = std::move(cached);
 }
 
 void KafkaActionStateStore::Forget(const std::string& record_key, const std::string& input_key) {
+  auto cached = cache_.find(record_key);
+  if (cached != cache_.end()) DURASIM_CHECK(cached->second.state_key.key == input_key);
   cache_.erase(record_key);
   auto index = record_keys_by_input_.find(input_key);
   if (index == record_keys_by_input_.end()) return;
@@ -78,12 +88,23 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
 
 Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets) {
   for (const auto& [partition, from] : marker) {
+    // Rebuild checked the marker: every partition of the topic, each offset
+    // within its log.
+    DURASIM_CHECK(partition >= 0 && static_cast<size_t>(partition) < offsets.size());
     // The end is captured once, so records appended during the rebuild are
     // not read.
     const PartitionOffsets range = offsets[partition];
+    DURASIM_CHECK(from >= range.start && from <= range.end);
     Result<std::vector<LogRecord>> records = client_.Read(partition, from, range.end);
     if (!records.ok()) return records.status();
+    int64_t previous_offset = from - 1;
     for (LogRecord& record : *records) {
+      // The port's contract: records of that partition in [from, end), in
+      // increasing offset order (compaction may leave gaps).
+      DURASIM_CHECK_EQ(record.partition, partition);
+      DURASIM_CHECK_GT(record.offset, previous_offset);
+      DURASIM_CHECK_LT(record.offset, range.end);
+      previous_offset = record.offset;
       ++records_scanned_;
       const std::string where = fmt::format("partition {} offset {}", record.partition, record.offset);
       Result<StateKey> parsed_key = ParseRecordKey(record.key);
@@ -117,7 +138,10 @@ void KafkaActionStateStore::Prune(const std::string& key, int64_t seq) {
   std::vector<std::string> dropped;
   for (auto it = record_keys.begin(); it != record_keys.end();) {
     auto cached = cache_.find(*it);
-    if (cached != cache_.end() && cached->second.state_key.seq <= seq) {
+    // The index names only cached states, each under its own input key.
+    DURASIM_CHECK(cached != cache_.end());
+    DURASIM_CHECK(cached->second.state_key.key == key);
+    if (cached->second.state_key.seq <= seq) {
       cache_.erase(cached);
       if (tombstones_) dropped.push_back(*it);
       it = record_keys.erase(it);
@@ -148,8 +172,9 @@ Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedB
   // Rewind each partition to the oldest state a restore must still see.
   for (const auto& [record_key, cached] : cache_) {
     if (!NeedsReplay(cached.state_key, completed)) continue;
-    int64_t& offset = marker[cached.position.partition];
-    offset = std::min(offset, cached.position.offset);
+    auto offset = marker.find(cached.position.partition);
+    DURASIM_CHECK(offset != marker.end());  // cached positions lie in the topic's partitions
+    offset->second = std::min(offset->second, cached.position.offset);
   }
   return marker;
 }

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "store/check.h"
+
 namespace durasim {
 
 namespace {
@@ -57,7 +59,9 @@ Result<std::unique_ptr<KafkaMockCluster>> KafkaMockCluster::Start(int brokers) {
 }
 
 KafkaMockCluster::KafkaMockCluster(rd_kafka_t* owner, rd_kafka_mock_cluster_t* cluster)
-    : owner_(owner), cluster_(cluster), bootstrap_servers_(rd_kafka_mock_cluster_bootstraps(cluster)) {}
+    : owner_(owner), cluster_(cluster), bootstrap_servers_(rd_kafka_mock_cluster_bootstraps(cluster)) {
+  DURASIM_CHECK(owner_ != nullptr && cluster_ != nullptr);  // Start checked both
+}
 
 // The cluster dies with its owner handle.
 KafkaMockCluster::~KafkaMockCluster() { rd_kafka_destroy(owner_); }

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "store/check.h"
 #include "store/hash.h"
 
 namespace durasim {
@@ -75,6 +76,7 @@ const char* CallStatusName(CallStatus status) {
     case CallStatus::kSucceeded: return "SUCCEEDED";
     case CallStatus::kFailed: return "FAILED";
   }
+  DURASIM_CHECK_MSG(false, "call status " + std::to_string(static_cast<int>(status)) + " has no name");
   return "UNKNOWN";
 }
 
@@ -96,6 +98,8 @@ Result<StateKey> ParseRecordKey(const std::string& record_key) {
     cut[i] = pos;
     end = pos;
   }
+  // Found right to left, so the three separators are in order.
+  DURASIM_CHECK(cut[0] < cut[1] && cut[1] < cut[2]);
   StateKey k;
   k.key = record_key.substr(0, cut[0]);
   const std::string_view whole(record_key);
@@ -203,7 +207,10 @@ uint64_t StateDigest(const StateKey& k, const ActionState& state) {
 }
 
 int32_t PartitionForKey(const std::string& key, int32_t partitions) {
-  return static_cast<int32_t>(HashString(key) % static_cast<uint64_t>(partitions));
+  DURASIM_CHECK_GE(partitions, 1);  // a topic has at least one partition
+  const int32_t partition = static_cast<int32_t>(HashString(key) % static_cast<uint64_t>(partitions));
+  DURASIM_CHECK(partition >= 0 && partition < partitions);
+  return partition;
 }
 
 }  // namespace durasim

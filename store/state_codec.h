@@ -34,6 +34,7 @@ Result<DecodedState> DecodeStateValue(const std::string& value);
 uint64_t StateDigest(const StateKey& state_key, const ActionState& state);
 
 // The partition of an input key: a stable hash of the key, modulo partitions.
+// REQUIRES: partitions >= 1.
 int32_t PartitionForKey(const std::string& key, int32_t partitions);
 
 }  // namespace durasim

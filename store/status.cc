@@ -15,6 +15,7 @@ const char* StatusCodeName(StatusCode code) {
     case StatusCode::kNotFound: return "not-found";
     case StatusCode::kInternal: return "internal";
   }
+  DURASIM_CHECK_MSG(false, "status code " + std::to_string(static_cast<int>(code)) + " has no name");
   return "unknown";
 }
 

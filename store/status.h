@@ -1,11 +1,12 @@
 // Status and Result<T>: the one error type at every module edge.
 #pragma once
 
-#include <cassert>
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include "store/check.h"
 
 namespace durasim {
 
@@ -46,16 +47,27 @@ template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Status status) : value_(std::move(status)) { assert(!std::get<Status>(value_).ok()); }
+  // REQUIRES: `status` is an error: a Result holds a value or an error.
+  Result(Status status) : value_(std::move(status)) { DURASIM_CHECK(!std::get<Status>(value_).ok()); }
 
   bool ok() const { return std::holds_alternative<T>(value_); }
   const Status& status() const {
     static const Status kOkStatus;
     return ok() ? kOkStatus : std::get<Status>(value_);
   }
-  T& value() & { return std::get<T>(value_); }
-  const T& value() const& { return std::get<T>(value_); }
-  T&& value() && { return std::get<T>(std::move(value_)); }
+  // REQUIRES (all accessors): ok().
+  T& value() & {
+    DURASIM_CHECK(ok());
+    return std::get<T>(value_);
+  }
+  const T& value() const& {
+    DURASIM_CHECK(ok());
+    return std::get<T>(value_);
+  }
+  T&& value() && {
+    DURASIM_CHECK(ok());
+    return std::get<T>(std::move(value_));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }

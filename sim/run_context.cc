@@ -1,0 +1,29 @@
+// Run context for failed checks.
+#include "sim/run_context.h"
+
+#include <fmt/format.h>
+
+namespace durasim {
+
+std::string DescribeRun(const Scenario& scenario, const RunOptions& options) {
+  const std::string mutant = options.mutant.value_or(scenario.mutant.value_or(""));
+  const std::string backend_flags = BackendFlags(options);
+  std::string run = scenario.path.empty() ? fmt::format("run: generated scenario {}, seed {}", scenario.name, scenario.seed)
+                                          : fmt::format("run: scenario {}, seed {}", scenario.path, scenario.seed);
+  if (!mutant.empty()) run += ", mutant " + mutant;
+  if (options.backend != "model") run += ", backend " + options.backend;
+  // A file names its own mutant; --mutant overrides it.
+  const std::string run_mutant_flag = options.mutant ? " --mutant " + *options.mutant : "";
+  const std::string reproduce =
+      scenario.path.empty()
+          ? fmt::format("reproduce: build/durasim replay --seed {}{}{}", scenario.seed,
+                        mutant.empty() ? "" : " --mutant " + mutant, backend_flags)
+          : fmt::format("reproduce: build/durasim run{}{} {}", run_mutant_flag, backend_flags, scenario.path);
+  return run + "\n" + reproduce;
+}
+
+CheckContext RunCheckContext(const Scenario& scenario, const RunOptions& options) {
+  return CheckContext([&scenario, &options] { return DescribeRun(scenario, options); });
+}
+
+}  // namespace durasim
