@@ -1,12 +1,13 @@
 // Attempt implementation.
 #include "model/attempt.h"
 
+#include "store/check.h"
+
 #include <fmt/format.h>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <cassert>
 #include <exception>
 
 namespace durasim {
@@ -160,7 +161,8 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
 }
 
 bool Attempt::TakeFinalCheckpoint(const std::string& id) {
-  assert(script_done_ && !error_);
+  DURASIM_CHECK(script_done_);
+  DURASIM_CHECK(!error_);
   faults_->DisarmAll();
   // The script is done and the runtime idle, so the mailbox is free and the
   // step runs as a driver step, at once. The scheduler stays stopped: work

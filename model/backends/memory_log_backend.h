@@ -6,6 +6,7 @@
 #include "model/backends/log_backend.h"
 #include "model/kafka_log.h"
 #include "model/scenario.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -21,7 +22,7 @@ class MemoryLogBackend : public LogBackend {
   Status DiscoverAppends() override { return Status::Ok(); }
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
   Result<bool> HasRecord(int32_t partition, int64_t offset) override { return log_.Find(partition, offset) != nullptr; }
-  void Corrupt(int32_t partition, int64_t offset) override { log_.Corrupt(partition, offset); }
+  void Corrupt(int32_t partition, int64_t offset) override { DURASIM_CHECK(log_.Corrupt(partition, offset)); }
 
  private:
   KafkaLog& log_;

@@ -9,6 +9,7 @@
 
 #include "model/backends/client_record_sink.h"
 #include "model/simulated_log_client.h"
+#include "store/check.h"
 #include "store/run_sync.h"
 
 namespace durasim {
@@ -116,12 +117,12 @@ Status RdKafkaBackend::EnsureBrokerUp() {
 }
 
 Status RdKafkaBackend::RefuseNextProduce() {
-  if (!mock_) return Status(StatusCode::kInternal, "backend " + name() + " cannot refuse a produce");
+  DURASIM_CHECK(has_write_fault_controls());
   return mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_INVALID_RECORD, std::chrono::milliseconds(0));
 }
 
 Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::string key, std::string value) {
-  if (!mock_) return Status(StatusCode::kInternal, "backend " + name() + " cannot lose an acknowledgement");
+  DURASIM_CHECK(has_write_fault_controls());
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   RdKafkaConfig lossy = config_;
   lossy.message_timeout = kLostAckMessageTimeout;
