@@ -93,23 +93,6 @@ void RangeRead::TakeRecord(const rd_kafka_message_t& message, bool ours) {
 
 }  // namespace
 
-RdKafkaConsumer::~RdKafkaConsumer() {
-  if (rk == nullptr) return;
-  rd_kafka_consumer_close(rk);
-  rd_kafka_destroy(rk);
-}
-
-std::string RdKafkaConsumer::LastError() {
-  std::lock_guard<std::mutex> lock(mu);
-  return rdkafka::LastErrorSuffix(last_error);
-}
-
-void RdKafkaConsumer::OnError(rd_kafka_t*, int err, const char* reason, void* opaque) {
-  auto* self = static_cast<RdKafkaConsumer*>(opaque);
-  std::lock_guard<std::mutex> lock(self->mu);
-  self->last_error = fmt::format("{}: {}", rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err)), reason);
-}
-
 Result<std::shared_ptr<RdKafkaConsumer>> RdKafkaReader::Consumer() {
   if (consumer_) return consumer_;
   rdkafka::Conf conf(rd_kafka_conf_new());

@@ -6,37 +6,21 @@
 //
 // Thread-safety: none; one thread uses it. The consumer handle is shared with
 // a watermark query that topic admin may abandon on its own thread
-// (rdkafka_topic_admin.h); its error text is guarded for that.
+// (rdkafka_topic_admin.h).
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "store/log_client.h"
 #include "store/rdkafka_config.h"
 
-struct rd_kafka_s;  // rd_kafka_t
-
 namespace durasim {
 
-// The consumer handle of Offsets and Read, with its latest error callback.
-struct RdKafkaConsumer {
-  RdKafkaConsumer() = default;
-  ~RdKafkaConsumer();
-  RdKafkaConsumer(const RdKafkaConsumer&) = delete;
-  RdKafkaConsumer& operator=(const RdKafkaConsumer&) = delete;
-
-  // " (last error: ...)", or nothing.
-  std::string LastError();
-  static void OnError(rd_kafka_s* rk, int err, const char* reason, void* opaque);
-
-  rd_kafka_s* rk = nullptr;
-  std::mutex mu;  // an abandoned Offsets query may still use the handle
-  std::string last_error;
-};
+// The consumer handle of Offsets and Read (rdkafka_support.h).
+struct RdKafkaConsumer;
 
 class RdKafkaReader {
  public:

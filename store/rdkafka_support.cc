@@ -39,3 +39,24 @@ Status SetAll(rd_kafka_conf_t* conf, const std::vector<std::pair<std::string, st
 }
 
 }  // namespace durasim::rdkafka
+
+namespace durasim {
+
+RdKafkaConsumer::~RdKafkaConsumer() {
+  if (rk == nullptr) return;
+  rd_kafka_consumer_close(rk);
+  rd_kafka_destroy(rk);
+}
+
+std::string RdKafkaConsumer::LastError() {
+  std::lock_guard<std::mutex> lock(mu);
+  return rdkafka::LastErrorSuffix(last_error);
+}
+
+void RdKafkaConsumer::OnError(rd_kafka_t*, int err, const char* reason, void* opaque) {
+  auto* self = static_cast<RdKafkaConsumer*>(opaque);
+  std::lock_guard<std::mutex> lock(self->mu);
+  self->last_error = fmt::format("{}: {}", rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err)), reason);
+}
+
+}  // namespace durasim

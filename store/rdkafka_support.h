@@ -1,5 +1,6 @@
 // What the librdkafka client's rooms (producer, reader, topic admin) share:
-// wall-clock deadlines and poll slices, configuration objects, error texts.
+// wall-clock deadlines and poll slices, configuration objects, error texts,
+// the consumer handle.
 // Internal to the client: only its .cc files include it (it pulls in
 // librdkafka's header).
 #pragma once
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,3 +51,25 @@ using Conf = std::unique_ptr<rd_kafka_conf_t, ConfDeleter>;
 [[nodiscard]] Status SetAll(rd_kafka_conf_t* conf, const std::vector<std::pair<std::string, std::string>>& properties);
 
 }  // namespace durasim::rdkafka
+
+namespace durasim {
+
+// The consumer handle of RdKafkaReader (Read) and topic admin (Offsets),
+// with its latest error callback. Shared with a watermark query that topic
+// admin may abandon on its own thread, so its error text is guarded.
+struct RdKafkaConsumer {
+  RdKafkaConsumer() = default;
+  ~RdKafkaConsumer();
+  RdKafkaConsumer(const RdKafkaConsumer&) = delete;
+  RdKafkaConsumer& operator=(const RdKafkaConsumer&) = delete;
+
+  // " (last error: ...)", or nothing.
+  std::string LastError();
+  static void OnError(rd_kafka_t* rk, int err, const char* reason, void* opaque);
+
+  rd_kafka_t* rk = nullptr;
+  std::mutex mu;  // an abandoned Offsets query may still use the handle
+  std::string last_error;
+};
+
+}  // namespace durasim
