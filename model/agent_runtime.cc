@@ -1,4 +1,5 @@
-// AgentRuntime implementation.
+// AgentRuntime implementation: inputs, runs, tasks, puts, checkpoints. The
+// durable-call path is in durable_call.cc, the identity hashes in identity.cc.
 #include "model/agent_runtime.h"
 
 #include <fmt/format.h>
@@ -12,7 +13,6 @@
 #include <cstdlib>
 #include <exception>
 
-#include "store/hash.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -20,40 +20,9 @@ namespace {
 
 namespace this_coro = boost::asio::this_coro;
 
-SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
-
-uint64_t InputEventHash(int64_t value) { return HashCombine(HashString(kInputEventType), static_cast<uint64_t>(value)); }
-
-uint64_t StateKeyDigest(const StateKey& k) {
-  uint64_t digest = HashString(k.key);
-  digest = HashCombine(digest, static_cast<uint64_t>(k.seq));
-  digest = HashCombine(digest, k.event_hash);
-  return HashCombine(digest, k.action_hash);
-}
-
-std::string Describe(const StateKey& k) {
-  return fmt::format("key={:?} seq={} event={:016x} action={:016x}", k.key, k.seq, k.event_hash, k.action_hash);
-}
-
 uint64_t ValueDigest(const StateKey& k, const ActionState& state) { return StateDigest(k, state); }
 
-// Whether another durable call follows `step` in `action`.
-bool CallsAfter(const ActionSpec& action, const ActionStep& step) {
-  bool after = false;
-  for (const ActionStep& other : action.steps) {
-    if (after && other.kind == ActionStep::Kind::kCall) return true;
-    if (&other == &step) after = true;
-  }
-  return false;
-}
-
 }  // namespace
-
-uint64_t ActionHash(const std::string& action_name) { return HashString(action_name); }
-
-std::string CallIdentity::ToString() const {
-  return fmt::format("{} call={} fn={} args={:016x}", Describe(state_key), call_index, function, args_digest);
-}
 
 AgentRuntime::AgentRuntime(World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults)
     : store_(store), world_(world), scheduler_(scheduler), faults_(faults), mailbox_(scheduler),
@@ -196,130 +165,85 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
   KeyedState& keyed = keyed_[key];
   const ActionTask task = keyed.tasks.front();
   const ActionSpec& action = world_.scenario().actions[task.action_index];
-  const StateKey state_key{key, task.seq, task.event.hash, ActionHash(action.name)};
+  const StateKey state_key = TaskStateKey(key, task, action.name);
   const TaskView view{state_key, action.name, task.input_offset};
 
-  std::optional<ActionState> saved = store_.Get(state_key);
-  if (saved.has_value()) {
-    const size_t index = world_.Record("get.hit", fmt::format("{} action_name={} completed={} calls={}",
-                                                              Describe(state_key), action.name, saved->completed,
-                                                              saved->call_results.size()));
-    const uint64_t digest = ValueDigest(state_key, *saved);
-    world_.Notify([&](RunObserver& o) { o.OnGetHit(state_key, digest, index); });
-  }
+  std::optional<ActionState> saved = GetSavedState(state_key, action.name);
   if (saved.has_value() && saved->completed) {
-    world_.Record("action.replay", fmt::format("{} action_name={} input={}", Describe(state_key), action.name,
+    world_.Record("action.replay", fmt::format("{} action_name={} input={}", DescribeStateKey(state_key), action.name,
                                                task.input_offset));
     FinishTask(key, task, state_key, *saved);
     co_return Status::Ok();
   }
 
   const size_t start_index = world_.Record(
-      "action.start", fmt::format("{} action_name={} input={} event={} value={}", Describe(state_key), action.name,
-                                  task.input_offset, task.event.type, task.event.value));
+      "action.start", fmt::format("{} action_name={} input={} event={} value={}", DescribeStateKey(state_key),
+                                  action.name, task.input_offset, task.event.type, task.event.value));
   world_.Notify([&](RunObserver& o) { o.OnActionExecuted(view, start_index); });
 
-  const std::vector<CallResult> saved_calls = saved.has_value() ? saved->call_results : std::vector<CallResult>{};
-  ActionState state;
+  ActionRun run{action, state_key, letter,
+                SavedCalls(saved.has_value() ? saved->call_results : std::vector<CallResult>{}), ActionState{},
+                task.event.value, 0};
   if (!saved.has_value()) {
-    Status put = co_await PutState(state_key, state, "start");
+    Status put = co_await PutState(state_key, run.state, "start");
     if (!put.ok()) co_return put;
   }
-  int64_t acc = task.event.value;
-  int call_index = 0;
-  bool reuse_saved = true;  // saved results are reused in order until the first mismatch
   for (const ActionStep& step : action.steps) {
-    switch (step.kind) {
-      case ActionStep::Kind::kCall: {
-        const uint64_t args_digest = HashCombine(HashString(step.name), static_cast<uint64_t>(acc));
-        const CallIdentity call{state_key, call_index, step.name, args_digest};
-        const size_t slot = static_cast<size_t>(call_index);
-        if (reuse_saved && slot < saved_calls.size()) {
-          const CallResult& old = saved_calls[slot];
-          if (old.function_id == step.name && old.args_digest == args_digest && IsSavedResult(old)) {
-            world_.Record("call.reused", fmt::format("{} action_name={} status={} result={}", call.ToString(), action.name,
-                                                     CallStatusName(old.status), old.result));
-            state.call_results.push_back(old);
-            if (old.status == CallStatus::kSucceeded) acc = old.result;
-            ++call_index;
-            break;
-          }
-          reuse_saved = false;
-        }
-        state.call_results.push_back(CallResult{step.name, args_digest, CallStatus::kPending, 0, ""});
-        if (Status put = co_await PutState(state_key, state, "pending"); !put.ok()) co_return put;
-        const SupplierSpec& supplier = world_.suppliers().Find(step.name);
-        const bool async = step.mode == CallMode::kAsync;
-        if (async) {
-          // The mailbox is free while the call is in flight.
-          mailbox_letter_ = 0;
-          mailbox_.Release();
-        }
-        const size_t call_trace = world_.Record(
-            "supplier.call", fmt::format("{} action_name={} mode={} arg={}", call.ToString(), action.name,
-                                         async ? "async" : "sync", acc));
-        world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, call_trace); });
-        const int64_t result = world_.halted() ? 0 : world_.suppliers().Invoke(call, acc);
-        if (async) faults_.OnAsyncCallStarted();
-        if (faults_.OnCallStarted()) {
-          world_.Record("call.cancel.injected", fmt::format("{} letter={}", call.ToString(), letter));
-          PostCancel(letter);
-        }
-        auto [call_error] =
-            co_await scheduler_.AsyncSleep(Ms(supplier.latency_ms), boost::asio::as_tuple(boost::asio::use_awaitable));
-        if (async) {
-          co_await mailbox_.Acquire(false);
-          mailbox_letter_ = letter;
-        }
-        if (call_error) {
-          world_.Record("call.cancelled", fmt::format("{} action_name={}", call.ToString(), action.name));
-          co_return co_await CallCancelled(state_key, state, call);
-        }
-        world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), result));
-        state.call_results.back().status = CallStatus::kSucceeded;
-        state.call_results.back().result = result;
-        if (Status put = co_await PutState(state_key, state, "result"); !put.ok()) co_return put;
-        faults_.OnCallResultSaved(CallsAfter(action, step));
-        acc = result;
-        ++call_index;
-        break;
-      }
-      case ActionStep::Kind::kMemory:
-        state.memory_updates.push_back(MemoryUpdate{step.name, acc});
-        break;
-      case ActionStep::Kind::kEmit:
-        state.emitted_events.push_back(EmittedEvent{step.name, acc});
-        break;
-      case ActionStep::Kind::kOutput:
-        state.emitted_events.push_back(EmittedEvent{kOutputEventType, OutputValue(acc)});
-        break;
+    if (step.kind != ActionStep::Kind::kCall) {
+      ApplyLocalStep(run, step);
+    } else if (std::optional<Status> end = co_await RunCallStep(run, step)) {
+      co_return *end;
     }
   }
-  state.completed = true;
-  state.call_results.clear();
-  if (Status put = co_await PutState(state_key, state, "complete"); !put.ok()) co_return put;
-  world_.Record("action.finish", fmt::format("{} action_name={}", Describe(state_key), action.name));
-  FinishTask(key, task, state_key, state);
+  run.state.completed = true;
+  run.state.call_results.clear();
+  if (Status put = co_await PutState(state_key, run.state, "complete"); !put.ok()) co_return put;
+  world_.Record("action.finish", fmt::format("{} action_name={}", DescribeStateKey(state_key), action.name));
+  FinishTask(key, task, state_key, run.state);
   co_return Status::Ok();
+}
+
+std::optional<ActionState> AgentRuntime::GetSavedState(const StateKey& state_key, const std::string& action_name) {
+  std::optional<ActionState> saved = store_.Get(state_key);
+  if (saved.has_value()) {
+    const size_t index = world_.Record("get.hit", fmt::format("{} action_name={} completed={} calls={}",
+                                                              DescribeStateKey(state_key), action_name,
+                                                              saved->completed, saved->call_results.size()));
+    const uint64_t digest = ValueDigest(state_key, *saved);
+    world_.Notify([&](RunObserver& o) { o.OnGetHit(state_key, digest, index); });
+  }
+  return saved;
+}
+
+void AgentRuntime::ApplyLocalStep(ActionRun& run, const ActionStep& step) const {
+  switch (step.kind) {
+    case ActionStep::Kind::kCall: break;  // the durable-call path, RunCallStep
+    case ActionStep::Kind::kMemory: run.state.memory_updates.push_back(MemoryUpdate{step.name, run.acc}); break;
+    case ActionStep::Kind::kEmit: run.state.emitted_events.push_back(EmittedEvent{step.name, run.acc}); break;
+    case ActionStep::Kind::kOutput:
+      run.state.emitted_events.push_back(EmittedEvent{kOutputEventType, OutputValue(run.acc)});
+      break;
+  }
 }
 
 boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key, const ActionState& state,
                                                       std::string_view why) {
   const uint64_t digest = ValueDigest(state_key, state);
   const size_t issued =
-      world_.Record("put.issued", fmt::format("{} why={} value={:016x}", Describe(state_key), why, digest));
+      world_.Record("put.issued", fmt::format("{} why={} value={:016x}", DescribeStateKey(state_key), why, digest));
   world_.Notify([&](RunObserver& o) { o.OnPutIssued(state_key, issued); });
   faults_.NoteNextPut(std::string(why));
   const Status status = co_await store_.Put(state_key, state);
   const size_t index = world_.Record(
       status.ok() ? "put.ok" : (status.code() == StatusCode::kCancelled ? "put.cancelled" : "put.failed"),
-      fmt::format("{} why={} value={:016x}{}", Describe(state_key), why, digest,
+      fmt::format("{} why={} value={:016x}{}", DescribeStateKey(state_key), why, digest,
                   status.ok() ? "" : " error=" + status.ToString()));
   world_.Notify([&](RunObserver& o) { o.OnPutResult(state_key, digest, status, index); });
   if (status.code() == StatusCode::kCancelled) {
     auto cancellation = co_await this_coro::cancellation_state;
     const bool visible = cancellation.cancelled() != boost::asio::cancellation_type::none;
-    const size_t seen = world_.Record("cancel.seen", fmt::format("{} still_visible={}", Describe(state_key), visible));
+    const size_t seen =
+        world_.Record("cancel.seen", fmt::format("{} still_visible={}", DescribeStateKey(state_key), visible));
     world_.Notify([&](RunObserver& o) { o.OnCancelSeen(status, visible, seen); });
   }
   co_return status;
@@ -340,9 +264,8 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
       continue;
     }
     // A child event's identity covers its origin, so identical siblings differ.
-    uint64_t hash = HashCombine(StateKeyDigest(state_key), emit_index++);
-    hash = HashCombine(hash, HashCombine(HashString(emitted.type), static_cast<uint64_t>(emitted.value)));
-    const Event event{emitted.type, emitted.value, hash};
+    const Event event{emitted.type, emitted.value,
+                      ChildEventHash(state_key, emit_index++, emitted.type, emitted.value)};
     for (size_t i = 0; i < actions.size(); ++i) {
       for (const std::string& type : actions[i].on) {
         if (type == emitted.type) keyed.tasks.push_back(ActionTask{task.seq, task.input_offset, i, event});

@@ -18,11 +18,14 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "model/checkpoint.h"
+#include "model/durable_call.h"
 #include "model/fault_plan.h"
+#include "model/identity.h"
 #include "model/keyed_state.h"
 #include "model/mailbox.h"
 #include "model/world.h"
@@ -97,6 +100,16 @@ class AgentRuntime {
   void ScheduleKey(const std::string& key);
   boost::asio::awaitable<void> KeyLetter(std::string key, uint64_t letter);
   boost::asio::awaitable<Status> RunFrontTask(const std::string& key, uint64_t letter);
+  // The saved state of `state_key`, if the store has one (traced as a hit).
+  std::optional<ActionState> GetSavedState(const StateKey& state_key, const std::string& action_name);
+  // A step that only changes the action's state: memory, emit, output.
+  void ApplyLocalStep(ActionRun& run, const ActionStep& step) const;
+  // The durable-call path (durable_call.cc): reuses the saved result of the
+  // call `step` or makes it. A status ends the task's run there (a failed
+  // put, a cancellation); nothing means the action goes on.
+  boost::asio::awaitable<std::optional<Status>> RunCallStep(ActionRun& run, const ActionStep& step);
+  boost::asio::awaitable<std::optional<Status>> MakeCall(ActionRun& run, const ActionStep& step,
+                                                         const CallIdentity& call);
   // Applies a completed state: memory, outputs, child events; ends the task.
   void FinishTask(const std::string& key, const ActionTask& task, const StateKey& state_key,
                   const ActionState& completed);
@@ -121,8 +134,5 @@ class AgentRuntime {
   bool stopped_ = false;
   bool failed_ = false;
 };
-
-// Action hash used in state keys.
-uint64_t ActionHash(const std::string& action_name);
 
 }  // namespace durasim

@@ -112,8 +112,20 @@ std::string Minimal(const std::string& from, const std::string& to) {
   return text;
 }
 
+// kFullScenario, parsed; a parse error fails the calling test (and gives an
+// empty scenario, whose size checks then stop it).
+Scenario ParseFull() {
+  Result<Scenario> result = ParseScenario(kFullScenario, "full.yaml");
+  if (!result.ok()) {
+    ADD_FAILURE() << result.status().ToString();
+    return Scenario{};
+  }
+  return *result;
+}
+
 TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
-  // Strategy: parse a scenario that sets every key and check values and positions field by field.
+  // Strategy: parse a scenario that sets every key and check values and positions field by field: the
+  // top level, the log and the expectation here, each list in the FullScenarioFills* tests below.
   Result<Scenario> result = ParseScenario(kFullScenario, "full.yaml");
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   const Scenario& s = *result;
@@ -127,6 +139,16 @@ TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
   EXPECT_EQ(s.log.ack_latency_ms, 2);
   EXPECT_EQ(s.log.delivery_timeout_ms, 900);
 
+  EXPECT_EQ(s.expect.verdict, "same-answer");
+  EXPECT_EQ(s.expect.outputs, (std::vector<int64_t>{70, -30}));
+  EXPECT_EQ(s.expect.supplier_calls, 2);
+  EXPECT_EQ(s.expect.pos.line, 53);
+  EXPECT_EQ(s.expect.pos.column, 3);
+}
+
+TEST(ScenarioParserTest, FullScenarioFillsSuppliers) {
+  // Strategy: the full scenario's suppliers, their values and positions.
+  const Scenario s = ParseFull();
   ASSERT_EQ(s.suppliers.size(), 2u);
   EXPECT_EQ(s.suppliers[0].name, "llm");
   EXPECT_EQ(s.suppliers[0].scale, 10);
@@ -137,7 +159,11 @@ TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
   EXPECT_FALSE(s.suppliers[1].scale.has_value());
   EXPECT_FALSE(s.suppliers[1].drifting);
   EXPECT_EQ(s.suppliers[1].latency_ms, 1);
+}
 
+TEST(ScenarioParserTest, FullScenarioFillsActions) {
+  // Strategy: the full scenario's actions and each action step kind, values and positions.
+  const Scenario s = ParseFull();
   ASSERT_EQ(s.actions.size(), 2u);
   const ActionSpec& ask = s.actions[0];
   EXPECT_EQ(ask.name, "ask");
@@ -157,14 +183,22 @@ TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
   EXPECT_EQ(ask.steps[3].name, "summary");
   EXPECT_EQ(ask.steps[4].kind, ActionStep::Kind::kOutput);
   EXPECT_EQ(s.actions[1].on, std::vector<std::string>{"summary"});  // scalar `on` shorthand
+}
 
+TEST(ScenarioParserTest, FullScenarioFillsInputs) {
+  // Strategy: the full scenario's inputs, their values and positions.
+  const Scenario s = ParseFull();
   ASSERT_EQ(s.inputs.size(), 2u);
   EXPECT_EQ(s.inputs[0].key, "a");
   EXPECT_EQ(s.inputs[0].value, 7);
   EXPECT_EQ(s.inputs[1].key, "b_1");
   EXPECT_EQ(s.inputs[1].value, -3);
   EXPECT_EQ(s.inputs[1].pos.line, 32);
+}
 
+TEST(ScenarioParserTest, FullScenarioFillsAttempts) {
+  // Strategy: the full scenario's attempts and each attempt step kind, values and positions.
+  const Scenario s = ParseFull();
   ASSERT_EQ(s.attempts.size(), 2u);
   const AttemptSpec& first = s.attempts[0];
   EXPECT_FALSE(first.restore.has_value());
@@ -197,12 +231,6 @@ TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
   EXPECT_EQ(second.steps[3].fault, FaultKind::kCancelPut);
   EXPECT_EQ(second.steps[3].nth, 1);
   EXPECT_EQ(second.steps[4].count, -1);  // read: all
-
-  EXPECT_EQ(s.expect.verdict, "same-answer");
-  EXPECT_EQ(s.expect.outputs, (std::vector<int64_t>{70, -30}));
-  EXPECT_EQ(s.expect.supplier_calls, 2);
-  EXPECT_EQ(s.expect.pos.line, 53);
-  EXPECT_EQ(s.expect.pos.column, 3);
 }
 
 TEST(ScenarioParserTest, OmittedKeysTakeTheirDefaults) {

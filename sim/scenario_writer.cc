@@ -1,15 +1,19 @@
-// Scenario writer implementation (yaml-cpp's emitter does the quoting).
+// Scenario writer implementation (yaml-cpp's emitter does the quoting; the
+// step keywords come from the parser's table, scenario_keywords.h).
 #include "sim/scenario_writer.h"
 
 #include <yaml-cpp/yaml.h>
+
+#include "sim/scenario_keywords.h"
 
 namespace durasim {
 namespace {
 
 void WriteStep(YAML::Emitter& out, const ActionStep& step) {
+  const char* keyword = StepKeywordOf(step.kind);
   switch (step.kind) {
     case ActionStep::Kind::kCall:
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "call";
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << keyword;
       if (step.mode == CallMode::kAsync) {
         out << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "supplier" << YAML::Value
             << YAML::DoubleQuoted << step.name << YAML::Key << "mode" << YAML::Value << "async" << YAML::EndMap;
@@ -19,53 +23,122 @@ void WriteStep(YAML::Emitter& out, const ActionStep& step) {
       out << YAML::EndMap;
       return;
     case ActionStep::Kind::kMemory:
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "memory" << YAML::Value << YAML::DoubleQuoted << step.name
-          << YAML::EndMap;
-      return;
     case ActionStep::Kind::kEmit:
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "emit" << YAML::Value << YAML::DoubleQuoted << step.name
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << keyword << YAML::Value << YAML::DoubleQuoted << step.name
           << YAML::EndMap;
       return;
     case ActionStep::Kind::kOutput:
-      out << "output";
+      out << keyword;
       return;
   }
 }
 
 void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
-  auto one = [&](const char* key, auto value) {
-    out << YAML::Flow << YAML::BeginMap << YAML::Key << key << YAML::Value << value << YAML::EndMap;
+  const char* keyword = StepKeywordOf(step.kind);
+  auto one = [&](auto value) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << keyword << YAML::Value << value << YAML::EndMap;
+  };
+  // A step whose value is a flow mapping of options: `{arm: {fault: ..., nth: ...}}`.
+  auto begin_options = [&] {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << keyword << YAML::Value << YAML::Flow << YAML::BeginMap;
   };
   switch (step.kind) {
     case AttemptStep::Kind::kRead:
       if (step.count < 0) {
-        one("read", "all");
+        one("all");
       } else {
-        one("read", step.count);
+        one(step.count);
       }
       return;
-    case AttemptStep::Kind::kCheckpoint: one("checkpoint", step.checkpoint); return;
-    case AttemptStep::Kind::kComplete: one("complete", step.checkpoint); return;
-    case AttemptStep::Kind::kAbort: one("abort", step.checkpoint); return;
-    case AttemptStep::Kind::kRun: out << "run"; return;
-    case AttemptStep::Kind::kRunFor: one("run_ms", step.duration_ms); return;
-    case AttemptStep::Kind::kCrash: out << "crash"; return;
+    case AttemptStep::Kind::kCheckpoint:
+    case AttemptStep::Kind::kComplete:
+    case AttemptStep::Kind::kAbort: one(step.checkpoint); return;
+    case AttemptStep::Kind::kRun:
+    case AttemptStep::Kind::kCrash: out << keyword; return;
+    case AttemptStep::Kind::kRunFor: one(step.duration_ms); return;
     case AttemptStep::Kind::kArm:
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "arm" << YAML::Value << YAML::Flow << YAML::BeginMap
-          << YAML::Key << "fault" << YAML::Value << FaultKindName(step.fault) << YAML::Key << "nth"
-          << YAML::Value << step.nth << YAML::EndMap << YAML::EndMap;
+      begin_options();
+      out << YAML::Key << "fault" << YAML::Value << FaultKindName(step.fault) << YAML::Key << "nth" << YAML::Value
+          << step.nth << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kBrokerDown:
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "broker_down" << YAML::Value << YAML::Flow
-          << YAML::BeginMap << YAML::Key << "for_ms" << YAML::Value << step.duration_ms << YAML::EndMap
-          << YAML::EndMap;
+      begin_options();
+      out << YAML::Key << "for_ms" << YAML::Value << step.duration_ms << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kCorrupt:
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "corrupt" << YAML::Value << YAML::Flow << YAML::BeginMap
-          << YAML::Key << "partition" << YAML::Value << step.partition << YAML::Key << "offset" << YAML::Value
+      begin_options();
+      out << YAML::Key << "partition" << YAML::Value << step.partition << YAML::Key << "offset" << YAML::Value
           << step.offset << YAML::EndMap << YAML::EndMap;
       return;
   }
+}
+
+void WriteLog(YAML::Emitter& out, const LogConfig& log) {
+  out << YAML::Key << "log" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "partitions"
+      << YAML::Value << log.partitions << YAML::Key << "linger_ms" << YAML::Value << log.linger_ms << YAML::Key
+      << "ack_latency_ms" << YAML::Value << log.ack_latency_ms << YAML::Key << "delivery_timeout_ms" << YAML::Value
+      << log.delivery_timeout_ms;
+  if (log.put_retries_max != 0) out << YAML::Key << "put_retries_max" << YAML::Value << log.put_retries_max;
+  if (log.tombstones) out << YAML::Key << "tombstones" << YAML::Value << true;
+  out << YAML::EndMap;
+}
+
+void WriteSuppliers(YAML::Emitter& out, const std::vector<SupplierSpec>& suppliers) {
+  out << YAML::Key << "suppliers" << YAML::Value << YAML::BeginSeq;
+  for (const SupplierSpec& supplier : suppliers) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << supplier.name;
+    if (supplier.scale.has_value()) out << YAML::Key << "scale" << YAML::Value << *supplier.scale;
+    if (supplier.drifting) out << YAML::Key << "drifting" << YAML::Value << true;
+    out << YAML::Key << "latency_ms" << YAML::Value << supplier.latency_ms << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void WriteActions(YAML::Emitter& out, const std::vector<ActionSpec>& actions) {
+  out << YAML::Key << "actions" << YAML::Value << YAML::BeginSeq;
+  for (const ActionSpec& action : actions) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << action.name;
+    out << YAML::Key << "on" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const std::string& type : action.on) out << YAML::DoubleQuoted << type;
+    out << YAML::EndSeq;
+    out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
+    for (const ActionStep& step : action.steps) WriteStep(out, step);
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void WriteInputs(YAML::Emitter& out, const std::vector<InputSpec>& inputs) {
+  out << YAML::Key << "inputs" << YAML::Value << YAML::BeginSeq;
+  for (const InputSpec& input : inputs) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "key" << YAML::Value << YAML::DoubleQuoted << input.key
+        << YAML::Key << "value" << YAML::Value << input.value << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts) {
+  out << YAML::Key << "attempts" << YAML::Value << YAML::BeginSeq;
+  for (const AttemptSpec& attempt : attempts) {
+    out << YAML::BeginMap;
+    if (attempt.restore.has_value()) out << YAML::Key << "restore" << YAML::Value << *attempt.restore;
+    out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
+    for (const AttemptStep& step : attempt.steps) WriteAttemptStep(out, step);
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void WriteExpect(YAML::Emitter& out, const Expectation& expect) {
+  out << YAML::Key << "expect" << YAML::Value << YAML::BeginMap << YAML::Key << "verdict" << YAML::Value
+      << expect.verdict;
+  if (expect.outputs.has_value()) {
+    out << YAML::Key << "outputs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (int64_t value : *expect.outputs) out << value;
+    out << YAML::EndSeq;
+  }
+  if (expect.supplier_calls.has_value()) out << YAML::Key << "supplier_calls" << YAML::Value << *expect.supplier_calls;
+  out << YAML::EndMap;
 }
 
 }  // namespace
@@ -77,61 +150,12 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   if (!s.description.empty()) out << YAML::Key << "description" << YAML::Value << YAML::DoubleQuoted << s.description;
   out << YAML::Key << "seed" << YAML::Value << s.seed;
   if (s.mutant.has_value()) out << YAML::Key << "mutant" << YAML::Value << *s.mutant;
-  out << YAML::Key << "log" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "partitions"
-      << YAML::Value << s.log.partitions << YAML::Key << "linger_ms" << YAML::Value << s.log.linger_ms << YAML::Key
-      << "ack_latency_ms" << YAML::Value << s.log.ack_latency_ms << YAML::Key << "delivery_timeout_ms"
-      << YAML::Value << s.log.delivery_timeout_ms;
-  if (s.log.put_retries_max != 0) out << YAML::Key << "put_retries_max" << YAML::Value << s.log.put_retries_max;
-  if (s.log.tombstones) out << YAML::Key << "tombstones" << YAML::Value << true;
-  out << YAML::EndMap;
-
-  out << YAML::Key << "suppliers" << YAML::Value << YAML::BeginSeq;
-  for (const SupplierSpec& supplier : s.suppliers) {
-    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << supplier.name;
-    if (supplier.scale.has_value()) out << YAML::Key << "scale" << YAML::Value << *supplier.scale;
-    if (supplier.drifting) out << YAML::Key << "drifting" << YAML::Value << true;
-    out << YAML::Key << "latency_ms" << YAML::Value << supplier.latency_ms << YAML::EndMap;
-  }
-  out << YAML::EndSeq;
-
-  out << YAML::Key << "actions" << YAML::Value << YAML::BeginSeq;
-  for (const ActionSpec& action : s.actions) {
-    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << action.name;
-    out << YAML::Key << "on" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-    for (const std::string& type : action.on) out << YAML::DoubleQuoted << type;
-    out << YAML::EndSeq;
-    out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
-    for (const ActionStep& step : action.steps) WriteStep(out, step);
-    out << YAML::EndSeq << YAML::EndMap;
-  }
-  out << YAML::EndSeq;
-
-  out << YAML::Key << "inputs" << YAML::Value << YAML::BeginSeq;
-  for (const InputSpec& input : s.inputs) {
-    out << YAML::Flow << YAML::BeginMap << YAML::Key << "key" << YAML::Value << YAML::DoubleQuoted << input.key
-        << YAML::Key << "value" << YAML::Value << input.value << YAML::EndMap;
-  }
-  out << YAML::EndSeq;
-
-  out << YAML::Key << "attempts" << YAML::Value << YAML::BeginSeq;
-  for (const AttemptSpec& attempt : s.attempts) {
-    out << YAML::BeginMap;
-    if (attempt.restore.has_value()) out << YAML::Key << "restore" << YAML::Value << *attempt.restore;
-    out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
-    for (const AttemptStep& step : attempt.steps) WriteAttemptStep(out, step);
-    out << YAML::EndSeq << YAML::EndMap;
-  }
-  out << YAML::EndSeq;
-
-  out << YAML::Key << "expect" << YAML::Value << YAML::BeginMap << YAML::Key << "verdict" << YAML::Value
-      << s.expect.verdict;
-  if (s.expect.outputs.has_value()) {
-    out << YAML::Key << "outputs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-    for (int64_t value : *s.expect.outputs) out << value;
-    out << YAML::EndSeq;
-  }
-  if (s.expect.supplier_calls.has_value()) out << YAML::Key << "supplier_calls" << YAML::Value << *s.expect.supplier_calls;
-  out << YAML::EndMap;
+  WriteLog(out, s.log);
+  WriteSuppliers(out, s.suppliers);
+  WriteActions(out, s.actions);
+  WriteInputs(out, s.inputs);
+  WriteAttempts(out, s.attempts);
+  WriteExpect(out, s.expect);
   out << YAML::EndMap;
 
   std::string text;

@@ -285,20 +285,13 @@ std::string LoadAverage() {
 
 std::string Met(bool met) { return met ? "met" : "MISSED"; }
 
-}  // namespace
-}  // namespace durasim
-
-int main(int argc, char** argv) {
-  using namespace durasim;
-  CLI::App app{"durasim put latency and rebuild throughput benchmark (librdkafka)"};
-  Options options;
-  std::string bootstrap;
-  bool no_mock = false;
+void AddOptions(CLI::App& app, Options& options, std::string& bootstrap, bool& no_mock) {
   app.add_option("--puts", options.puts, "measured puts per order")->check(CLI::PositiveNumber);
   app.add_option("--warmup", options.warmup, "unmeasured puts per order first")->check(CLI::NonNegativeNumber);
   app.add_option("--rebuild-records", options.rebuild_records, "records written before the rebuild")
       ->check(CLI::PositiveNumber);
-  app.add_option("--rebuild-runs", options.rebuild_runs, "measured rebuilds of each log, after one warm-up")->check(CLI::PositiveNumber);
+  app.add_option("--rebuild-runs", options.rebuild_runs, "measured rebuilds of each log, after one warm-up")
+      ->check(CLI::PositiveNumber);
   app.add_option("--partitions", options.partitions, "partitions per topic")->check(CLI::PositiveNumber);
   app.add_option("--bootstrap-servers", bootstrap,
                  "a real broker as well (default: $DURASIM_KAFKA_BOOTSTRAP when set)");
@@ -307,17 +300,16 @@ int main(int argc, char** argv) {
   app.add_flag("--no-mock", no_mock, "skip the mock cluster");
   app.add_flag("--in-blocks", options.in_blocks,
                "put latency: all puts of the store's order, then all await-before-flush puts (default: alternate)");
-  CLI11_PARSE(app, argc, argv);
-  if (bootstrap.empty()) {
-    if (const char* env = std::getenv("DURASIM_KAFKA_BOOTSTRAP"); env != nullptr) bootstrap = env;
-  }
+}
 
+// The mock cluster unless `no_mock`, and the real broker at `bootstrap` when
+// given. Returns the exit code when there is nothing to measure.
+std::optional<int> MakeTargets(bool no_mock, const std::string& bootstrap, std::vector<Target>& targets) {
   // Fresh topic names per run, so a real broker never sees old data.
   const std::string run_id = fmt::format("{}-{}", static_cast<long>(getpid()),
                                          std::chrono::duration_cast<std::chrono::milliseconds>(
                                              std::chrono::system_clock::now().time_since_epoch())
                                              .count());
-  std::vector<Target> targets;
   if (!no_mock) {
     Result<std::unique_ptr<KafkaMockCluster>> cluster = KafkaMockCluster::Start(1);
     if (!cluster.ok()) {
@@ -344,7 +336,10 @@ int main(int argc, char** argv) {
     std::cerr << "nothing to measure: --no-mock and no --bootstrap-servers\n";
     return 2;
   }
+  return std::nullopt;
+}
 
+void PrintHeader(const Options& options) {
   std::cout << fmt::format(
       "put_latency_bench: librdkafka {}, {} hardware threads, load average {}\n"
       "  {} measured puts per order after {} warm-up puts each ({}), {} partitions;\n"
@@ -352,64 +347,92 @@ int main(int argc, char** argv) {
       rd_kafka_version_str(), std::thread::hardware_concurrency(), LoadAverage(), options.puts, options.warmup,
       options.in_blocks ? "in blocks: the store's order first" : "the two orders alternate put by put",
       options.partitions, EncodeStateValue(BenchKey("put-flush", 0), BenchState(0)).size(), options.fetch_wait_ms);
+}
+
+void PrintLatency(const LatencyResult& latency) {
+  std::cout << fmt::format("{:<34} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "put order", "puts", "p50 ms",
+                           "p99 ms", "mean ms", "min ms", "max ms");
+  for (const auto& [label, s] : {std::pair{"store: produce, flush, await", latency.store_order},
+                                 std::pair{"await-before-flush: produce, await", latency.await_first}}) {
+    std::cout << fmt::format("{:<34} {:>6} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", label, s.n, s.p50,
+                             s.p99, s.mean, s.min, s.max);
+  }
+}
+
+void PrintRebuilds(const std::vector<RebuildResult>& rebuilds) {
+  std::cout << fmt::format("{:<34} {:>8} {:>10} {:>12} {:>12} {:>12}  {}\n", "rebuild from offset 0, log of",
+                           "records", "write s", "median rec/s", "min rec/s", "max rec/s",
+                           "(warm-up) runs, rec/s");
+  for (const RebuildResult& r : rebuilds) {
+    std::vector<double> sorted = r.rates;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t mid = sorted.size() / 2;
+    const double median = sorted.size() % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    std::string runs;
+    for (double rate : r.rates) runs += fmt::format("{}{:.0f}", runs.empty() ? "" : " ", rate);
+    std::cout << fmt::format("{:<34} {:>8} {:>10.2f} {:>12.0f} {:>12.0f} {:>12.0f}  ({:.0f}) {}\n", r.shape,
+                             r.records, r.write_ms / 1000.0, median, sorted.front(),
+                             sorted.back(), r.warmup_rate, runs);
+  }
+}
+
+// Measures and prints one target; counts failed measurements in `errors`.
+// Returns the verdict line when the put latency was measured.
+std::optional<std::string> MeasureTarget(Target& target, const Options& options, int& errors) {
+  std::cout << fmt::format("\n== {} ({}) ==\n", target.name, target.bootstrap_servers);
+  Result<LatencyResult> latency = MeasureLatency(target, options);
+  if (!latency.ok()) {
+    std::cout << "put latency: ERROR " << latency.status().ToString() << "\n";
+    ++errors;
+  } else {
+    PrintLatency(*latency);
+  }
+
+  std::vector<RebuildResult> rebuilds;
+  for (bool batched : {true, false}) {
+    Result<RebuildResult> rebuild = MeasureRebuild(target, options, batched);
+    if (!rebuild.ok()) {
+      std::cout << "rebuild: ERROR " << rebuild.status().ToString() << "\n";
+      ++errors;
+      continue;
+    }
+    rebuilds.push_back(*rebuild);
+  }
+  if (!rebuilds.empty()) PrintRebuilds(rebuilds);
+
+  if (!latency.ok()) return std::nullopt;
+  const double p50 = latency->store_order.p50;
+  const double speedup = latency->await_first.p50 / latency->store_order.p50;
+  const std::string verdict = fmt::format(
+      "verdict {}: store-order put p50 {:.3f} ms <= {:.0f} ms: {}; store order {:.1f}x faster than "
+      "await-before-flush at p50 (>= 5x): {}",
+      target.name, p50, target.p50_target_ms, Met(p50 <= target.p50_target_ms), speedup, Met(speedup >= 5.0));
+  std::cout << verdict << "\n";
+  return verdict;
+}
+
+}  // namespace
+}  // namespace durasim
+
+int main(int argc, char** argv) {
+  using namespace durasim;
+  CLI::App app{"durasim put latency and rebuild throughput benchmark (librdkafka)"};
+  Options options;
+  std::string bootstrap;
+  bool no_mock = false;
+  AddOptions(app, options, bootstrap, no_mock);
+  CLI11_PARSE(app, argc, argv);
+  if (bootstrap.empty()) {
+    if (const char* env = std::getenv("DURASIM_KAFKA_BOOTSTRAP"); env != nullptr) bootstrap = env;
+  }
+  std::vector<Target> targets;
+  if (std::optional<int> exit_code = MakeTargets(no_mock, bootstrap, targets)) return *exit_code;
+  PrintHeader(options);
 
   int errors = 0;
   std::vector<std::string> verdicts;
   for (Target& target : targets) {
-    std::cout << fmt::format("\n== {} ({}) ==\n", target.name, target.bootstrap_servers);
-    Result<LatencyResult> latency = MeasureLatency(target, options);
-    std::optional<double> speedup;
-    if (!latency.ok()) {
-      std::cout << "put latency: ERROR " << latency.status().ToString() << "\n";
-      ++errors;
-    } else {
-      std::cout << fmt::format("{:<34} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "put order", "puts", "p50 ms",
-                               "p99 ms", "mean ms", "min ms", "max ms");
-      for (const auto& [label, s] : {std::pair{"store: produce, flush, await", latency->store_order},
-                                     std::pair{"await-before-flush: produce, await", latency->await_first}}) {
-        std::cout << fmt::format("{:<34} {:>6} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", label, s.n, s.p50,
-                                 s.p99, s.mean, s.min, s.max);
-      }
-      speedup = latency->await_first.p50 / latency->store_order.p50;
-    }
-
-    std::vector<RebuildResult> rebuilds;
-    for (bool batched : {true, false}) {
-      Result<RebuildResult> rebuild = MeasureRebuild(target, options, batched);
-      if (!rebuild.ok()) {
-        std::cout << "rebuild: ERROR " << rebuild.status().ToString() << "\n";
-        ++errors;
-        continue;
-      }
-      rebuilds.push_back(*rebuild);
-    }
-    if (!rebuilds.empty()) {
-      std::cout << fmt::format("{:<34} {:>8} {:>10} {:>12} {:>12} {:>12}  {}\n", "rebuild from offset 0, log of",
-                               "records", "write s", "median rec/s", "min rec/s", "max rec/s",
-                               "(warm-up) runs, rec/s");
-      for (const RebuildResult& r : rebuilds) {
-        std::vector<double> sorted = r.rates;
-        std::sort(sorted.begin(), sorted.end());
-        const size_t mid = sorted.size() / 2;
-        const double median = sorted.size() % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-        std::string runs;
-        for (double rate : r.rates) runs += fmt::format("{}{:.0f}", runs.empty() ? "" : " ", rate);
-        std::cout << fmt::format("{:<34} {:>8} {:>10.2f} {:>12.0f} {:>12.0f} {:>12.0f}  ({:.0f}) {}\n", r.shape,
-                                 r.records, r.write_ms / 1000.0, median, sorted.front(),
-                                 sorted.back(), r.warmup_rate, runs);
-      }
-    }
-
-    if (latency.ok()) {
-      const double p50 = latency->store_order.p50;
-      const std::string verdict = fmt::format(
-          "verdict {}: store-order put p50 {:.3f} ms <= {:.0f} ms: {}; store order {:.1f}x faster than "
-          "await-before-flush at p50 (>= 5x): {}",
-          target.name, p50, target.p50_target_ms, Met(p50 <= target.p50_target_ms), *speedup,
-          Met(*speedup >= 5.0));
-      std::cout << verdict << "\n";
-      verdicts.push_back(verdict);
-    }
+    if (std::optional<std::string> verdict = MeasureTarget(target, options, errors)) verdicts.push_back(*verdict);
   }
   if (verdicts.size() > 1) {
     std::cout << "\n";

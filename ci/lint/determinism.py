@@ -19,6 +19,10 @@ import sys
 DETERMINISTIC = ["store", "model", "properties"]
 OUTSIDE = [
     "store/rdkafka_log_client.h", "store/rdkafka_log_client.cc",
+    "store/rdkafka_producer.h", "store/rdkafka_producer.cc",
+    "store/rdkafka_reader.h", "store/rdkafka_reader.cc",
+    "store/rdkafka_support.h", "store/rdkafka_support.cc",
+    "store/rdkafka_topic_admin.h", "store/rdkafka_topic_admin.cc",
     "store/kafka_mock_cluster.h", "store/kafka_mock_cluster.cc",
     "store/run_sync.h", "store/put_latency_bench.cc",
     "model/backends/",

@@ -1,0 +1,55 @@
+// The durable-call path of the agent runtime. A call of an action replaying
+// after a restore reuses the result its saved state holds, in order, until
+// the first call that does not match (another function or argument, or a
+// slot the runtime does not count as saved); every other call is made: a
+// PENDING slot is persisted, the supplier invoked, the result persisted.
+// SavedCalls decides reuse; AgentRuntime::RunCallStep and MakeCall
+// (durable_call.cc) run the path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "model/observer.h"
+#include "model/scenario.h"
+#include "store/action_state.h"
+
+namespace durasim {
+
+class SavedCalls {
+ public:
+  explicit SavedCalls(std::vector<CallResult> saved) : saved_(std::move(saved)) {}
+
+  // The saved result of `call` when it may be reused: the saved slot of the
+  // same index has the same function and arguments and `is_saved` accepts it.
+  // The first saved slot that does not match ends reuse for the action.
+  template <typename IsSaved>
+  const CallResult* Reuse(const CallIdentity& call, IsSaved is_saved) {
+    const size_t slot = static_cast<size_t>(call.call_index);
+    if (!reusing_ || slot >= saved_.size()) return nullptr;
+    const CallResult& old = saved_[slot];
+    if (old.function_id == call.function && old.args_digest == call.args_digest && is_saved(old)) return &old;
+    reusing_ = false;
+    return nullptr;
+  }
+
+ private:
+  std::vector<CallResult> saved_;
+  bool reusing_ = true;
+};
+
+// One execution of an action's steps: the state it persists, its
+// accumulator and the index of its next durable call.
+struct ActionRun {
+  const ActionSpec& action;
+  const StateKey& state_key;
+  uint64_t letter = 0;  // the letter running it, the target of an injected cancellation
+  SavedCalls saved_calls;
+  ActionState state;
+  int64_t acc = 0;
+  int call_index = 0;
+};
+
+}  // namespace durasim

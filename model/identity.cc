@@ -1,0 +1,48 @@
+// Identities of the agent runtime's work (identity.h).
+#include "model/identity.h"
+
+#include <fmt/format.h>
+
+#include "model/scenario.h"
+#include "store/hash.h"
+
+namespace durasim {
+namespace {
+
+uint64_t StateKeyDigest(const StateKey& k) {
+  uint64_t digest = HashString(k.key);
+  digest = HashCombine(digest, static_cast<uint64_t>(k.seq));
+  digest = HashCombine(digest, k.event_hash);
+  return HashCombine(digest, k.action_hash);
+}
+
+}  // namespace
+
+uint64_t ActionHash(const std::string& action_name) { return HashString(action_name); }
+
+uint64_t InputEventHash(int64_t value) {
+  return HashCombine(HashString(kInputEventType), static_cast<uint64_t>(value));
+}
+
+uint64_t ChildEventHash(const StateKey& origin, uint64_t emit_index, const std::string& type, int64_t value) {
+  uint64_t hash = HashCombine(StateKeyDigest(origin), emit_index);
+  return HashCombine(hash, HashCombine(HashString(type), static_cast<uint64_t>(value)));
+}
+
+StateKey TaskStateKey(const std::string& key, const ActionTask& task, const std::string& action_name) {
+  return StateKey{key, task.seq, task.event.hash, ActionHash(action_name)};
+}
+
+uint64_t CallArgsDigest(const std::string& function, int64_t arg) {
+  return HashCombine(HashString(function), static_cast<uint64_t>(arg));
+}
+
+std::string DescribeStateKey(const StateKey& k) {
+  return fmt::format("key={:?} seq={} event={:016x} action={:016x}", k.key, k.seq, k.event_hash, k.action_hash);
+}
+
+std::string CallIdentity::ToString() const {
+  return fmt::format("{} call={} fn={} args={:016x}", DescribeStateKey(state_key), call_index, function, args_digest);
+}
+
+}  // namespace durasim

@@ -1,0 +1,32 @@
+// Identities of the agent runtime's work, as hashes: an input event, a child
+// event (which covers its origin, so identical siblings differ), an action, a
+// state key (input key, sequence number, event, action) and a durable call's
+// arguments. They name action states in the log and calls at the suppliers,
+// so a replay after a restore finds the same names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/keyed_state.h"
+#include "model/observer.h"
+#include "store/action_state.h"
+
+namespace durasim {
+
+// Action hash used in state keys.
+uint64_t ActionHash(const std::string& action_name);
+// The hash of the input event of an input with `value`.
+uint64_t InputEventHash(int64_t value);
+// The hash of the `emit_index`-th event (type, value) emitted by the action
+// whose state is `origin`.
+uint64_t ChildEventHash(const StateKey& origin, uint64_t emit_index, const std::string& type, int64_t value);
+// The state key of `task` (an action of `action_name`) for input key `key`.
+StateKey TaskStateKey(const std::string& key, const ActionTask& task, const std::string& action_name);
+// A durable call's argument digest: the function and its argument.
+uint64_t CallArgsDigest(const std::string& function, int64_t arg);
+
+// "key=... seq=... event=... action=...", as the trace writes a state key.
+std::string DescribeStateKey(const StateKey& state_key);
+
+}  // namespace durasim

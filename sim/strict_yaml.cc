@@ -1,0 +1,212 @@
+// Strict YAML reading for scenario files (what it accepts: strict_yaml.h).
+#include "sim/strict_yaml.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+#include <system_error>
+#include <utility>
+
+namespace durasim::strict_yaml {
+namespace {
+
+// A plain (unquoted) scalar in decimal, or nothing. yaml-cpp's own conversion
+// also reads octal and hex, so a leading zero would silently change the number;
+// a quoted "7" is a string in YAML and stays one here.
+template <typename Int>
+std::optional<Int> ParseDecimal(const YAML::Node& node) {
+  if (!node.IsScalar() || node.Tag() != "?") return std::nullopt;
+  const std::string& text = node.Scalar();
+  Int value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// Records where each document starts and ignores the content.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> marks;
+  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+}  // namespace
+
+void Fail(SourcePos pos, std::string message) { throw ParseError{pos, std::move(message)}; }
+
+SourcePos PosOf(const YAML::Mark& mark) {
+  if (mark.is_null()) return {1, 1};
+  return {mark.line + 1, mark.column + 1};
+}
+
+std::string PosText(SourcePos pos) { return fmt::format("{}:{}", pos.line, pos.column); }
+
+std::string Describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar:
+      if (node.Tag() == "?") return fmt::format("'{}'", node.Scalar());
+      if (node.Tag() == "!") return fmt::format("the quoted string \"{}\"", node.Scalar());
+      return fmt::format("'{}' tagged {}", node.Scalar(), node.Tag());
+    case YAML::NodeType::Sequence: return "a sequence";
+    case YAML::NodeType::Map: return "a mapping";
+    default: return "an empty value";
+  }
+}
+
+Value ValueOf(const YAML::Node& key, const YAML::Node& value) {
+  SourcePos pos = value.IsNull() ? PosOf(key.Mark()) : PosOf(value.Mark());
+  return Value{value, pos, fmt::format("'{}'", key.Scalar())};
+}
+
+std::string ReadString(const Value& v) {
+  if (!v.node.IsScalar()) {
+    Fail(v.pos, fmt::format("expected a string for {}, got {}", v.what, Describe(v.node)));
+  }
+  return v.node.Scalar();
+}
+
+std::string ReadName(const Value& v) {
+  std::string name = ReadString(v);
+  if (name.empty()) Fail(v.pos, fmt::format("expected a non-empty name for {}", v.what));
+  return name;
+}
+
+int64_t ReadInt(const Value& v, int64_t min, int64_t max) {
+  std::optional<int64_t> value = ParseDecimal<int64_t>(v.node);
+  if (!value || *value < min || *value > max) {
+    std::string expected = max != kInt64Max   ? fmt::format("an integer in [{}, {}]", min, max)
+                           : min != kInt64Min ? fmt::format("an integer >= {}", min)
+                                              : std::string("an integer");
+    Fail(v.pos, fmt::format("expected {} for {}, got {}", expected, v.what, Describe(v.node)));
+  }
+  return *value;
+}
+
+uint64_t ReadUint64(const Value& v) {
+  std::optional<uint64_t> value = ParseDecimal<uint64_t>(v.node);
+  if (!value) {
+    Fail(v.pos, fmt::format("expected an unsigned 64-bit integer for {}, got {}", v.what, Describe(v.node)));
+  }
+  return *value;
+}
+
+bool ReadBool(const Value& v) {
+  if (v.node.IsScalar() && v.node.Tag() == "?") {
+    if (v.node.Scalar() == "true") return true;
+    if (v.node.Scalar() == "false") return false;
+  }
+  Fail(v.pos, fmt::format("expected true or false for {}, got {}", v.what, Describe(v.node)));
+}
+
+std::vector<Value> ReadSequence(const Value& v, std::string_view item_what, bool non_empty) {
+  if (!v.node.IsSequence()) {
+    Fail(v.pos, fmt::format("expected a sequence for {}, got {}", v.what, Describe(v.node)));
+  }
+  if (non_empty && v.node.size() == 0) Fail(v.pos, fmt::format("expected at least one entry in {}", v.what));
+  std::vector<Value> items;
+  for (const YAML::Node& item : v.node) {
+    items.push_back(Value{item, PosOf(item.Mark()), std::string(item_what)});
+  }
+  return items;
+}
+
+Mapping::Mapping(const Value& v, std::initializer_list<std::string_view> allowed) : what_(v.what), pos_(v.pos) {
+  if (!v.node.IsMap()) {
+    Fail(v.pos, fmt::format("expected a mapping for {}, got {}", v.what, Describe(v.node)));
+  }
+  for (auto it = v.node.begin(); it != v.node.end(); ++it) Add(it->first, it->second, allowed);
+}
+
+void Mapping::Add(const YAML::Node& key, const YAML::Node& value, std::initializer_list<std::string_view> allowed) {
+  SourcePos key_pos = PosOf(key.Mark());
+  if (!key.IsScalar()) {
+    Fail(key_pos, fmt::format("expected a string key in {}, got {}", what_, Describe(key)));
+  }
+  const std::string& name = key.Scalar();
+  if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+    Fail(key_pos, fmt::format("unknown key '{}' in {}; expected one of: {}", name, what_,
+                              Join(allowed, [](std::string_view k) { return std::string(k); })));
+  }
+  if (const Entry* first = FindEntry(name)) {
+    Fail(key_pos, fmt::format("duplicate key '{}' in {}; first at {}", name, what_, PosText(first->key_pos)));
+  }
+  entries_.push_back(Entry{name, key_pos, ValueOf(key, value)});
+}
+
+const Value* Mapping::Find(std::string_view key) const {
+  const Entry* entry = FindEntry(key);
+  return entry == nullptr ? nullptr : &entry->value;
+}
+
+const Value& Mapping::Require(std::string_view key) const {
+  const Value* value = Find(key);
+  if (value == nullptr) Fail(pos_, fmt::format("missing required key '{}' in {}", key, what_));
+  return *value;
+}
+
+const Mapping::Entry* Mapping::FindEntry(std::string_view key) const {
+  for (const Entry& entry : entries_) {
+    if (entry.key == key) return &entry;
+  }
+  return nullptr;
+}
+
+StepForm ReadStepForm(const Value& v) {
+  if (v.node.IsScalar()) return StepForm{v.node.Scalar(), v.pos, std::nullopt};
+  if (!v.node.IsMap()) {
+    Fail(v.pos, fmt::format("expected {} (a word like `run` or a one-key mapping like `read: 1`), got {}", v.what,
+                            Describe(v.node)));
+  }
+  if (v.node.size() != 1) {
+    Fail(v.pos, fmt::format("expected one key per step, got {} keys ({}); options of a step nest under its key",
+                            v.node.size(), Join(v.node, [](const auto& kv) { return Describe(kv.first); })));
+  }
+  auto it = v.node.begin();
+  if (!it->first.IsScalar()) Fail(v.pos, fmt::format("expected a step name, got {}", Describe(it->first)));
+  return StepForm{it->first.Scalar(), PosOf(it->first.Mark()), ValueOf(it->first, it->second)};
+}
+
+void RequireBare(const StepForm& step) {
+  if (step.arg) Fail(step.pos, fmt::format("step '{}' takes no value; write `- {}`", step.kind, step.kind));
+}
+
+const Value& RequireArg(const StepForm& step) {
+  if (!step.arg) Fail(step.pos, fmt::format("step '{}' needs a value: `{}: <value>`", step.kind, step.kind));
+  return *step.arg;
+}
+
+// A scenario is one YAML document. Documents are counted with a bound before
+// any is built: on a stream starting with a stray ',' yaml-cpp 0.7 does not
+// throw but reports empty documents at the same place forever, and
+// YAML::LoadAll then allocates until the process dies (jbeder/yaml-cpp#1040,
+// fixed upstream after 0.7 by #1319).
+void CheckSingleDocument(const std::string& yaml_text) {
+  std::istringstream stream(yaml_text);
+  YAML::Parser parser(stream);
+  DocumentStarts starts;
+  while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
+  }
+  if (starts.marks.size() < 2) return;
+  const YAML::Mark& second = starts.marks[1];
+  if (second.pos <= starts.marks[0].pos) {  // no progress: the parser is stuck on this character
+    std::string found = second.pos >= 0 && static_cast<size_t>(second.pos) < yaml_text.size()
+                             ? fmt::format("'{}'", yaml_text[second.pos])
+                             : std::string("text");
+    Fail(PosOf(second), fmt::format("invalid YAML: unexpected {}", found));
+  }
+  Fail(PosOf(second), "expected one YAML document, found a second one");
+}
+
+}  // namespace durasim::strict_yaml

@@ -1,0 +1,113 @@
+// Strict YAML reading for scenario files: every node carries its
+// file position (1-based line:column) and what to call it in messages;
+// mappings accept only the keys they are given, each once; scalars are read
+// as exactly one type (decimal integers, true/false, strings). A check that
+// fails throws ParseError, which ParseScenario turns into a Status: no
+// exception leaves the scenario parser.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/scenario.h"
+
+namespace durasim::strict_yaml {
+
+inline constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+inline constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+// A failed check. Parsing stops at the first error anyway, and unwinding
+// keeps every check one line instead of threading a Status through each level.
+struct ParseError {
+  SourcePos pos;
+  std::string message;
+};
+
+[[noreturn]] void Fail(SourcePos pos, std::string message);
+
+// yaml-cpp marks are 0-based; a null mark (empty document) means the file start.
+SourcePos PosOf(const YAML::Mark& mark);
+std::string PosText(SourcePos pos);
+
+template <typename Range, typename Project>
+std::string Join(const Range& range, Project project) {
+  std::string out;
+  for (const auto& item : range) {
+    if (!out.empty()) out += ", ";
+    out += project(item);
+  }
+  return out;
+}
+
+// What a node is, for "got ..." in messages: its scalar, "a sequence", ...
+std::string Describe(const YAML::Node& node);
+
+// A node plus what to call it in messages ("'seed'", "an attempt step").
+// Built, never assigned: assigning a YAML::Node rewrites the node it refers to.
+struct Value {
+  YAML::Node node;
+  SourcePos pos;
+  std::string what;
+};
+
+// The value of `key: value`. An empty value is reported at its key, because
+// yaml-cpp marks it at the next token, often on a later line.
+Value ValueOf(const YAML::Node& key, const YAML::Node& value);
+
+std::string ReadString(const Value& v);
+std::string ReadName(const Value& v);  // a non-empty string
+// A plain (unquoted) decimal integer in [min, max].
+int64_t ReadInt(const Value& v, int64_t min, int64_t max);
+uint64_t ReadUint64(const Value& v);
+// Only true/false: yaml-cpp would also read yes/no/on/off, which YAML 1.2 calls strings.
+bool ReadBool(const Value& v);
+// The items of a sequence, each called `item_what`.
+std::vector<Value> ReadSequence(const Value& v, std::string_view item_what, bool non_empty);
+
+// A mapping whose keys are checked: each a string from `allowed`, none twice
+// (yaml-cpp keeps a duplicate key silently and lookups see only the first).
+class Mapping {
+ public:
+  Mapping(const Value& v, std::initializer_list<std::string_view> allowed);
+
+  const Value* Find(std::string_view key) const;
+  // Missing keys are reported where the mapping starts: there is no node for them.
+  const Value& Require(std::string_view key) const;
+
+ private:
+  struct Entry {
+    std::string key;
+    SourcePos key_pos;
+    Value value;
+  };
+  void Add(const YAML::Node& key, const YAML::Node& value, std::initializer_list<std::string_view> allowed);
+  const Entry* FindEntry(std::string_view key) const;
+
+  std::string what_;
+  SourcePos pos_;
+  std::vector<Entry> entries_;
+};
+
+// One list item of `steps`: a bare word (`run`) or a one-key mapping (`read: 1`).
+struct StepForm {
+  std::string kind;
+  SourcePos pos;
+  std::optional<Value> arg;
+};
+
+StepForm ReadStepForm(const Value& v);
+void RequireBare(const StepForm& step);
+const Value& RequireArg(const StepForm& step);
+
+// Fails unless `yaml_text` holds at most one YAML document. Documents are
+// counted with a bound before any is built (see the .cc for why).
+void CheckSingleDocument(const std::string& yaml_text);
+
+}  // namespace durasim::strict_yaml

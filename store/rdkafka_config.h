@@ -1,0 +1,32 @@
+// RdKafkaConfig: how the librdkafka client (rdkafka_log_client.h) reaches
+// its topic, and the wall-clock bounds of its calls.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace durasim {
+
+struct RdKafkaConfig {
+  std::string bootstrap_servers;  // "host:port[,host:port...]"
+  std::string topic;
+  int32_t expected_partitions = 0;  // 0: take what the topic has
+  // Create the topic (compacted, `expected_partitions` partitions, replication
+  // factor 1) with the admin API when it is missing.
+  // REQUIRES: expected_partitions > 0 when set.
+  bool create_topic = false;
+  // Bound on every blocking call: connect, Flush, AwaitAck, Offsets, Read.
+  std::chrono::milliseconds deadline{10'000};
+  // The producer's message.timeout.ms; zero means `deadline`.
+  std::chrono::milliseconds message_timeout{0};
+  // The consumer's fetch.wait.max.ms: how long an empty fetch is held, which
+  // is what reaching the end of a partition costs.
+  std::chrono::milliseconds fetch_wait_max{20};
+  // The producer's message.send.max.retries; unset keeps librdkafka's
+  // default (retry until message.timeout.ms). Idempotence needs it > 0.
+  std::optional<int32_t> producer_retries;
+};
+
+}  // namespace durasim

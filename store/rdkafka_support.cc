@@ -1,0 +1,62 @@
+// What the librdkafka client's rooms share (rdkafka_support.h).
+#include "store/rdkafka_support.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace durasim::rdkafka {
+
+int RemainingMs(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return static_cast<int>(std::max<int64_t>(0, left));
+}
+
+int SliceMs(Clock::time_point deadline) {
+  return std::min(RemainingMs(deadline), static_cast<int>(kPollSlice.count()));
+}
+
+std::string ErrorText(rd_kafka_resp_err_t err) {
+  return fmt::format("{} ({})", rd_kafka_err2str(err), rd_kafka_err2name(err));
+}
+
+std::string LastErrorSuffix(const std::string& last_error) {
+  return last_error.empty() ? "" : fmt::format(" (last error: {})", last_error);
+}
+
+std::string Where(const RdKafkaConfig& config, int32_t partition) {
+  return fmt::format("topic '{}' partition {} at {}", config.topic, partition, config.bootstrap_servers);
+}
+
+Status SetAll(rd_kafka_conf_t* conf, const std::vector<std::pair<std::string, std::string>>& properties) {
+  char errstr[512];
+  for (const auto& [name, value] : properties) {
+    if (rd_kafka_conf_set(conf, name.c_str(), value.c_str(), errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
+      return Status(StatusCode::kInvalidArgument, fmt::format("librdkafka property {}={}: {}", name, value, errstr));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace durasim::rdkafka
+
+namespace durasim {
+
+RdKafkaConsumer::~RdKafkaConsumer() {
+  if (rk == nullptr) return;
+  rd_kafka_consumer_close(rk);
+  rd_kafka_destroy(rk);
+}
+
+std::string RdKafkaConsumer::LastError() {
+  std::lock_guard<std::mutex> lock(mu);
+  return rdkafka::LastErrorSuffix(last_error);
+}
+
+void RdKafkaConsumer::OnError(rd_kafka_t*, int err, const char* reason, void* opaque) {
+  auto* self = static_cast<RdKafkaConsumer*>(opaque);
+  std::lock_guard<std::mutex> lock(self->mu);
+  self->last_error = fmt::format("{}: {}", rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err)), reason);
+}
+
+}  // namespace durasim

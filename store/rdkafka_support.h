@@ -1,0 +1,75 @@
+// What the librdkafka client's rooms (producer, reader, topic admin) share:
+// wall-clock deadlines and poll slices, configuration objects, error texts,
+// the consumer handle.
+// Internal to the client: only its .cc files include it (it pulls in
+// librdkafka's header).
+#pragma once
+
+#include <librdkafka/rdkafka.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/rdkafka_config.h"
+#include "store/status.h"
+
+namespace durasim::rdkafka {
+
+using Clock = std::chrono::steady_clock;
+
+// Poll slice while waiting for a delivery report or a record: short enough to
+// notice the deadline and a fatal error promptly.
+inline constexpr std::chrono::milliseconds kPollSlice{10};
+// Extra wait for a watermark query or an admin call past the deadline, so
+// that librdkafka's own timeout (set to the deadline) reports first, with its
+// reason.
+inline constexpr std::chrono::milliseconds kQueryGrace{250};
+
+// Milliseconds left until `deadline`, never negative.
+int RemainingMs(Clock::time_point deadline);
+// One poll slice, or what is left of the deadline when that is less.
+int SliceMs(Clock::time_point deadline);
+
+// "<description> (<NAME>)".
+std::string ErrorText(rd_kafka_resp_err_t err);
+// " (last error: <error>)", or nothing when there was none.
+std::string LastErrorSuffix(const std::string& last_error);
+// "topic '<t>' partition <p> at <servers>", for messages.
+std::string Where(const RdKafkaConfig& config, int32_t partition);
+
+struct ConfDeleter {
+  void operator()(rd_kafka_conf_t* conf) const { rd_kafka_conf_destroy(conf); }
+};
+using Conf = std::unique_ptr<rd_kafka_conf_t, ConfDeleter>;
+
+// Sets every property on `conf`. Errors: kInvalidArgument naming the property.
+[[nodiscard]] Status SetAll(rd_kafka_conf_t* conf, const std::vector<std::pair<std::string, std::string>>& properties);
+
+}  // namespace durasim::rdkafka
+
+namespace durasim {
+
+// The consumer handle of RdKafkaReader (Read) and topic admin (Offsets),
+// with its latest error callback. Shared with a watermark query that topic
+// admin may abandon on its own thread, so its error text is guarded.
+struct RdKafkaConsumer {
+  RdKafkaConsumer() = default;
+  ~RdKafkaConsumer();
+  RdKafkaConsumer(const RdKafkaConsumer&) = delete;
+  RdKafkaConsumer& operator=(const RdKafkaConsumer&) = delete;
+
+  // " (last error: ...)", or nothing.
+  std::string LastError();
+  static void OnError(rd_kafka_t* rk, int err, const char* reason, void* opaque);
+
+  rd_kafka_t* rk = nullptr;
+  std::mutex mu;  // an abandoned Offsets query may still use the handle
+  std::string last_error;
+};
+
+}  // namespace durasim

@@ -1,0 +1,198 @@
+// Topic administration over librdkafka's C API (rdkafka_topic_admin.h).
+#include "store/rdkafka_topic_admin.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <future>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include "store/rdkafka_support.h"
+
+namespace durasim {
+namespace {
+
+using rdkafka::Clock;
+using rdkafka::ErrorText;
+using rdkafka::RemainingMs;
+using std::chrono::milliseconds;
+
+// What the metadata says of one topic: partitions < 0 when it is not there.
+struct TopicMetadata {
+  int32_t partitions = -1;
+  rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+};
+
+TopicMetadata FindTopic(const rd_kafka_metadata_t& metadata, const std::string& topic) {
+  TopicMetadata found;
+  for (int i = 0; i < metadata.topic_cnt; ++i) {
+    const rd_kafka_metadata_topic_t& entry = metadata.topics[i];
+    if (topic != entry.topic) continue;
+    found.err = entry.err;
+    found.partitions = entry.partition_cnt;
+  }
+  return found;
+}
+
+// Why a CreateTopics answer failed, or nothing when it did not.
+std::string CreateTopicsFailure(rd_kafka_event_t* event) {
+  std::string failure;
+  if (rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    failure = fmt::format("{}: {}", rd_kafka_err2name(rd_kafka_event_error(event)), rd_kafka_event_error_string(event));
+  } else if (const rd_kafka_CreateTopics_result_t* result = rd_kafka_event_CreateTopics_result(event)) {
+    size_t count = 0;
+    const rd_kafka_topic_result_t** topics = rd_kafka_CreateTopics_result_topics(result, &count);
+    for (size_t i = 0; i < count; ++i) {
+      const rd_kafka_resp_err_t topic_err = rd_kafka_topic_result_error(topics[i]);
+      // Someone else created it meanwhile: the metadata check decides.
+      if (topic_err == RD_KAFKA_RESP_ERR_NO_ERROR || topic_err == RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) continue;
+      const char* why = rd_kafka_topic_result_error_string(topics[i]);
+      failure = fmt::format("{}: {}", rd_kafka_err2name(topic_err), why != nullptr ? why : rd_kafka_err2str(topic_err));
+    }
+  }
+  return failure;
+}
+
+Status CreateTopic(rd_kafka_t* rk, const RdKafkaConfig& config, Clock::time_point deadline) {
+  char errstr[512];
+  rd_kafka_NewTopic_t* new_topic =
+      rd_kafka_NewTopic_new(config.topic.c_str(), config.expected_partitions, 1, errstr, sizeof(errstr));
+  if (new_topic == nullptr) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}': {}", config.topic, errstr));
+  }
+  std::unique_ptr<rd_kafka_NewTopic_t, void (*)(rd_kafka_NewTopic_t*)> topic_guard(new_topic,
+                                                                                     &rd_kafka_NewTopic_destroy);
+  // Compacted: only the latest state per record key has to be kept.
+  rd_kafka_resp_err_t err = rd_kafka_NewTopic_set_config(new_topic, "cleanup.policy", "compact");
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}': {}", config.topic, ErrorText(err)));
+  }
+  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS);
+  std::unique_ptr<rd_kafka_AdminOptions_t, void (*)(rd_kafka_AdminOptions_t*)> options_guard(
+      options, &rd_kafka_AdminOptions_destroy);
+  const int timeout_ms = std::max(1, RemainingMs(deadline));
+  if (rd_kafka_AdminOptions_set_request_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0 ||
+      rd_kafka_AdminOptions_set_operation_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("create topic '{}': {}", config.topic, errstr));
+  }
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(rk);
+  std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue_guard(queue, &rd_kafka_queue_destroy);
+  rd_kafka_CreateTopics(rk, &new_topic, 1, options, queue);
+  // Wait a little past the deadline for the admin call's own timeout report.
+  rd_kafka_event_t* event =
+      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+  if (event == nullptr) {
+    return Status(StatusCode::kUnavailable, fmt::format("creating topic '{}' at {} did not finish within {} ms",
+                                                        config.topic, config.bootstrap_servers,
+                                                        config.deadline.count()));
+  }
+  std::unique_ptr<rd_kafka_event_t, void (*)(rd_kafka_event_t*)> event_guard(event, &rd_kafka_event_destroy);
+  const std::string failure = CreateTopicsFailure(event);
+  if (!failure.empty()) {
+    return Status(StatusCode::kUnavailable, fmt::format("cannot create topic '{}' at {}: {}", config.topic,
+                                                        config.bootstrap_servers, failure));
+  }
+  return Status::Ok();
+}
+
+// The watermarks of every partition, one query each; runs on a thread of its own.
+Result<std::vector<PartitionOffsets>> QueryWatermarks(RdKafkaConsumer& consumer, const RdKafkaConfig& config,
+                                                      int32_t partitions, Clock::time_point deadline) {
+  std::vector<PartitionOffsets> out;
+  for (int32_t p = 0; p < partitions; ++p) {
+    int64_t low = 0;
+    int64_t high = 0;
+    const rd_kafka_resp_err_t err =
+        rd_kafka_query_watermark_offsets(consumer.rk, config.topic.c_str(), p, &low, &high, RemainingMs(deadline));
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Status(StatusCode::kUnavailable,
+                    fmt::format("offsets of topic '{}' partition {} at {}: {}{}", config.topic, p,
+                                config.bootstrap_servers, ErrorText(err), consumer.LastError()));
+    }
+    out.push_back(PartitionOffsets{low, high});
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& config) {
+  const Clock::time_point deadline = Clock::now() + config.deadline;
+  bool created = false;
+  while (true) {
+    // All topics, not just ours: a metadata request naming a topic can create
+    // it (the mock cluster always does; brokers with auto-create do).
+    const rd_kafka_metadata_t* metadata = nullptr;
+    rd_kafka_resp_err_t err = rd_kafka_metadata(producer.handle(), 1, nullptr, &metadata, RemainingMs(deadline));
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      producer.ServeCallbacks();  // error callbacks into last_error()
+      return Status(StatusCode::kUnavailable,
+                    fmt::format("cannot reach Kafka at {} within {} ms: {}{}", config.bootstrap_servers,
+                                config.deadline.count(), ErrorText(err),
+                                rdkafka::LastErrorSuffix(producer.last_error())));
+    }
+    const TopicMetadata topic = FindTopic(*metadata, config.topic);
+    rd_kafka_metadata_destroy(metadata);
+    if (topic.partitions > 0 && topic.err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      if (config.expected_partitions != 0 && topic.partitions != config.expected_partitions) {
+        return Status(StatusCode::kInvalidArgument,
+                      fmt::format("topic '{}' at {} has {} partitions, expected {}", config.topic,
+                                  config.bootstrap_servers, topic.partitions, config.expected_partitions));
+      }
+      return topic.partitions;
+    }
+    if (topic.partitions < 0 && !config.create_topic) {
+      return Status(StatusCode::kNotFound, fmt::format("topic '{}' does not exist at {} (create_topic is off)",
+                                                       config.topic, config.bootstrap_servers));
+    }
+    if (topic.partitions < 0 && !created) {
+      Status create = CreateTopic(producer.handle(), config, deadline);
+      if (!create.ok()) return create;
+      created = true;
+    }
+    // Created but not visible yet, or no leader yet: ask again.
+    if (RemainingMs(deadline) == 0) {
+      return Status(StatusCode::kUnavailable,
+                    fmt::format("topic '{}' at {} is not usable within {} ms: {}", config.topic,
+                                config.bootstrap_servers, config.deadline.count(),
+                                topic.err != RD_KAFKA_RESP_ERR_NO_ERROR ? ErrorText(topic.err)
+                                                                        : "not visible in the metadata"));
+    }
+    std::this_thread::sleep_for(std::min(milliseconds(50), milliseconds(RemainingMs(deadline))));
+  }
+}
+
+Result<std::vector<PartitionOffsets>> QueryOffsets(RdKafkaReader& reader, const RdKafkaConfig& config,
+                                                   int32_t partitions) {
+  Result<std::shared_ptr<RdKafkaConsumer>> consumer = reader.Consumer();
+  if (!consumer.ok()) return consumer.status();
+  const Clock::time_point deadline = Clock::now() + config.deadline;
+  // librdkafka 2.0.2 can block in rd_kafka_query_watermark_offsets past its
+  // timeout when the broker dies after the request went out (fixed in 2.3.0,
+  // #4460), so the queries run on a thread of their own that is abandoned,
+  // with its consumer, at the deadline. The thread keeps copies of what it uses.
+  auto query = std::make_shared<std::packaged_task<Result<std::vector<PartitionOffsets>>()>>(
+      [handle = *consumer, config, partitions, deadline] {
+        return QueryWatermarks(*handle, config, partitions, deadline);
+      });
+  std::future<Result<std::vector<PartitionOffsets>>> answer = query->get_future();
+  try {
+    std::thread([query] { (*query)(); }).detach();
+  } catch (const std::system_error& error) {
+    return Status(StatusCode::kInternal,
+                  fmt::format("offsets of topic '{}': no thread: {}", config.topic, error.what()));
+  }
+  if (answer.wait_until(deadline + rdkafka::kQueryGrace) != std::future_status::ready) {
+    const std::string last_error = (*consumer)->LastError();
+    reader.Reset();  // the abandoned thread keeps its own reference
+    return Status(StatusCode::kUnavailable, fmt::format("offsets of topic '{}' at {}: no answer within {} ms{}",
+                                                        config.topic, config.bootstrap_servers,
+                                                        config.deadline.count(), last_error));
+  }
+  return answer.get();
+}
+
+}  // namespace durasim

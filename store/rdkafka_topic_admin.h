@@ -1,0 +1,32 @@
+// Topic administration for the librdkafka client (rdkafka_log_client.h):
+// checking the topic (creating it with the admin API when configured) and
+// querying the watermark offsets of its partitions. Every call is bounded by
+// `RdKafkaConfig::deadline` of wall-clock time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "store/log_client.h"
+#include "store/rdkafka_config.h"
+#include "store/rdkafka_producer.h"
+#include "store/rdkafka_reader.h"
+
+namespace durasim {
+
+// The partition count of `config.topic`, asked through `producer`'s handle;
+// a missing topic is created when `config.create_topic` is set. Errors:
+// kInvalidArgument (partition-count mismatch, bad topic config), kNotFound
+// (no such topic), kUnavailable (brokers or topic not usable within the
+// deadline; the message names them).
+// REQUIRES: producer.handle() is not null.
+Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& config);
+
+// Start and end offsets of partitions [0, partitions), through `reader`'s
+// consumer. A query that does not answer within the deadline is abandoned on
+// its own thread, with the consumer (the reader gets a fresh one). Errors:
+// kUnavailable naming the broker and topic.
+Result<std::vector<PartitionOffsets>> QueryOffsets(RdKafkaReader& reader, const RdKafkaConfig& config,
+                                                   int32_t partitions);
+
+}  // namespace durasim
