@@ -2,6 +2,8 @@
 // durable-call path is in durable_call.cc, the identity hashes in identity.cc.
 #include "model/agent_runtime.h"
 
+#include "store/check.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -58,6 +60,7 @@ void AgentRuntime::ResumeRestoredTasks() {
 }
 
 void AgentRuntime::ReadInputs(int64_t count) {
+  DURASIM_CHECK(mailbox_.held());
   const std::vector<InputSpec>& inputs = world_.scenario().inputs;
   for (int64_t read = 0; count < 0 || read < count; ++read) {
     if (source_offset_ >= static_cast<int64_t>(inputs.size())) break;
@@ -276,6 +279,7 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
 }
 
 void AgentRuntime::TakeCheckpoint(const std::string& id) {
+  DURASIM_CHECK(mailbox_.held());
   if (faults_.OnCheckpointBarrier()) return;  // crashed as the barrier arrived
   CompletedBoundaries completed;
   size_t queued = 0;
@@ -299,6 +303,7 @@ void AgentRuntime::TakeCheckpoint(const std::string& id) {
 }
 
 void AgentRuntime::CompleteCheckpoint(const std::string& id) {
+  DURASIM_CHECK(mailbox_.held());
   Checkpoint* checkpoint = world_.checkpoints().Find(id);
   if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
     world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
@@ -323,6 +328,7 @@ void AgentRuntime::CompleteCheckpoint(const std::string& id) {
 }
 
 void AgentRuntime::AbortCheckpoint(const std::string& id) {
+  DURASIM_CHECK(mailbox_.held());
   Checkpoint* checkpoint = world_.checkpoints().Find(id);
   if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
     world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));

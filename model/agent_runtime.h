@@ -52,6 +52,8 @@ class AgentRuntime {
   virtual void TakeCheckpoint(const std::string& id);
   virtual void CompleteCheckpoint(const std::string& id);
   virtual void AbortCheckpoint(const std::string& id);
+  // The process dies now: from a script step, or from a fault hook while an
+  // action holds the mailbox or an async call is in flight (no mailbox).
   void Crash(const std::string& reason);
 
   // Completes when no action task is queued, running or in flight.
