@@ -222,7 +222,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
   const std::vector<CallResult> saved_calls = saved.has_value() ? saved->call_results : std::vector<CallResult>{};
   ActionState state;
   if (!saved.has_value()) {
-    Status put = co_await PutState(state_key, state, "start");
+    Status put = co_await PutState(state_key, state, PutPoint::kStart);
     if (!put.ok()) co_return put;
   }
   int64_t acc = task.event.value;
@@ -247,7 +247,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
           reuse_saved = false;
         }
         state.call_results.push_back(CallResult{step.name, args_digest, CallStatus::kPending, 0, ""});
-        if (Status put = co_await PutState(state_key, state, "pending"); !put.ok()) co_return put;
+        if (Status put = co_await PutState(state_key, state, PutPoint::kPending); !put.ok()) co_return put;
         const SupplierSpec& supplier = world_.suppliers().Find(step.name);
         const bool async = step.mode == CallMode::kAsync;
         if (async) {
@@ -278,7 +278,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
         world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), result));
         state.call_results.back().status = CallStatus::kSucceeded;
         state.call_results.back().result = result;
-        if (Status put = co_await PutState(state_key, state, "result"); !put.ok()) co_return put;
+        if (Status put = co_await PutState(state_key, state, PutPoint::kResult); !put.ok()) co_return put;
         faults_.OnCallResultSaved(CallsAfter(action, step));
         acc = result;
         ++call_index;
@@ -297,23 +297,23 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
   }
   state.completed = true;
   state.call_results.clear();
-  if (Status put = co_await PutState(state_key, state, "complete"); !put.ok()) co_return put;
+  if (Status put = co_await PutState(state_key, state, PutPoint::kComplete); !put.ok()) co_return put;
   world_.Record("action.finish", fmt::format("{} action_name={}", Describe(state_key), action.name));
   FinishTask(key, task, state_key, state);
   co_return Status::Ok();
 }
 
 boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key, const ActionState& state,
-                                                      std::string_view why) {
+                                                      PutPoint why) {
   const uint64_t digest = ValueDigest(state_key, state);
   const size_t issued =
-      world_.Record("put.issued", fmt::format("{} why={} value={:016x}", Describe(state_key), why, digest));
+      world_.Record("put.issued", fmt::format("{} why={} value={:016x}", Describe(state_key), NameOf(why), digest));
   world_.Notify([&](RunObserver& o) { o.OnPutIssued(state_key, issued); });
-  faults_.NoteNextPut(std::string(why));
+  faults_.NoteNextPut(why);
   const Status status = co_await store_.Put(state_key, state);
   const size_t index = world_.Record(
       status.ok() ? "put.ok" : (status.code() == StatusCode::kCancelled ? "put.cancelled" : "put.failed"),
-      fmt::format("{} why={} value={:016x}{}", Describe(state_key), why, digest,
+      fmt::format("{} why={} value={:016x}{}", Describe(state_key), NameOf(why), digest,
                   status.ok() ? "" : " error=" + status.ToString()));
   world_.Notify([&](RunObserver& o) { o.OnPutResult(state_key, digest, status, index); });
   if (status.code() == StatusCode::kCancelled) {

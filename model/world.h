@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/checkpoint.h"
+#include "model/coverage.h"
 #include "model/kafka_log.h"
 #include "model/backends/memory_log_backend.h"
 #include "model/observer.h"
@@ -61,9 +62,9 @@ class World {
     for (RunObserver* observer : observers_) f(*observer);
   }
 
-  // How often each fault kind (and "kind@point") fired, for coverage.
-  void CountFault(const std::string& name) {
-    if (!halted_) ++fault_hits_[name];
+  // How often each coverage point fired, by name.
+  void CountFault(const CoveragePoint& point) {
+    if (!halted_) ++fault_hits_[point.Name()];
   }
   const std::map<std::string, int64_t>& fault_hits() const { return fault_hits_; }
 

@@ -34,10 +34,6 @@ constexpr int64_t kCountMax = 1'000'000;        // read counts, fault `nth`
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
-constexpr std::string_view kVerdicts[] = {
-    "pass", "error", "once", "finished", "same-answer", "phantom-save",
-    "cancellation", "invalid-recovery", "bounded-memory", "put-latency", "liveness", "differential"};
-
 // A failed check. Thrown only inside this file and turned into a Status in
 // ParseScenario: parsing stops at the first error anyway, and unwinding keeps
 // every check one line instead of threading a Status through each level.
@@ -607,11 +603,8 @@ class ScenarioParser {
 
   FaultKind ReadFault(const Value& v) {
     std::string name = ReadString(v);
-    for (const FaultKindInfo& fault : AllFaultKinds()) {
-      if (fault.name == name) return fault.kind;
-    }
-    Fail(v.pos, fmt::format("unknown fault kind '{}'; expected one of: {}", name,
-                            Join(AllFaultKinds(), [](const FaultKindInfo& f) { return std::string(f.name); })));
+    if (std::optional<FaultKind> kind = ParseName<FaultKind>(name)) return *kind;
+    Fail(v.pos, fmt::format("unknown fault kind '{}'; expected one of: {}", name, NameList<FaultKind>()));
   }
 
   void ParseExpect(const Value& v) {
@@ -619,11 +612,12 @@ class ScenarioParser {
     Expectation& expect = scenario_.expect;
     expect.pos = v.pos;
     if (const Value* f = map.Find("verdict")) {
-      expect.verdict = ReadString(*f);
-      if (std::find(std::begin(kVerdicts), std::end(kVerdicts), expect.verdict) == std::end(kVerdicts)) {
-        Fail(f->pos, fmt::format("unknown verdict '{}'; expected one of: {}", expect.verdict,
-                                 Join(kVerdicts, [](std::string_view s) { return std::string(s); })));
+      const std::string name = ReadString(*f);
+      std::optional<ExpectedVerdict> verdict = ParseExpectedVerdict(name);
+      if (!verdict) {
+        Fail(f->pos, fmt::format("unknown verdict '{}'; expected one of: {}", name, ExpectedVerdictNames()));
       }
+      expect.verdict = *verdict;
     }
     if (const Value* f = map.Find("outputs")) {
       expect.outputs.emplace();

@@ -112,8 +112,8 @@ std::string Minimal(const std::string& from, const std::string& to) {
   return text;
 }
 
-TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
-  // Strategy: parse a scenario that sets every key and check values and positions field by field.
+TEST(ScenarioParserTest, FullScenarioFillsEveryPlanField) {
+  // Strategy: parse a scenario that sets every key and check the header, plan and inputs field by field.
   Result<Scenario> result = ParseScenario(kFullScenario, "full.yaml");
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   const Scenario& s = *result;
@@ -164,7 +164,13 @@ TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
   EXPECT_EQ(s.inputs[1].key, "b_1");
   EXPECT_EQ(s.inputs[1].value, -3);
   EXPECT_EQ(s.inputs[1].pos.line, 32);
+}
 
+TEST(ScenarioParserTest, FullScenarioFillsEveryAttemptAndExpectField) {
+  // Strategy: parse the same scenario and check the attempts and the expectation field by field.
+  Result<Scenario> result = ParseScenario(kFullScenario, "full.yaml");
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  const Scenario& s = *result;
   ASSERT_EQ(s.attempts.size(), 2u);
   const AttemptSpec& first = s.attempts[0];
   EXPECT_FALSE(first.restore.has_value());
@@ -198,7 +204,7 @@ TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
   EXPECT_EQ(second.steps[3].nth, 1);
   EXPECT_EQ(second.steps[4].count, -1);  // read: all
 
-  EXPECT_EQ(s.expect.verdict, "same-answer");
+  EXPECT_EQ(s.expect.verdict, ExpectedVerdict::Violated(Invariant::kSameAnswer));
   EXPECT_EQ(s.expect.outputs, (std::vector<int64_t>{70, -30}));
   EXPECT_EQ(s.expect.supplier_calls, 2);
   EXPECT_EQ(s.expect.pos.line, 53);
@@ -217,7 +223,7 @@ TEST(ScenarioParserTest, OmittedKeysTakeTheirDefaults) {
   EXPECT_EQ(s.log.linger_ms, 5);
   EXPECT_EQ(s.log.ack_latency_ms, 1);
   EXPECT_EQ(s.log.delivery_timeout_ms, 300);
-  EXPECT_EQ(s.expect.verdict, "pass");
+  EXPECT_EQ(s.expect.verdict, ExpectedVerdict::Pass());
   EXPECT_FALSE(s.expect.outputs.has_value());
   EXPECT_FALSE(s.expect.supplier_calls.has_value());
   EXPECT_EQ(s.expect.pos.line, 0);  // not in the file

@@ -124,7 +124,7 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   out << YAML::EndSeq;
 
   out << YAML::Key << "expect" << YAML::Value << YAML::BeginMap << YAML::Key << "verdict" << YAML::Value
-      << s.expect.verdict;
+      << s.expect.verdict.name();
   if (s.expect.outputs.has_value()) {
     out << YAML::Key << "outputs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (int64_t value : *s.expect.outputs) out << value;

@@ -5,6 +5,7 @@
 #include "model/kafka_log.h"
 #include "model/memory_log_client.h"
 #include "model/scenario.h"
+#include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
 
 namespace durasim {
@@ -14,7 +15,7 @@ class MemoryLogBackend : public LogBackend {
   // REQUIRES: `log` outlives the backend.
   MemoryLogBackend(KafkaLog& log, const LogConfig& config) : log_(log), config_(config) {}
 
-  std::string name() const override { return "model"; }
+  std::string name() const override { return NameOf(BackendKind::kModel); }
   Result<std::unique_ptr<LogClient>> Connect(Scheduler& scheduler) override {
     return std::unique_ptr<LogClient>(std::make_unique<MemoryLogClient>(scheduler, log_, config_));
   }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "store/kafka_mock_cluster.h"
+#include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
 #include "store/rdkafka_log_client.h"
 
@@ -20,7 +21,7 @@ class RdKafkaBackend : public LogBackend {
   // A fresh topic of `partitions` partitions on the broker at `bootstrap_servers`.
   static Result<std::unique_ptr<RdKafkaBackend>> OnBroker(const std::string& bootstrap_servers, int32_t partitions);
 
-  std::string name() const override { return mock_ ? "mock" : "kafka"; }
+  std::string name() const override { return NameOf(mock_ ? BackendKind::kMock : BackendKind::kKafka); }
   Result<std::unique_ptr<LogClient>> Connect(Scheduler& scheduler) override;
   bool reports_appends() const override { return false; }
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
