@@ -188,7 +188,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
                 SavedCalls(saved.has_value() ? saved->call_results : std::vector<CallResult>{}), ActionState{},
                 task.event.value, 0};
   if (!saved.has_value()) {
-    Status put = co_await PutState(state_key, run.state, "start");
+    Status put = co_await PutState(state_key, run.state, PutPoint::kStart);
     if (!put.ok()) co_return put;
   }
   for (const ActionStep& step : action.steps) {
@@ -200,7 +200,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
   }
   run.state.completed = true;
   run.state.call_results.clear();
-  if (Status put = co_await PutState(state_key, run.state, "complete"); !put.ok()) co_return put;
+  if (Status put = co_await PutState(state_key, run.state, PutPoint::kComplete); !put.ok()) co_return put;
   world_.Record("action.finish", fmt::format("{} action_name={}", DescribeStateKey(state_key), action.name));
   FinishTask(key, task, state_key, run.state);
   co_return Status::Ok();
@@ -230,16 +230,16 @@ void AgentRuntime::ApplyLocalStep(ActionRun& run, const ActionStep& step) const 
 }
 
 boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key, const ActionState& state,
-                                                      std::string_view why) {
+                                                      PutPoint why) {
   const uint64_t digest = ValueDigest(state_key, state);
   const size_t issued =
-      world_.Record("put.issued", fmt::format("{} why={} value={:016x}", DescribeStateKey(state_key), why, digest));
+      world_.Record("put.issued", fmt::format("{} why={} value={:016x}", DescribeStateKey(state_key), NameOf(why), digest));
   world_.Notify([&](RunObserver& o) { o.OnPutIssued(state_key, issued); });
-  faults_.NoteNextPut(std::string(why));
+  faults_.NoteNextPut(why);
   const Status status = co_await store_.Put(state_key, state);
   const size_t index = world_.Record(
       status.ok() ? "put.ok" : (status.code() == StatusCode::kCancelled ? "put.cancelled" : "put.failed"),
-      fmt::format("{} why={} value={:016x}{}", DescribeStateKey(state_key), why, digest,
+      fmt::format("{} why={} value={:016x}{}", DescribeStateKey(state_key), NameOf(why), digest,
                   status.ok() ? "" : " error=" + status.ToString()));
   world_.Notify([&](RunObserver& o) { o.OnPutResult(state_key, digest, status, index); });
   if (status.code() == StatusCode::kCancelled) {

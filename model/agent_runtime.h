@@ -88,7 +88,7 @@ class AgentRuntime {
                                                        const CallIdentity& call);
 
   boost::asio::awaitable<Status> PutState(const StateKey& state_key, const ActionState& state,
-                                          std::string_view why);
+                                          PutPoint why);
 
   // Per-checkpoint completed boundaries, kept from snapshot to notification.
   std::map<std::string, CompletedBoundaries> pending_checkpoints_;

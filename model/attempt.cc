@@ -34,10 +34,11 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
   hooks.crash = [this](const std::string& reason) { runtime_->Crash(reason); };
   hooks.cancel_wait = [this] { runtime_->CancelRunningWait(); };
   hooks.corrupt = [this](int32_t partition, int64_t offset) { MarkCorrupted(partition, offset); };
-  hooks.fired = [this](const char* fault, int64_t nth, const std::string& point) {
-    world_.Record("fault.fired", fmt::format("fault={} nth={}{}", fault, nth, point.empty() ? "" : " put=" + point));
-    world_.CountFault(fault);
-    if (!point.empty()) world_.CountFault(fmt::format("{}@{}", fault, point));
+  hooks.fired = [this](FaultKind fault, int64_t nth, std::optional<PutPoint> put) {
+    world_.Record("fault.fired", fmt::format("fault={} nth={}{}", FaultKindName(fault), nth,
+                                             put ? std::string(" put=") + NameOf(*put) : ""));
+    world_.CountFault(CoveragePoint::Fired(fault));
+    if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
   };
   faults_ = std::make_unique<FaultPlan>(std::move(hooks));
   Result<BackendConnection> connection = world.backend().Connect(
@@ -107,7 +108,7 @@ bool Attempt::Restore(End& end) {
     end = End::kError;
     return false;
   }
-  if (id != storage.latest_completed()) world_.CountFault("restore_older_checkpoint");
+  if (id != storage.latest_completed()) world_.CountFault(CoveragePoint::Made(ScriptFault::kRestoreOlder));
   if (!world_.log().IsUp(world_.now())) {
     // Nothing runs before the restore: wait for the broker.
     world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
@@ -223,11 +224,11 @@ bool Attempt::Apply(const AttemptStep& step) {
       runtime.CompleteCheckpoint(step.checkpoint);
       return true;
     case AttemptStep::Kind::kAbort:
-      world_.CountFault("checkpoint_abort");
+      world_.CountFault(CoveragePoint::Made(ScriptFault::kCheckpointAbort));
       runtime.AbortCheckpoint(step.checkpoint);
       return true;
     case AttemptStep::Kind::kCrash:
-      world_.CountFault("crash_step");
+      world_.CountFault(CoveragePoint::Made(ScriptFault::kCrashStep));
       runtime.Crash("crash step");
       return true;
     case AttemptStep::Kind::kArm:
@@ -239,7 +240,7 @@ bool Attempt::Apply(const AttemptStep& step) {
         Error(fmt::format("broker_down on backend {}: {}", world_.backend().name(), down.ToString()));
         return false;
       }
-      world_.CountFault("broker_down");
+      world_.CountFault(CoveragePoint::Made(ScriptFault::kBrokerDown));
       world_.log().SetDownUntil(world_.now() + Ms(step.duration_ms));
       world_.Record("broker.down", fmt::format("until={}", FormatSimTime(world_.log().down_until())));
       return true;

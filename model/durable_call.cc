@@ -42,7 +42,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
 boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& run, const ActionStep& step,
                                                                      const CallIdentity& call) {
   run.state.call_results.push_back(CallResult{step.name, call.args_digest, CallStatus::kPending, 0, ""});
-  if (Status put = co_await PutState(run.state_key, run.state, "pending"); !put.ok()) co_return put;
+  if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kPending); !put.ok()) co_return put;
   const SupplierSpec& supplier = world_.suppliers().Find(step.name);
   const bool async = step.mode == CallMode::kAsync;
   if (async) {
@@ -73,7 +73,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), result));
   run.state.call_results.back().status = CallStatus::kSucceeded;
   run.state.call_results.back().result = result;
-  if (Status put = co_await PutState(run.state_key, run.state, "result"); !put.ok()) co_return put;
+  if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
   faults_.OnCallResultSaved(CallsAfter(run.action, step));
   run.acc = result;
   ++run.call_index;

@@ -14,19 +14,19 @@ void FaultPlan::Arm(FaultKind kind, int64_t nth) {
 
 void FaultPlan::DisarmAll() { armed_.clear(); }
 
-bool FaultPlan::Fire(FaultKind kind, int64_t count, const std::string& point) {
+bool FaultPlan::Fire(FaultKind kind, int64_t count, std::optional<PutPoint> put) {
   for (Armed& armed : armed_) {
     if (armed.fired || armed.kind != kind || armed.nth != count) continue;
     armed.fired = true;
     DURASIM_CHECK(hooks_.fired != nullptr);
-    hooks_.fired(FaultKindName(kind), count, point);
+    hooks_.fired(kind, count, put);
     return true;
   }
   return false;
 }
 
-void FaultPlan::Crash(FaultKind kind, int64_t count, const std::string& point, const std::string& reason) {
-  if (!Fire(kind, count, point)) return;
+void FaultPlan::Crash(FaultKind kind, int64_t count, std::optional<PutPoint> put, const std::string& reason) {
+  if (!Fire(kind, count, put)) return;
   DURASIM_CHECK(hooks_.crash != nullptr);
   hooks_.crash(reason);
 }
@@ -60,30 +60,31 @@ void FaultPlan::OnWaitStarted(int64_t ordinal) {
 void FaultPlan::OnCallResultSaved(bool more_calls_follow) {
   if (!more_calls_follow) return;  // only points between two calls count
   const int64_t count = ++calls_saved_;
-  Crash(FaultKind::kCrashBetweenCalls, count, "",
+  Crash(FaultKind::kCrashBetweenCalls, count, std::nullopt,
         fmt::format("crash after durable call {} was saved, before the next call", count));
 }
 
 void FaultPlan::OnAsyncCallStarted() {
   const int64_t count = ++async_started_;
-  Crash(FaultKind::kCrashAsyncInFlight, count, "", fmt::format("crash while async call {} is in flight", count));
+  Crash(FaultKind::kCrashAsyncInFlight, count, std::nullopt,
+        fmt::format("crash while async call {} is in flight", count));
 }
 
 bool FaultPlan::OnCallStarted() {
   const int64_t count = ++calls_started_;
-  return Fire(FaultKind::kCancelCall, count, "");
+  return Fire(FaultKind::kCancelCall, count, std::nullopt);
 }
 
 bool FaultPlan::OnCheckpointBarrier() {
   const int64_t count = ++barriers_;
-  if (!Fire(FaultKind::kCrashBeforeCheckpoint, count, "")) return false;
+  if (!Fire(FaultKind::kCrashBeforeCheckpoint, count, std::nullopt)) return false;
   hooks_.crash(fmt::format("crash as checkpoint barrier {} arrives", count));
   return true;
 }
 
 void FaultPlan::OnCheckpointTaken() {
   const int64_t count = ++snapshots_;
-  Crash(FaultKind::kCrashAfterCheckpoint, count, "", fmt::format("crash right after snapshot {}", count));
+  Crash(FaultKind::kCrashAfterCheckpoint, count, std::nullopt, fmt::format("crash right after snapshot {}", count));
 }
 
 }  // namespace durasim

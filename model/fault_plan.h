@@ -6,9 +6,11 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "model/coverage.h"
 #include "model/scenario.h"
 
 namespace durasim {
@@ -17,12 +19,12 @@ class FaultPlan {
  public:
   // `crash` stops the attempt now; `cancel_wait` cancels the put wait that is
   // starting; `corrupt` overwrites a persisted record with garbage; `fired`
-  // reports a fault that fired (kind name, nth, the kind of put it hit or "").
+  // reports a fault that fired (kind, nth, the put it hit, if any).
   struct Hooks {
     std::function<void(const std::string& reason)> crash;
     std::function<void()> cancel_wait;
     std::function<void(int32_t partition, int64_t offset)> corrupt;
-    std::function<void(const char* fault, int64_t nth, const std::string& point)> fired;
+    std::function<void(FaultKind fault, int64_t nth, std::optional<PutPoint> put)> fired;
   };
 
   explicit FaultPlan(Hooks hooks) : hooks_(std::move(hooks)) {}
@@ -33,7 +35,7 @@ class FaultPlan {
 
   // The runtime says which put comes next (start, pending, result,
   // complete), so put faults can report the point they hit.
-  void NoteNextPut(std::string why) { next_put_ = std::move(why); }
+  void NoteNextPut(PutPoint why) { next_put_ = why; }
 
   enum class PutFate { kDeliver, kReject, kLoseAck };
   // A put was produced; decides its fate. Returns its ordinal too.
@@ -58,12 +60,12 @@ class FaultPlan {
     bool fired = false;
   };
   // Fires and returns true when an armed fault of `kind` matches `count`.
-  bool Fire(FaultKind kind, int64_t count, const std::string& point);
-  void Crash(FaultKind kind, int64_t count, const std::string& point, const std::string& reason);
+  bool Fire(FaultKind kind, int64_t count, std::optional<PutPoint> put);
+  void Crash(FaultKind kind, int64_t count, std::optional<PutPoint> put, const std::string& reason);
 
   Hooks hooks_;
   std::vector<Armed> armed_;
-  std::string next_put_;
+  std::optional<PutPoint> next_put_;  // none before the attempt's first put
   int64_t produced_ = 0;
   int64_t persisted_ = 0;
   int64_t acked_ = 0;

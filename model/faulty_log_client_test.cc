@@ -51,8 +51,8 @@ struct PlanProbe {
       ++cancels;
       if (on_cancel) on_cancel();
     };
-    hooks.fired = [this](const char* fault, int64_t nth, const std::string& /*point*/) {
-      records.push_back("fault.fired fault=" + std::string(fault) + " nth=" + std::to_string(nth));
+    hooks.fired = [this](FaultKind fault, int64_t nth, std::optional<PutPoint> /*put*/) {
+      records.push_back("fault.fired fault=" + std::string(NameOf(fault)) + " nth=" + std::to_string(nth));
     };
     return hooks;
   }

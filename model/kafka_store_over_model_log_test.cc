@@ -117,8 +117,8 @@ FaultPlan::Hooks StrictHooks(std::vector<std::string>* fired) {
   FaultPlan::Hooks hooks;
   hooks.crash = [](const std::string& reason) { ADD_FAILURE() << "unexpected crash: " << reason; };
   hooks.cancel_wait = [] { ADD_FAILURE() << "unexpected cancel_wait"; };
-  hooks.fired = [fired](const char* fault, int64_t nth, const std::string& /*point*/) {
-    fired->push_back("fault.fired fault=" + std::string(fault) + " nth=" + std::to_string(nth));
+  hooks.fired = [fired](FaultKind fault, int64_t nth, std::optional<PutPoint> /*put*/) {
+    fired->push_back("fault.fired fault=" + std::string(FaultKindName(fault)) + " nth=" + std::to_string(nth));
   };
   return hooks;
 }

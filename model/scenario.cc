@@ -1,34 +1,33 @@
-// Names of the scenario vocabulary shared by the parser, the writer and the
-// fault plan.
+// The fault kind table, shared by the parser, the writer, the fault plan and
+// the generator.
 #include "model/scenario.h"
 
 #include "store/check.h"
 
 namespace durasim {
 
-const std::vector<FaultKindInfo>& AllFaultKinds() {
-  static const std::vector<FaultKindInfo> kKinds = {
-      {FaultKind::kCrashAfterPutPersisted, "crash_after_put_persisted"},
-      {FaultKind::kCrashAfterPutAcked, "crash_after_put_acked"},
-      {FaultKind::kCrashBetweenCalls, "crash_between_calls"},
-      {FaultKind::kCrashAsyncInFlight, "crash_async_in_flight"},
-      {FaultKind::kCrashBeforeCheckpoint, "crash_before_checkpoint"},
-      {FaultKind::kCrashAfterCheckpoint, "crash_after_checkpoint"},
-      {FaultKind::kRejectPut, "reject_put"},
-      {FaultKind::kLoseAck, "lose_ack"},
-      {FaultKind::kCancelPut, "cancel_put"},
-      {FaultKind::kCancelCall, "cancel_call"},
-      {FaultKind::kCorruptRecord, "corrupt_record"},
-  };
-  return kKinds;
-}
-
-const char* FaultKindName(FaultKind kind) {
-  for (const FaultKindInfo& info : AllFaultKinds()) {
-    if (info.kind == kind) return info.name;
+std::optional<EnumInfo> EnumInfoOf(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kCrashAfterPutPersisted:
+      return EnumInfo{"crash_after_put_persisted", "crash right after the log holds the nth put"};
+    case FaultKind::kCrashAfterPutAcked:
+      return EnumInfo{"crash_after_put_acked", "crash right after the nth put's acknowledgement"};
+    case FaultKind::kCrashBetweenCalls:
+      return EnumInfo{"crash_between_calls", "crash after the nth durable call's result is saved, before the next"};
+    case FaultKind::kCrashAsyncInFlight:
+      return EnumInfo{"crash_async_in_flight", "crash while the nth async supplier call is in flight"};
+    case FaultKind::kCrashBeforeCheckpoint:
+      return EnumInfo{"crash_before_checkpoint", "crash as the nth checkpoint barrier arrives, before the snapshot"};
+    case FaultKind::kCrashAfterCheckpoint:
+      return EnumInfo{"crash_after_checkpoint", "crash right after the nth snapshot, before any notification"};
+    case FaultKind::kRejectPut: return EnumInfo{"reject_put", "the nth put is rejected: not persisted, error"};
+    case FaultKind::kLoseAck: return EnumInfo{"lose_ack", "the nth put is persisted, its acknowledgement lost"};
+    case FaultKind::kCancelPut: return EnumInfo{"cancel_put", "the caller's wait for the nth put is cancelled"};
+    case FaultKind::kCancelCall: return EnumInfo{"cancel_call", "the nth durable call is cancelled while in flight"};
+    case FaultKind::kCorruptRecord:
+      return EnumInfo{"corrupt_record", "the record of the nth persisted put is overwritten with garbage"};
   }
-  DURASIM_CHECK_MSG(false, "fault kind " + std::to_string(static_cast<int>(kind)) + " is not in AllFaultKinds()");
-  return "unknown";
+  return std::nullopt;
 }
 
 }  // namespace durasim

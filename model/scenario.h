@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "model/enum_table.h"
+#include "model/verdict.h"
 #include "store/status.h"
 
 namespace durasim {
@@ -67,7 +69,10 @@ struct InputSpec {
 };
 
 // A fault armed by an attempt step; fires on the nth matching point of that
-// attempt (1-based, counted from the attempt's start).
+// attempt (1-based, counted from the attempt's start). A new kind needs its
+// entry in EnumInfoOf (scenario.cc), its model (FaultPlan), its draw in the
+// generator (properties/scenario_generator.cc) and a row in
+// docs/scenarios.md; the compiler asks for the first and the third.
 enum class FaultKind {
   kCrashAfterPutPersisted,  // crash right after the log holds the nth put
   kCrashAfterPutAcked,      // crash right after the nth put's acknowledgement
@@ -82,13 +87,10 @@ enum class FaultKind {
   kCorruptRecord,           // the record of the nth persisted put is overwritten with garbage in the log
 };
 
-struct FaultKindInfo {
-  FaultKind kind;
-  const char* name;  // as written in scenario files
-};
-// Every fault kind, in declaration order.
-const std::vector<FaultKindInfo>& AllFaultKinds();
-const char* FaultKindName(FaultKind kind);
+// The fault kind table, in declaration order: a kind's name as scenario
+// files and traces write it, and what it does.
+std::optional<EnumInfo> EnumInfoOf(FaultKind kind);
+inline const char* FaultKindName(FaultKind kind) { return NameOf(kind); }
 
 struct AttemptStep {
   enum class Kind {
@@ -145,10 +147,8 @@ struct LogConfig {
 
 // What the scenario expects of a run.
 struct Expectation {
-  // "pass", or the name of the invariant that must be violated
-  // (once, finished, same-answer, phantom-save, cancellation,
-  // invalid-recovery, bounded-memory, liveness), or "error".
-  std::string verdict = "pass";
+  // pass, error, or the invariant that must be violated (model/verdict.h).
+  ExpectedVerdict verdict;
   std::optional<std::vector<int64_t>> outputs;  // de-duplicated, in input order
   std::optional<int64_t> supplier_calls;        // total over all attempts
   SourcePos pos;

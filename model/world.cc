@@ -3,6 +3,7 @@
 
 #include "model/backends/memory_log_backend.h"
 #include "model/backends/rdkafka_backend.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -12,10 +13,15 @@ World::World(const Scenario& scenario)
       suppliers_(scenario.suppliers),
       backend_(std::make_unique<MemoryLogBackend>(log_, scenario.log)) {}
 
-Status World::StartBackend(const std::string& backend, const std::string& bootstrap_servers) {
-  if (backend == "model") return Status::Ok();
+Status World::StartBackend(BackendKind backend, const std::string& bootstrap_servers) {
+  DURASIM_CHECK_EQ(attempt_, 0);
   const RdKafkaBackend::Harness harness{scenario_.log, log_, corrupted_};
-  Result<std::unique_ptr<RdKafkaBackend>> started = backend == "mock"
+  switch (backend) {
+    case BackendKind::kModel: return Status::Ok();
+    case BackendKind::kMock:
+    case BackendKind::kKafka: break;
+  }
+  Result<std::unique_ptr<RdKafkaBackend>> started = backend == BackendKind::kMock
                                                         ? RdKafkaBackend::StartMock(harness)
                                                         : RdKafkaBackend::OnBroker(bootstrap_servers, harness);
   if (!started.ok()) return started.status();

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "model/checkpoint.h"
+#include "model/coverage.h"
 #include "model/kafka_log.h"
+#include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
 #include "model/observer.h"
 #include "model/suppliers.h"
@@ -35,9 +37,9 @@ class World {
   // Where the run's log lives: the model's log unless StartBackend chose
   // another.
   LogBackend& backend() { return *backend_; }
-  // Moves the run's log to `backend` ("model", "mock" or "kafka"; kafka on
-  // the broker at `bootstrap_servers`). REQUIRES: before the first attempt.
-  [[nodiscard]] Status StartBackend(const std::string& backend, const std::string& bootstrap_servers);
+  // Moves the run's log to `backend` (kafka: on the broker at
+  // `bootstrap_servers`). REQUIRES: before the first attempt.
+  [[nodiscard]] Status StartBackend(BackendKind backend, const std::string& bootstrap_servers);
   Suppliers& suppliers() { return suppliers_; }
   CheckpointStorage& checkpoints() { return checkpoints_; }
 
@@ -60,9 +62,9 @@ class World {
     for (RunObserver* observer : observers_) f(*observer);
   }
 
-  // How often each fault kind (and "kind@point") fired, for coverage.
-  void CountFault(const std::string& name) {
-    if (!halted_) ++fault_hits_[name];
+  // How often each coverage point fired, by name.
+  void CountFault(const CoveragePoint& point) {
+    if (!halted_) ++fault_hits_[point.Name()];
   }
   const std::map<std::string, int64_t>& fault_hits() const { return fault_hits_; }
 

@@ -19,7 +19,7 @@ void BoundedMemoryChecker::OnCheckpointNotified(const std::string& id, bool comp
     pending_.erase(completed ? pending_.begin() : it, it + 1);
   }
   if (runtime_bookkeeping > pending_.size()) {
-    Violate("bounded-memory",
+    Violate(Invariant::kBoundedMemory,
             fmt::format("after checkpoint {} was {}, the runtime holds {} per-checkpoint maps for {} pending "
                         "checkpoints",
                         id, completed ? "completed" : "aborted", runtime_bookkeeping, pending_.size()),
@@ -31,7 +31,7 @@ void BoundedMemoryChecker::OnQuiescent(const StoreStats& store, size_t runtime_b
                                        size_t trace_index) {
   if (!all_pruned) return;
   if (store.cached_states != 0 || store.bookkeeping_entries != 0 || runtime_bookkeeping != 0) {
-    Violate("bounded-memory",
+    Violate(Invariant::kBoundedMemory,
             fmt::format("nothing is live, yet the store caches {} states and {} per-key entries and the runtime "
                         "holds {} per-checkpoint maps",
                         store.cached_states, store.bookkeeping_entries, runtime_bookkeeping),

@@ -13,7 +13,7 @@ void CancellationChecker::OnPutResult(const StateKey& key, uint64_t /*value_dige
                                       size_t trace_index) {
   if (!injected_.has_value()) return;
   if (status.code() != StatusCode::kCancelled) {
-    Violate("cancellation",
+    Violate(Invariant::kCancellation,
             fmt::format("the put of {:?} seq {} was cancelled but returned {}", key.key, key.seq, status.ToString()),
             {*injected_, trace_index});
   }
@@ -22,7 +22,7 @@ void CancellationChecker::OnPutResult(const StateKey& key, uint64_t /*value_dige
 
 void CancellationChecker::OnCancelSeen(const Status& /*put_status*/, bool still_visible, size_t trace_index) {
   if (!still_visible) {
-    Violate("cancellation", "a cancelled put left the caller's cancellation state cleared", {trace_index});
+    Violate(Invariant::kCancellation, "a cancelled put left the caller's cancellation state cleared", {trace_index});
   }
 }
 

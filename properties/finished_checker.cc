@@ -23,7 +23,7 @@ void FinishedChecker::OnActionExecuted(const TaskView& task, size_t trace_index)
   if (restore_.has_value()) {
     auto boundary = restore_->completed.find(k.key);
     if (boundary != restore_->completed.end() && k.seq <= boundary->second) {
-      Violate("finished",
+      Violate(Invariant::kFinished,
               fmt::format("action {} ran again for input {} (key {:?} seq {}), finished at checkpoint {}", task.action,
                           task.input_offset, k.key, k.seq, restore_->checkpoint),
               {restore_index_, trace_index});
@@ -31,7 +31,7 @@ void FinishedChecker::OnActionExecuted(const TaskView& task, size_t trace_index)
   }
   auto completed = completed_persisted_.find(k);
   if (completed != completed_persisted_.end()) {
-    Violate("finished",
+    Violate(Invariant::kFinished,
             fmt::format("action {} re-executed for input {} (key {:?} seq {}) although its completed state was "
                         "persisted",
                         task.action, task.input_offset, k.key, k.seq),

@@ -3,9 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace durasim {
 
-void InvariantChecker::Violate(const std::string& invariant, const std::string& message,
+void InvariantChecker::Violate(Invariant invariant, const std::string& message,
                                std::vector<size_t> evidence) {
   // One report per invariant and message is enough; keep the first.
   for (const Violation& v : violations_) {
@@ -16,6 +18,16 @@ void InvariantChecker::Violate(const std::string& invariant, const std::string& 
     if (index < trace_.size()) text += fmt::format("\n    #{} {}", index, trace_.line(index));
   }
   violations_.push_back(Violation{invariant, std::move(text)});
+}
+
+std::vector<Invariant> InvariantsOf(const std::vector<Violation>& violations) {
+  std::vector<Invariant> invariants;
+  for (const Violation& v : violations) {
+    if (std::find(invariants.begin(), invariants.end(), v.invariant) == invariants.end()) {
+      invariants.push_back(v.invariant);
+    }
+  }
+  return invariants;
 }
 
 }  // namespace durasim

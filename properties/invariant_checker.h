@@ -9,13 +9,14 @@
 #include <utility>
 #include <vector>
 
+#include "model/invariant.h"
 #include "model/observer.h"
 #include "model/trace.h"
 
 namespace durasim {
 
 struct Violation {
-  std::string invariant;  // once, finished, same-answer, phantom-save, ...
+  Invariant invariant = Invariant::kOnce;
   std::string message;
 };
 
@@ -34,11 +35,14 @@ class InvariantChecker : public RunObserver {
 
  protected:
   // Records a violation citing the given trace events.
-  void Violate(const std::string& invariant, const std::string& message, std::vector<size_t> evidence);
+  void Violate(Invariant invariant, const std::string& message, std::vector<size_t> evidence);
 
  private:
   const Trace& trace_;
   std::vector<Violation> violations_;
 };
+
+// The invariants `violations` name, each once, in the order they first appear.
+std::vector<Invariant> InvariantsOf(const std::vector<Violation>& violations);
 
 }  // namespace durasim

@@ -20,7 +20,7 @@ void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedSta
 void OnceChecker::OnSupplierCall(const CallIdentity& call, size_t trace_index) {
   auto it = persisted_terminal_.find(call);
   if (it == persisted_terminal_.end()) return;
-  Violate("once",
+  Violate(Invariant::kOnce,
           fmt::format("supplier {} ran again for call [{}] although its result was already persisted",
                       call.function, call.ToString()),
           {it->second, trace_index});

@@ -29,7 +29,7 @@ void PhantomSaveChecker::OnPutResult(const StateKey& key, uint64_t value_digest,
   }
   unsaved_.erase(key);
   if (persisted_.count({EncodeRecordKey(key), value_digest}) == 0) {
-    Violate("phantom-save",
+    Violate(Invariant::kPhantomSave,
             fmt::format("put of {:?} seq {} reported saved, but the log does not hold that value", key.key, key.seq),
             {trace_index});
   }
@@ -38,12 +38,12 @@ void PhantomSaveChecker::OnPutResult(const StateKey& key, uint64_t value_digest,
 void PhantomSaveChecker::OnGetHit(const StateKey& key, uint64_t value_digest, size_t trace_index) {
   auto unsaved = unsaved_.find(key);
   if (unsaved != unsaved_.end() && unsaved->second.first == value_digest) {
-    Violate("phantom-save",
+    Violate(Invariant::kPhantomSave,
             fmt::format("get of {:?} seq {} returned a write that failed or was cancelled", key.key, key.seq),
             {unsaved->second.second, trace_index});
   }
   if (persisted_.count({EncodeRecordKey(key), value_digest}) == 0) {
-    Violate("phantom-save",
+    Violate(Invariant::kPhantomSave,
             fmt::format("get of {:?} seq {} returned a state the log does not hold", key.key, key.seq),
             {trace_index});
   }

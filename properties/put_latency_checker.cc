@@ -24,7 +24,7 @@ void PutLatencyChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest
   const SimDuration bound = std::chrono::milliseconds(log.ack_latency_ms);
   const SimDuration took = world_.now() - issued.at;
   if (took > bound) {
-    Violate("put-latency",
+    Violate(Invariant::kPutLatency,
             fmt::format("the put of {:?} seq {} took {} with the broker up; flushed before its wait it takes the "
                         "acknowledgement latency, {} ms (linger {} ms)",
                         key.key, key.seq, FormatSimTime(SimTime(took)), log.ack_latency_ms, log.linger_ms),

@@ -13,7 +13,7 @@ void SameAnswerChecker::OnOutput(int64_t input_offset, int64_t index, int64_t va
     return;
   }
   if (it->second != value) {
-    Violate("same-answer",
+    Violate(Invariant::kSameAnswer,
             fmt::format("output {} of input {} was {} and is now {}", index, input_offset, it->second, value),
             {first_seen_[id], trace_index});
   }
@@ -23,11 +23,11 @@ void SameAnswerChecker::Finish(const RunEnding& ending) {
   for (const auto& [id, value] : outputs_) {
     auto expected = ending.reference_outputs.find(id);
     if (expected == ending.reference_outputs.end()) {
-      Violate("same-answer", fmt::format("output {} of input {} = {} does not exist in the run without faults",
+      Violate(Invariant::kSameAnswer, fmt::format("output {} of input {} = {} does not exist in the run without faults",
                                          id.second, id.first, value),
               {first_seen_[id]});
     } else if (expected->second != value) {
-      Violate("same-answer", fmt::format("output {} of input {} = {}, but {} without faults", id.second, id.first,
+      Violate(Invariant::kSameAnswer, fmt::format("output {} of input {} = {}, but {} without faults", id.second, id.first,
                                          value, expected->second),
               {first_seen_[id]});
     }
@@ -35,7 +35,7 @@ void SameAnswerChecker::Finish(const RunEnding& ending) {
   if (!ending.all_inputs_finished) return;  // missing outputs only count once all inputs finished
   for (const auto& [id, value] : ending.reference_outputs) {
     if (outputs_.count(id) == 0) {
-      Violate("same-answer",
+      Violate(Invariant::kSameAnswer,
               fmt::format("output {} of input {} (= {} without faults) was never emitted", id.second, id.first, value),
               {});
     }

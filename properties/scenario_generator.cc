@@ -17,13 +17,6 @@ const std::vector<std::string>& KeyPool() {
   return kKeys;
 }
 
-const std::vector<ScriptFault>& AllScriptFaults() {
-  static const std::vector<ScriptFault> kFaults = {ScriptFault::kCrashStep, ScriptFault::kCheckpointAbort,
-                                                   ScriptFault::kNeverNotified, ScriptFault::kRestoreOlder,
-                                                   ScriptFault::kBrokerDown};
-  return kFaults;
-}
-
 bool Has(const std::vector<ScriptFault>& faults, ScriptFault fault) {
   return std::find(faults.begin(), faults.end(), fault) != faults.end();
 }
@@ -125,33 +118,53 @@ std::vector<InputSpec> GenerateInputs(Choices& choices, const Swarm& swarm) {
   return inputs;
 }
 
+// A plausible nth for an armed fault: few checkpoints, async calls and
+// durable calls happen in an attempt, many puts do.
+int64_t DrawNth(Choices& choices, FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kCrashBeforeCheckpoint:
+    case FaultKind::kCrashAfterCheckpoint:
+    case FaultKind::kCrashAsyncInFlight:
+    case FaultKind::kCancelCall: return choices.Range(1, 3);
+    case FaultKind::kCrashAfterPutPersisted:
+    case FaultKind::kCrashAfterPutAcked:
+    case FaultKind::kCrashBetweenCalls:
+    case FaultKind::kRejectPut:
+    case FaultKind::kLoseAck:
+    case FaultKind::kCancelPut:
+    case FaultKind::kCorruptRecord: return SmallBiased(choices, 24);
+  }
+  return 1;
+}
+
 // Arms one fault drawn from the swarm's kinds, with a plausible nth.
 AttemptStep ArmStep(Choices& choices, const Swarm& swarm) {
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
   arm.fault = swarm.armed_kinds[choices.Below(swarm.armed_kinds.size())];
-  switch (arm.fault) {
-    case FaultKind::kCrashBeforeCheckpoint:
-    case FaultKind::kCrashAfterCheckpoint:
-    case FaultKind::kCrashAsyncInFlight:
-    case FaultKind::kCancelCall: arm.nth = choices.Range(1, 3); break;
-    default: arm.nth = SmallBiased(choices, 24); break;
-  }
+  arm.nth = DrawNth(choices, arm.fault);
   return arm;
 }
 
-// Fault kinds that came after the generator's choice stream was fixed. They,
-// like every later addition, are drawn after everything else (see
+// Whether a fault kind came after the generator's choice stream was fixed.
+// Those, like every later addition, are drawn after everything else (see
 // DrawLateAdditions), so that a seed keeps naming the same scenario: replay
 // commands in docs and bug reports stay valid, and a seed whose late draws
-// add nothing is unchanged.
-const std::vector<FaultKind>& LateFaultKinds() {
-  static const std::vector<FaultKind> kLate = {FaultKind::kCancelCall, FaultKind::kCorruptRecord};
-  return kLate;
-}
-
+// add nothing is unchanged. A new kind is late.
 bool IsLate(FaultKind kind) {
-  const std::vector<FaultKind>& late = LateFaultKinds();
-  return std::find(late.begin(), late.end(), kind) != late.end();
+  switch (kind) {
+    case FaultKind::kCrashAfterPutPersisted:
+    case FaultKind::kCrashAfterPutAcked:
+    case FaultKind::kCrashBetweenCalls:
+    case FaultKind::kCrashAsyncInFlight:
+    case FaultKind::kCrashBeforeCheckpoint:
+    case FaultKind::kCrashAfterCheckpoint:
+    case FaultKind::kRejectPut:
+    case FaultKind::kLoseAck:
+    case FaultKind::kCancelPut: return false;
+    case FaultKind::kCancelCall:
+    case FaultKind::kCorruptRecord: return true;
+  }
+  return true;
 }
 
 // The late additions: which late fault kinds are on, put retries,
@@ -159,8 +172,8 @@ bool IsLate(FaultKind kind) {
 // attempt that the seed's fault rate picks.
 void DrawLateAdditions(Choices& choices, const Swarm& swarm, Scenario& scenario) {
   std::vector<FaultKind> late;
-  for (FaultKind kind : LateFaultKinds()) {
-    if (choices.Percent(50)) late.push_back(kind);
+  for (FaultKind kind : AllOf<FaultKind>()) {
+    if (IsLate(kind) && choices.Percent(50)) late.push_back(kind);
   }
   scenario.log.put_retries_max = choices.Percent(30) ? choices.Range(1, 2) : 0;
   // Tombstones break restores of checkpoints older than the prune (a known
@@ -171,7 +184,7 @@ void DrawLateAdditions(Choices& choices, const Swarm& swarm, Scenario& scenario)
     if (!choices.Percent(swarm.fault_percent)) continue;
     AttemptStep arm = Step(AttemptStep::Kind::kArm);
     arm.fault = late[choices.Below(late.size())];
-    arm.nth = arm.fault == FaultKind::kCancelCall ? choices.Range(1, 3) : SmallBiased(choices, 24);
+    arm.nth = DrawNth(choices, arm.fault);
     std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
     steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(steps.size() + 1)), arm);
   }
@@ -254,29 +267,11 @@ class AttemptBuilder {
 
 }  // namespace
 
-const char* ScriptFaultName(ScriptFault fault) {
-  switch (fault) {
-    case ScriptFault::kCrashStep: return "crash_step";
-    case ScriptFault::kCheckpointAbort: return "checkpoint_abort";
-    case ScriptFault::kNeverNotified: return "checkpoint_never_notified";
-    case ScriptFault::kRestoreOlder: return "restore_older_checkpoint";
-    case ScriptFault::kBrokerDown: return "broker_down";
-  }
-  return "unknown";
-}
-
-std::vector<std::string> FaultHitNames() {
-  std::vector<std::string> names;
-  for (const FaultKindInfo& info : AllFaultKinds()) names.push_back(info.name);
-  for (ScriptFault fault : AllScriptFaults()) names.push_back(ScriptFaultName(fault));
-  return names;
-}
-
 std::string Swarm::Describe() const {
   std::vector<std::string> armed;
-  for (FaultKind kind : armed_kinds) armed.push_back(FaultKindName(kind));
+  for (FaultKind kind : armed_kinds) armed.push_back(NameOf(kind));
   std::vector<std::string> script;
-  for (ScriptFault fault : script_faults) script.push_back(ScriptFaultName(fault));
+  for (ScriptFault fault : script_faults) script.push_back(NameOf(fault));
   return fmt::format("armed=[{}] script=[{}] fault_rate={}% inputs_max={} keys_max={} actions_max={} "
                      "faulty_attempts_max={}",
                      fmt::join(armed, ","), fmt::join(script, ","), fault_percent, inputs_max, keys_max, actions_max,
@@ -285,8 +280,8 @@ std::string Swarm::Describe() const {
 
 Swarm FullSwarm() {
   Swarm swarm;
-  for (const FaultKindInfo& info : AllFaultKinds()) swarm.armed_kinds.push_back(info.kind);
-  swarm.script_faults = AllScriptFaults();
+  swarm.armed_kinds = AllOf<FaultKind>();
+  swarm.script_faults = AllOf<ScriptFault>();
   swarm.fault_percent = 60;
   swarm.inputs_max = 50;
   swarm.keys_max = 8;
@@ -297,10 +292,10 @@ Swarm FullSwarm() {
 
 Swarm DrawSwarm(Choices& choices) {
   Swarm swarm;
-  for (const FaultKindInfo& info : AllFaultKinds()) {
-    if (!IsLate(info.kind) && choices.Percent(50)) swarm.armed_kinds.push_back(info.kind);
+  for (FaultKind kind : AllOf<FaultKind>()) {
+    if (!IsLate(kind) && choices.Percent(50)) swarm.armed_kinds.push_back(kind);
   }
-  for (ScriptFault fault : AllScriptFaults()) {
+  for (ScriptFault fault : AllOf<ScriptFault>()) {
     if (choices.Percent(50)) swarm.script_faults.push_back(fault);
   }
   swarm.fault_percent = static_cast<uint64_t>(choices.Range(10, 90));

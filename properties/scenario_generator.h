@@ -11,23 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "properties/choices.h"
+#include "model/coverage.h"
 #include "model/scenario.h"
+#include "properties/choices.h"
 
 namespace durasim {
 
-// What the generator may inject, beyond the armed FaultKinds.
-enum class ScriptFault {
-  kCrashStep,         // a crash at the end of an attempt's script
-  kCheckpointAbort,   // a checkpoint is aborted
-  kNeverNotified,     // a checkpoint is neither completed nor aborted
-  kRestoreOlder,      // restore the completed checkpoint before the latest
-  kBrokerDown,        // a window where the broker is unreachable
-};
-
 struct Swarm {
   std::vector<FaultKind> armed_kinds;        // on for this seed
-  std::vector<ScriptFault> script_faults;    // on for this seed
+  std::vector<ScriptFault> script_faults;    // on for this seed (model/coverage.h)
   uint64_t fault_percent = 50;               // chance per phase to arm one fault
   int64_t inputs_max = 10;
   int64_t keys_max = 3;
@@ -48,11 +40,5 @@ struct Generated {
 };
 // The scenario of explore seed `seed`: swarm and scenario both from it.
 Generated GenerateFromSeed(uint64_t seed);
-
-const char* ScriptFaultName(ScriptFault fault);
-
-// Every name a fault hit can have in RunReport::fault_hits (without the
-// "@put" refinements): the armed fault kinds, then the script faults.
-std::vector<std::string> FaultHitNames();
 
 }  // namespace durasim

@@ -7,9 +7,9 @@
 namespace durasim {
 
 std::optional<std::string> FirstDifference(const RunReport& model, const RunReport& other) {
-  const std::string b = other.backend;
+  const std::string b = NameOf(other.backend);
   if (model.verdict != other.verdict) {
-    return fmt::format("verdict: model {}, {} {}", model.verdict, b, other.verdict);
+    return fmt::format("verdict: model {}, {} {}", NameOf(model.verdict), b, NameOf(other.verdict));
   }
   if (model.outputs != other.outputs) {
     return fmt::format("outputs: model [{}], {} [{}]", fmt::join(model.outputs, ","), b, fmt::join(other.outputs, ","));
@@ -50,8 +50,8 @@ bool MarkDifference(const RunReport& model, RunReport& other) {
   const std::optional<std::string> difference = FirstDifference(model, other);
   if (!difference.has_value()) return false;
   other.violations.push_back(
-      Violation{"differential", fmt::format("model and {} differ: {}", other.backend, *difference)});
-  if (other.verdict == "pass" || other.verdict == "stuck") other.verdict = "violation";
+      Violation{Invariant::kDifferential, fmt::format("model and {} differ: {}", NameOf(other.backend), *difference)});
+  if (other.verdict == Verdict::kPass || other.verdict == Verdict::kStuck) other.verdict = Verdict::kViolation;
   return true;
 }
 

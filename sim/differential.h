@@ -17,9 +17,9 @@ namespace durasim {
 // The first observation in which `other` differs from `model`, or none.
 std::optional<std::string> FirstDifference(const RunReport& model, const RunReport& other);
 
-// When `other` differs from `model`, adds a violation of invariant
-// "differential" naming the first difference, makes a passing (or stuck)
-// verdict "violation", and returns true.
+// When `other` differs from `model`, adds a violation of
+// Invariant::kDifferential naming the first difference, makes a passing (or
+// stuck) verdict a violation, and returns true.
 bool MarkDifference(const RunReport& model, RunReport& other);
 
 }  // namespace durasim

@@ -8,8 +8,8 @@ namespace {
 
 RunReport Report() {
   RunReport report;
-  report.backend = "mock";
-  report.verdict = "pass";
+  report.backend = BackendKind::kMock;
+  report.verdict = Verdict::kPass;
   report.outputs = {70};
   report.calls_by_identity = {{"call-a", 1}};
   report.log_records = {{"k1 00000000000000aa", "k1 00000000000000bb"}};
@@ -24,7 +24,7 @@ TEST(DifferentialTest, SameObservationsAreEqual) { EXPECT_FALSE(FirstDifference(
 // named.
 TEST(DifferentialTest, EachDifferenceIsNamed) {
   RunReport other = Report();
-  other.verdict = "violation";
+  other.verdict = Verdict::kViolation;
   EXPECT_NE(FirstDifference(Report(), other)->find("verdict"), std::string::npos);
   other = Report();
   other.outputs = {71};
@@ -58,20 +58,20 @@ TEST(DifferentialTest, FirstDifferingTraceEventIsNamed) {
   EXPECT_NE(FirstDifference(Report(), other)->find("mock [<end of trace>]"), std::string::npos);
 }
 
-// Strategy: a difference becomes a "differential" violation that names it
+// Strategy: a difference becomes a differential violation that names it
 // and turns a passing verdict into a violation; equal reports are untouched.
 TEST(DifferentialTest, MarkDifferenceAddsANamedViolation) {
   RunReport same = Report();
   EXPECT_FALSE(MarkDifference(Report(), same));
   EXPECT_TRUE(same.violations.empty());
-  EXPECT_EQ(same.verdict, "pass");
+  EXPECT_EQ(same.verdict, Verdict::kPass);
 
   RunReport other = Report();
   other.outputs = {71};
   EXPECT_TRUE(MarkDifference(Report(), other));
-  EXPECT_EQ(other.verdict, "violation");
+  EXPECT_EQ(other.verdict, Verdict::kViolation);
   ASSERT_EQ(other.violations.size(), 1u);
-  EXPECT_EQ(other.violations[0].invariant, "differential");
+  EXPECT_EQ(other.violations[0].invariant, Invariant::kDifferential);
   EXPECT_NE(other.violations[0].message.find("model and mock differ: outputs"), std::string::npos)
       << other.violations[0].message;
 }

@@ -13,8 +13,8 @@ namespace durasim {
 namespace {
 
 std::string Explain(const RunReport& report) {
-  std::string text = report.verdict + " " + report.error;
-  for (const Violation& v : report.violations) text += "\n[" + v.invariant + "] " + v.message;
+  std::string text = std::string(NameOf(report.verdict)) + " " + report.error;
+  for (const Violation& v : report.violations) text += "\n[" + std::string(NameOf(v.invariant)) + "] " + v.message;
   return text;
 }
 
@@ -25,8 +25,8 @@ RC_GTEST_PROP(GeneratedScenarios, ProductionCodeKeepsEveryInvariant, ()) {
   const Swarm swarm = DrawSwarm(choices);
   const Scenario scenario = GenerateScenario(choices, swarm);
   const RunReport report = RunScenario(scenario, RunOptions{});
-  RC_ASSERT(report.verdict == std::string("pass"));
-  if (report.verdict != "pass") RC_FAIL(Explain(report));
+  RC_ASSERT(report.verdict == Verdict::kPass);
+  if (report.verdict != Verdict::kPass) RC_FAIL(Explain(report));
 }
 
 // Strategy: a generated scenario written as YAML parses back and runs to the

@@ -13,16 +13,17 @@
 //   durasim mutants [--seeds N] [--seed-start S] [--jobs J] [--report-json FILE] [--failures-dir D]
 //                   [--shrink-budget-s T] [--mutant M]...
 //
-// Exit status of run and replay: 0 when every run's verdict matched its
-// expectation, 1 when some did not, 2 on a usage or input error. explore:
-// see explore/sweep.h (1 violation, 3 liveness, 4 determinism, 5 error,
-// 6 coverage).
+// Exit status (sim/exit_codes.h) of run and replay: 0 when every run's
+// verdict matched its expectation, 1 when some did not, 2 on a usage or
+// input error. explore: 1 violation, 3 liveness, 4 determinism, 5 error,
+// 6 coverage.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 
+#include "sim/exit_codes.h"
 #include "sim/explore/merge_reports.h"
 #include "sim/explore/mutants_command.h"
 #include "sim/explore/sweep.h"
@@ -39,8 +40,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace durasim;
-
-constexpr int kExitNotAsExpected = 1;
 
 // Scenario files named by the arguments: files as given, folders searched
 // recursively for *.yaml, sorted. scenarios/malformed/ holds deliberately
@@ -117,7 +116,7 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   }
   std::cout << RenderTable(reports);
   const bool all_ok = std::all_of(reports.begin(), reports.end(), [](const RunReport& r) { return r.ok; });
-  return all_ok ? 0 : kExitNotAsExpected;
+  return all_ok ? kExitOk : kExitNotAsExpected;
 }
 
 int ReplayCommand(uint64_t seed, const RunOptions& options, bool print_trace, const std::string& write_path) {
@@ -137,15 +136,26 @@ int ReplayCommand(uint64_t seed, const RunOptions& options, bool print_trace, co
     for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
   }
   std::cout << RenderTable({report});
-  return report.ok ? 0 : kExitNotAsExpected;
+  return report.ok ? kExitOk : kExitNotAsExpected;
+}
+
+// "log backend: model (in-memory), mock (...), kafka (...)".
+std::string BackendHelp() {
+  std::string list;
+  for (BackendKind kind : AllOf<BackendKind>()) {
+    list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", NameOf(kind), DescriptionOf(kind));
+  }
+  return "log backend: " + list;
 }
 
 // --backend, --bootstrap-servers and --compare-model, for run, explore and
 // replay.
-void AddBackendOptions(CLI::App& command, std::string& backend, std::string& bootstrap_servers, bool& compare_model) {
-  command.add_option("--backend", backend,
-                     "log backend: model (in-memory), mock (librdkafka's mock cluster), kafka (a real broker)")
-      ->check(CLI::IsMember({"model", "mock", "kafka"}));
+void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& bootstrap_servers, bool& compare_model) {
+  command
+      .add_option_function<std::string>(
+          "--backend", [&backend](const std::string& name) { backend = ParseName<BackendKind>(name).value(); },
+          BackendHelp())
+      ->check(CLI::IsMember(NamesOf<BackendKind>()));
   command.add_option("--bootstrap-servers", bootstrap_servers, "the broker for --backend kafka");
   command.add_flag("--compare-model", compare_model,
                    "also run on the model; any different observation, down to the trace, is a failure");
@@ -164,121 +174,160 @@ bool ParseShard(const std::string& text, int& index, int& count) {
   return count >= 1 && index >= 0 && index < count;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Every subcommand and the values its flags set.
+struct Cli {
   CLI::App app{"durasim: deterministic simulation and fault injection for durable action state in Kafka"};
-  app.require_subcommand(1);
 
-  RunOptions options;
+  CLI::App* run = nullptr;
+  RunOptions run_options;
   std::vector<std::string> paths;
-  std::string mutant;
-  std::string report_json;
-  bool print_trace = false;
-  CLI::App* run = app.add_subcommand("run", "run scenario files or folders of them");
-  run->add_option("paths", paths, "scenario files or folders")->required();
-  run->add_option("--mutant", mutant, "run with this known-buggy variant (see `durasim mutants-list`)");
-  AddBackendOptions(*run, options.backend, options.bootstrap_servers, options.compare_model);
+  std::string run_mutant;
   RunFlags run_flags;
-  run->add_flag("--trace", print_trace, "print every run's trace");
-  run->add_option("--report-json", report_json, "write a JSON report to this file");
-  run->add_flag("--check-determinism", options.check_determinism, "run every scenario twice and compare traces");
 
+  CLI::App* explore = nullptr;
   SweepOptions sweep;
   std::string shard = "0/1";
   std::string explore_mutant;
-  CLI::App* explore = app.add_subcommand("explore", "generate scenarios from seeds, inject faults, check invariants");
-  explore->add_option("--seeds", sweep.seeds, "number of seeds")->check(CLI::PositiveNumber);
-  explore->add_option("--seed-start", sweep.seed_start, "first seed");
-  explore->add_option("--jobs", sweep.jobs, "worker threads")->check(CLI::Range(1, 256));
-  explore->add_option("--shard", shard, "run shard I of N (I/N): seeds with (seed - start) % N == I");
-  explore->add_option("--mutant", explore_mutant, "explore with this known-buggy variant");
-  AddBackendOptions(*explore, sweep.backend, sweep.bootstrap_servers, sweep.compare_model);
-  explore->add_option("--time-budget-s", sweep.time_budget_s, "stop starting seeds after this many seconds");
-  explore->add_option("--failures-dir", sweep.failures_dir, "where failing scenarios are written");
-  explore->add_option("--junit", sweep.junit_path, "write a JUnit XML report");
-  explore->add_option("--report-json", sweep.report_json_path, "write a JSON report");
-  explore->add_flag("--check-determinism", sweep.check_determinism, "run every seed twice (default: every 16th)");
-  explore->add_flag("--require-coverage", sweep.require_coverage, "fail when a fault kind never fired");
-  explore->add_option("--shrink-budget-s", sweep.shrink_budget_s, "wall time to shrink one failure");
 
+  CLI::App* replay = nullptr;
+  RunOptions replay_options;
   uint64_t replay_seed = 0;
   std::string replay_mutant;
   std::string replay_write;
   bool replay_trace = false;
-  CLI::App* replay = app.add_subcommand("replay", "run the scenario generated from one explore seed");
-  replay->add_option("--seed", replay_seed, "the seed")->required();
-  replay->add_option("--mutant", replay_mutant, "with this mutant");
-  replay->add_flag("--trace", replay_trace, "print the trace");
-  replay->add_option("--write", replay_write, "also write the generated scenario to this file");
-  RunOptions replay_options;
-  AddBackendOptions(*replay, replay_options.backend, replay_options.bootstrap_servers, replay_options.compare_model);
 
+  CLI::App* merge = nullptr;
   std::string merge_out;
   std::vector<std::string> merge_in;
   bool merge_coverage = false;
-  CLI::App* merge = app.add_subcommand("merge-reports", "merge the JSON reports of explore shards");
-  merge->add_option("--out", merge_out, "merged report")->required();
-  merge->add_option("reports", merge_in, "shard reports")->required();
-  merge->add_flag("--require-coverage", merge_coverage, "fail when a fault kind never fired in any shard");
 
-  CLI::App* list = app.add_subcommand("mutants-list", "list the registered mutants");
+  CLI::App* list = nullptr;
 
+  CLI::App* mutants = nullptr;
   MutantsOptions mutants_options;
-  CLI::App* mutants = app.add_subcommand("mutants", "the kill matrix: explore with every mutant until it is caught");
-  mutants->add_option("--seeds", mutants_options.seeds, "seed budget per mutant")->check(CLI::PositiveNumber);
-  mutants->add_option("--seed-start", mutants_options.seed_start, "first seed");
-  mutants->add_option("--jobs", mutants_options.jobs, "worker threads")->check(CLI::Range(1, 256));
-  mutants->add_option("--report-json", mutants_options.report_json_path, "write the kill matrix as JSON");
-  mutants->add_option("--failures-dir", mutants_options.failures_dir, "where shrunk failing scenarios are written");
-  mutants->add_option("--shrink-budget-s", mutants_options.shrink_budget_s, "wall time to shrink one failure");
-  mutants->add_option("--mutant", mutants_options.only, "only these mutants (repeatable)");
+};
 
+void AddRun(Cli& cli) {
+  cli.run = cli.app.add_subcommand("run", "run scenario files or folders of them");
+  CLI::App& run = *cli.run;
+  run.add_option("paths", cli.paths, "scenario files or folders")->required();
+  run.add_option("--mutant", cli.run_mutant, "run with this known-buggy variant (see `durasim mutants-list`)");
+  AddBackendOptions(run, cli.run_options.backend, cli.run_options.bootstrap_servers, cli.run_options.compare_model);
+  run.add_flag("--trace", cli.run_flags.print_trace, "print every run's trace");
+  run.add_option("--report-json", cli.run_flags.report_json, "write a JSON report to this file");
+  run.add_flag("--check-determinism", cli.run_options.check_determinism, "run every scenario twice and compare traces");
+}
+
+void AddExplore(Cli& cli) {
+  cli.explore = cli.app.add_subcommand("explore", "generate scenarios from seeds, inject faults, check invariants");
+  CLI::App& explore = *cli.explore;
+  SweepOptions& sweep = cli.sweep;
+  explore.add_option("--seeds", sweep.seeds, "number of seeds")->check(CLI::PositiveNumber);
+  explore.add_option("--seed-start", sweep.seed_start, "first seed");
+  explore.add_option("--jobs", sweep.jobs, "worker threads")->check(CLI::Range(1, 256));
+  explore.add_option("--shard", cli.shard, "run shard I of N (I/N): seeds with (seed - start) % N == I");
+  explore.add_option("--mutant", cli.explore_mutant, "explore with this known-buggy variant");
+  AddBackendOptions(explore, sweep.backend, sweep.bootstrap_servers, sweep.compare_model);
+  explore.add_option("--time-budget-s", sweep.time_budget_s, "stop starting seeds after this many seconds");
+  explore.add_option("--failures-dir", sweep.failures_dir, "where failing scenarios are written");
+  explore.add_option("--junit", sweep.junit_path, "write a JUnit XML report");
+  explore.add_option("--report-json", sweep.report_json_path, "write a JSON report");
+  explore.add_flag("--check-determinism", sweep.check_determinism, "run every seed twice (default: every 16th)");
+  explore.add_flag("--require-coverage", sweep.require_coverage, "fail when a fault kind never fired");
+  explore.add_option("--shrink-budget-s", sweep.shrink_budget_s, "wall time to shrink one failure");
+}
+
+void AddReplay(Cli& cli) {
+  cli.replay = cli.app.add_subcommand("replay", "run the scenario generated from one explore seed");
+  CLI::App& replay = *cli.replay;
+  replay.add_option("--seed", cli.replay_seed, "the seed")->required();
+  replay.add_option("--mutant", cli.replay_mutant, "with this mutant");
+  replay.add_flag("--trace", cli.replay_trace, "print the trace");
+  replay.add_option("--write", cli.replay_write, "also write the generated scenario to this file");
+  RunOptions& options = cli.replay_options;
+  AddBackendOptions(replay, options.backend, options.bootstrap_servers, options.compare_model);
+}
+
+void AddMergeAndMutants(Cli& cli) {
+  cli.merge = cli.app.add_subcommand("merge-reports", "merge the JSON reports of explore shards");
+  cli.merge->add_option("--out", cli.merge_out, "merged report")->required();
+  cli.merge->add_option("reports", cli.merge_in, "shard reports")->required();
+  cli.merge->add_flag("--require-coverage", cli.merge_coverage, "fail when a fault kind never fired in any shard");
+
+  cli.list = cli.app.add_subcommand("mutants-list", "list the registered mutants");
+
+  cli.mutants = cli.app.add_subcommand("mutants", "the kill matrix: explore with every mutant until it is caught");
+  CLI::App& mutants = *cli.mutants;
+  MutantsOptions& options = cli.mutants_options;
+  mutants.add_option("--seeds", options.seeds, "seed budget per mutant")->check(CLI::PositiveNumber);
+  mutants.add_option("--seed-start", options.seed_start, "first seed");
+  mutants.add_option("--jobs", options.jobs, "worker threads")->check(CLI::Range(1, 256));
+  mutants.add_option("--report-json", options.report_json_path, "write the kill matrix as JSON");
+  mutants.add_option("--failures-dir", options.failures_dir, "where shrunk failing scenarios are written");
+  mutants.add_option("--shrink-budget-s", options.shrink_budget_s, "wall time to shrink one failure");
+  mutants.add_option("--mutant", options.only, "only these mutants (repeatable)");
+}
+
+// An empty name (no --mutant) or a registered mutant's.
+bool KnownMutant(const std::string& name) {
+  if (name.empty() || FindMutant(name) != nullptr) return true;
+  std::cerr << "durasim: unknown mutant \"" << name << "\"; see `durasim mutants-list`\n";
+  return false;
+}
+
+int ExploreCommand(Cli& cli) {
+  if (!KnownMutant(cli.explore_mutant)) return kExitUsage;
+  if (!cli.explore_mutant.empty()) cli.sweep.mutant = cli.explore_mutant;
+  if (!ParseShard(cli.shard, cli.sweep.shard_index, cli.sweep.shard_count)) {
+    std::cerr << "durasim: --shard expects I/N with 0 <= I < N, got \"" << cli.shard << "\"\n";
+    return kExitUsage;
+  }
+  cli.sweep.progress_tty = isatty(STDOUT_FILENO) != 0;
+  return RunSweep(cli.sweep);
+}
+
+void ListMutants() {
+  for (const Mutant& m : AllMutants()) {
+    std::cout << m.name << "\n  " << m.description << "\n  from: " << m.origin
+              << "\n  caught by: " << NameOf(m.expected_invariant) << "\n";
+  }
+}
+
+// Runs the parsed subcommand.
+int Dispatch(Cli& cli) {
+  if (cli.run->parsed()) {
+    if (!cli.run_mutant.empty()) {
+      if (!KnownMutant(cli.run_mutant)) return kExitUsage;
+      cli.run_options.mutant = cli.run_mutant;
+    }
+    return RunCommand(cli.paths, cli.run_options, cli.run_flags);
+  }
+  if (cli.explore->parsed()) return ExploreCommand(cli);
+  if (cli.replay->parsed()) {
+    if (!KnownMutant(cli.replay_mutant)) return kExitUsage;
+    if (!cli.replay_mutant.empty()) cli.replay_options.mutant = cli.replay_mutant;
+    return ReplayCommand(cli.replay_seed, cli.replay_options, cli.replay_trace, cli.replay_write);
+  }
+  if (cli.merge->parsed()) return MergeReports(cli.merge_out, cli.merge_in, cli.merge_coverage);
+  if (cli.mutants->parsed()) return RunMutants(cli.mutants_options);
+  if (cli.list->parsed()) ListMutants();
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Cli cli;
+  cli.app.require_subcommand(1);
+  AddRun(cli);
+  AddExplore(cli);
+  AddReplay(cli);
+  AddMergeAndMutants(cli);
   try {
-    app.parse(argc, argv);
+    cli.app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error);
-    return code == 0 ? 0 : kExitUsage;
+    const int code = cli.app.exit(error);
+    return code == 0 ? kExitOk : kExitUsage;
   }
-  if (run->parsed()) {
-    if (!mutant.empty()) {
-      if (FindMutant(mutant) == nullptr) {
-        std::cerr << "durasim: unknown mutant \"" << mutant << "\"; see `durasim mutants-list`\n";
-        return kExitUsage;
-      }
-      options.mutant = mutant;
-    }
-    run_flags.print_trace = print_trace;
-    run_flags.report_json = report_json;
-    return RunCommand(paths, options, run_flags);
-  }
-  auto check_mutant = [](const std::string& name) {
-    if (name.empty() || FindMutant(name) != nullptr) return true;
-    std::cerr << "durasim: unknown mutant \"" << name << "\"; see `durasim mutants-list`\n";
-    return false;
-  };
-  if (explore->parsed()) {
-    if (!check_mutant(explore_mutant)) return kExitUsage;
-    if (!explore_mutant.empty()) sweep.mutant = explore_mutant;
-    if (!ParseShard(shard, sweep.shard_index, sweep.shard_count)) {
-      std::cerr << "durasim: --shard expects I/N with 0 <= I < N, got \"" << shard << "\"\n";
-      return kExitUsage;
-    }
-    sweep.progress_tty = isatty(STDOUT_FILENO) != 0;
-    return RunSweep(sweep);
-  }
-  if (replay->parsed()) {
-    if (!check_mutant(replay_mutant)) return kExitUsage;
-    if (!replay_mutant.empty()) replay_options.mutant = replay_mutant;
-    return ReplayCommand(replay_seed, replay_options, replay_trace, replay_write);
-  }
-  if (merge->parsed()) return MergeReports(merge_out, merge_in, merge_coverage);
-  if (mutants->parsed()) return RunMutants(mutants_options);
-  if (list->parsed()) {
-    for (const Mutant& m : AllMutants()) {
-      std::cout << m.name << "\n  " << m.description << "\n  from: " << m.origin
-                << "\n  caught by: " << m.expected_invariant << "\n";
-    }
-  }
-  return 0;
+  return Dispatch(cli);
 }

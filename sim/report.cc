@@ -26,7 +26,7 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
   for (const RunReport& r : reports) {
     ok += r.ok ? 1 : 0;
     const std::string name = r.mutant.empty() ? r.scenario : fmt::format("{} [{}]", r.scenario, r.mutant);
-    out += fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:016x}\n", name, r.verdict, r.ok ? "yes" : "NO",
+    out += fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:016x}\n", name, NameOf(r.verdict), r.ok ? "yes" : "NO",
                        r.supplier_calls, Outputs(r.outputs), fmt::format("{:.3f}ms", r.sim_time.count() / 1000.0),
                        r.trace_hash);
   }
@@ -34,7 +34,7 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
     if (r.violations.empty() && r.mismatches.empty() && r.error.empty()) continue;
     out += fmt::format("\n{} ({}){}:\n", r.scenario, r.path, r.mutant.empty() ? "" : " mutant " + r.mutant);
     if (!r.error.empty()) out += fmt::format("  error: {}\n", r.error);
-    for (const Violation& v : r.violations) out += fmt::format("  violation [{}]: {}\n", v.invariant, v.message);
+    for (const Violation& v : r.violations) out += fmt::format("  violation [{}]: {}\n", NameOf(v.invariant), v.message);
     for (const std::string& m : r.mismatches) out += fmt::format("  not as expected: {}\n", m);
   }
   out += fmt::format("\n{} runs, {} as expected, {} not\n", reports.size(), ok, reports.size() - ok);
@@ -47,12 +47,12 @@ std::string RenderJson(const std::vector<RunReport>& reports) {
   for (const RunReport& r : reports) {
     ok += r.ok ? 1 : 0;
     nlohmann::json violations = nlohmann::json::array();
-    for (const Violation& v : r.violations) violations.push_back({{"invariant", v.invariant}, {"message", v.message}});
+    for (const Violation& v : r.violations) violations.push_back({{"invariant", NameOf(v.invariant)}, {"message", v.message}});
     runs.push_back({{"scenario", r.scenario},
                     {"path", r.path},
                     {"mutant", r.mutant.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.mutant)},
-                    {"backend", r.backend},
-                    {"verdict", r.verdict},
+                    {"backend", NameOf(r.backend)},
+                    {"verdict", NameOf(r.verdict)},
                     {"ok", r.ok},
                     {"mismatches", r.mismatches},
                     {"supplier_calls", r.supplier_calls},

@@ -11,7 +11,7 @@ std::string DescribeRun(const Scenario& scenario, const RunOptions& options) {
   std::string run = scenario.path.empty() ? fmt::format("run: generated scenario {}, seed {}", scenario.name, scenario.seed)
                                           : fmt::format("run: scenario {}, seed {}", scenario.path, scenario.seed);
   if (!mutant.empty()) run += ", mutant " + mutant;
-  if (options.backend != "model") run += ", backend " + options.backend;
+  if (options.backend != BackendKind::kModel) run += fmt::format(", backend {}", NameOf(options.backend));
   // A file names its own mutant; --mutant overrides it.
   const std::string run_mutant_flag = options.mutant ? " --mutant " + *options.mutant : "";
   const std::string reproduce =

@@ -37,7 +37,7 @@ TEST(RunContext, AFileNamesItsMutantAndAnOverrideIsAFlag) {
             "reproduce: build/durasim run negative/legacy.yaml");
   RunOptions options;
   options.mutant = "canary";
-  options.backend = "mock";
+  options.backend = BackendKind::kMock;
   options.compare_model = true;
   EXPECT_EQ(DescribeRun(scenario, options),
             "run: scenario negative/legacy.yaml, seed 7, mutant canary, backend mock\n"

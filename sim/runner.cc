@@ -57,21 +57,11 @@ Result<OutputMap> ReferenceOutputs(const Scenario& scenario, const RunOptions& o
   return collector.outputs;
 }
 
-bool VerdictMatches(const Expectation& expect, const RunReport& report) {
-  if (expect.verdict == "pass") return report.verdict == "pass";
-  if (expect.verdict == "error") return report.verdict == "error";
-  if (expect.verdict == "liveness") return report.verdict == "stuck";
-  if (report.verdict != "violation") return false;
-  for (const Violation& v : report.violations) {
-    if (v.invariant == expect.verdict) return true;
-  }
-  return false;
-}
-
 void Judge(const Scenario& scenario, RunReport& report) {
   const Expectation& expect = scenario.expect;
-  if (!VerdictMatches(expect, report)) {
-    report.mismatches.push_back(fmt::format("expected verdict {}, got {}", expect.verdict, report.verdict));
+  if (!Shows(report, expect.verdict)) {
+    report.mismatches.push_back(
+        fmt::format("expected verdict {}, got {}", expect.verdict.name(), NameOf(report.verdict)));
   }
   if (expect.outputs.has_value() && *expect.outputs != report.outputs) {
     report.mismatches.push_back(
@@ -84,71 +74,78 @@ void Judge(const Scenario& scenario, RunReport& report) {
   report.ok = report.mismatches.empty();
 }
 
-// One run of the attempts; fills everything but the expectation.
-void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
-                 const OutputMap& reference, RunReport& report) {
-  World world(scenario);
-  if (Status started = world.StartBackend(options.backend, options.bootstrap_servers); !started.ok()) {
-    report.verdict = "error";
-    report.error = fmt::format("backend {}: {}", options.backend, started.ToString());
-    return;
-  }
+// Every invariant checker, observing `world`; `same_answer` is the one
+// that collects the outputs.
+std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, SameAnswerChecker*& same_answer) {
   const Trace& trace = world.trace();
   std::vector<std::unique_ptr<InvariantChecker>> checkers;
   checkers.push_back(std::make_unique<OnceChecker>(trace));
   checkers.push_back(std::make_unique<FinishedChecker>(trace));
-  auto same_answer = std::make_unique<SameAnswerChecker>(trace);
-  SameAnswerChecker* outputs = same_answer.get();
-  checkers.push_back(std::move(same_answer));
+  auto outputs = std::make_unique<SameAnswerChecker>(trace);
+  same_answer = outputs.get();
+  checkers.push_back(std::move(outputs));
   checkers.push_back(std::make_unique<PhantomSaveChecker>(trace));
   checkers.push_back(std::make_unique<CancellationChecker>(trace));
   checkers.push_back(std::make_unique<RecoveryChecker>(trace));
   checkers.push_back(std::make_unique<BoundedMemoryChecker>(trace));
   checkers.push_back(std::make_unique<PutLatencyChecker>(trace, world));
   for (auto& checker : checkers) world.AddObserver(checker.get());
+  return checkers;
+}
 
+// After the last attempt finished every input: a completed checkpoint
+// covering every input, after which nothing may stay live. False when the
+// attempt could not take it.
+bool RunEpilogue(World& world, Attempt& attempt) {
+  if (!attempt.TakeFinalCheckpoint(kFinalCheckpoint)) return false;
+  AgentRuntime& runtime = attempt.runtime();
+  const StoreStats stats = attempt.store().Stats();
+  const size_t index = world.Record(
+      "run.quiescent", fmt::format("cached={} bookkeeping={} checkpoint_maps={}", stats.cached_states,
+                                   stats.bookkeeping_entries, runtime.bookkeeping_entries()));
+  world.Notify([&](RunObserver& o) { o.OnQuiescent(stats, runtime.bookkeeping_entries(), true, index); });
+  return true;
+}
+
+// How the attempts of a run ended.
+struct AttemptsEnd {
   bool all_finished = false;
   bool stuck = false;
   bool error = false;
+};
+
+AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
+                           World& world, RunReport& report) {
+  AttemptsEnd ended;
   for (size_t i = 0; i < scenario.attempts.size(); ++i) {
     const bool last = i + 1 == scenario.attempts.size();
     Attempt attempt(world, scenario.attempts[i], static_cast<int>(i + 1), parts);
     const Attempt::End end = attempt.Run(options.attempt_time_bound);
     world.Record("attempt.ended", AttemptEndName(end));
-    if (end == Attempt::End::kStuck) stuck = true;
+    if (end == Attempt::End::kStuck) ended.stuck = true;
     if (end == Attempt::End::kError) {
-      error = true;
+      ended.error = true;
       report.error = fmt::format("attempt {} ended in error: {}", i + 1, attempt.error_message());
       break;
     }
     if (last && end == Attempt::End::kFinished && attempt.runtime().AllInputsFinished()) {
-      all_finished = true;
-      // Epilogue: a completed checkpoint covering every input, after which
-      // nothing may stay live.
-      if (!attempt.TakeFinalCheckpoint(kFinalCheckpoint)) {
-        error = true;
+      ended.all_finished = true;
+      if (!RunEpilogue(world, attempt)) {
+        ended.error = true;
         report.error = fmt::format("attempt {}: {}", i + 1, attempt.error_message());
         break;
       }
-      AgentRuntime& runtime = attempt.runtime();
-      const StoreStats stats = attempt.store().Stats();
-      const size_t index = world.Record(
-          "run.quiescent", fmt::format("cached={} bookkeeping={} checkpoint_maps={}", stats.cached_states,
-                                       stats.bookkeeping_entries, runtime.bookkeeping_entries()));
-      world.Notify([&](RunObserver& o) { o.OnQuiescent(stats, runtime.bookkeeping_entries(), true, index); });
     }
   }
-  RunEnding ending;
-  ending.all_inputs_finished = all_finished;
-  ending.reference_outputs = reference;
-  for (auto& checker : checkers) {
-    checker->Finish(ending);
-    for (const Violation& v : checker->violations()) report.violations.push_back(v);
-  }
-  if (stuck) report.violations.push_back(Violation{"liveness", "an attempt made no progress: see attempt.stuck"});
+  return ended;
+}
+
+// What the world saw, into the report: coverage, supplier calls, the log,
+// the trace. Returns false when the log cannot be read.
+bool Observe(World& world, RunReport& report) {
   report.fault_hits = world.fault_hits();
   if (const size_t never = world.checkpoints().never_notified(); never > 0) {
-    report.fault_hits["checkpoint_never_notified"] += static_cast<int64_t>(never);
+    report.fault_hits[CoveragePoint::Made(ScriptFault::kNeverNotified).Name()] += static_cast<int64_t>(never);
   }
   report.supplier_calls = world.suppliers().total_calls();
   for (const auto& [call, count] : world.suppliers().calls_by_identity()) report.calls_by_identity[call.ToString()] = count;
@@ -158,40 +155,73 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
       std::vector<std::string>& out = report.log_records.emplace_back();
       for (const LogRecord& record : partition) out.push_back(fmt::format("{} {:016x}", record.key, HashString(record.value)));
     }
-  } else if (!error) {
-    error = true;
+  } else if (report.error.empty()) {  // an attempt's error comes first
     report.error = fmt::format("reading the log at the end of the run failed: {}", records.status().ToString());
   }
-  for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);
   report.trace_hash = world.trace().hash();
   report.sim_time = world.now();
   report.trace = world.trace().lines();
+  return records.ok();
+}
+
+// One run of the attempts; fills everything but the expectation.
+void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
+                 const OutputMap& reference, RunReport& report) {
+  World world(scenario);
+  if (Status started = world.StartBackend(options.backend, options.bootstrap_servers); !started.ok()) {
+    report.verdict = Verdict::kError;
+    report.error = fmt::format("backend {}: {}", NameOf(options.backend), started.ToString());
+    return;
+  }
+  SameAnswerChecker* outputs = nullptr;
+  std::vector<std::unique_ptr<InvariantChecker>> checkers = AttachCheckers(world, outputs);
+  const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
+  RunEnding ending;
+  ending.all_inputs_finished = ended.all_finished;
+  ending.reference_outputs = reference;
+  for (auto& checker : checkers) {
+    checker->Finish(ending);
+    for (const Violation& v : checker->violations()) report.violations.push_back(v);
+  }
+  if (ended.stuck) {
+    report.violations.push_back(Violation{Invariant::kLiveness, "an attempt made no progress: see attempt.stuck"});
+  }
+  const bool error = !Observe(world, report) || ended.error;
+  for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);
   if (error) {
-    report.verdict = "error";
-  } else if (!report.violations.empty() && !(stuck && report.violations.size() == 1)) {
-    report.verdict = "violation";
+    report.verdict = Verdict::kError;
+  } else if (!report.violations.empty() && !(ended.stuck && report.violations.size() == 1)) {
+    report.verdict = Verdict::kViolation;
   } else {
-    report.verdict = stuck ? "stuck" : "pass";
+    report.verdict = ended.stuck ? Verdict::kStuck : Verdict::kPass;
   }
 }
 
 }  // namespace
 
 std::string BackendFlags(const RunOptions& options) {
-  if (options.backend == "model") return "";
-  std::string flags = " --backend " + options.backend;
-  if (options.backend == "kafka") flags += " --bootstrap-servers " + options.bootstrap_servers;
+  if (options.backend == BackendKind::kModel) return "";
+  std::string flags = fmt::format(" --backend {}", NameOf(options.backend));
+  if (options.backend == BackendKind::kKafka) flags += " --bootstrap-servers " + options.bootstrap_servers;
   if (options.compare_model) flags += " --compare-model";
   return flags;
+}
+
+bool Shows(const RunReport& report, ExpectedVerdict expected) {
+  return Shows(report.verdict, InvariantsOf(report.violations), expected);
+}
+
+ExpectedVerdict FiledUnder(const RunReport& report) {
+  return FiledUnder(report.verdict, InvariantsOf(report.violations));
 }
 
 namespace {
 
 // Runs `scenario` on the model too; a different observation becomes a
-// "differential" violation of `report`. Returns whether there was one.
+// differential violation of `report`. Returns whether there was one.
 bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunReport& report) {
   RunOptions model_options = options;
-  model_options.backend = "model";
+  model_options.backend = BackendKind::kModel;
   model_options.compare_model = false;
   model_options.check_determinism = false;
   return MarkDifference(RunScenario(scenario, model_options), report);
@@ -212,7 +242,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   if (!report.mutant.empty()) {
     mutant = FindMutant(report.mutant);
     if (mutant == nullptr) {
-      report.verdict = "error";
+      report.verdict = Verdict::kError;
       report.error = fmt::format("unknown mutant \"{}\"", report.mutant);
       Judge(scenario, report);
       return report;
@@ -223,7 +253,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   try {
     Result<OutputMap> reference = ReferenceOutputs(scenario, options);
     if (!reference.ok()) {
-      report.verdict = "error";
+      report.verdict = Verdict::kError;
       report.error = reference.status().ToString();
     } else {
       RunAttempts(scenario, options, parts, *reference, report);
@@ -233,23 +263,24 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
         if (again.trace_hash != report.trace_hash) {
           const size_t first = FirstDifferentLine(report.trace, again.trace).value_or(report.trace.size());
           report.violations.push_back(Violation{
-              "determinism", fmt::format("the same scenario gave trace hashes {:016x} and {:016x}; first difference "
+              Invariant::kDeterminism, fmt::format("the same scenario gave trace hashes {:016x} and {:016x}; first difference "
                                          "at event #{}:\n    {}\n    {}",
                                          report.trace_hash, again.trace_hash, first,
                                          first < report.trace.size() ? report.trace[first] : "<end>",
                                          first < again.trace.size() ? again.trace[first] : "<end>")});
-          report.verdict = "violation";
+          report.verdict = Verdict::kViolation;
         }
       }
     }
   } catch (const std::exception& error) {
-    report.verdict = "error";
+    report.verdict = Verdict::kError;
     report.error = fmt::format("internal error in scenario {}: {}", scenario.path, error.what());
   }
-  const bool differs = options.compare_model && options.backend != "model" && CompareWithModel(scenario, options, report);
+  const bool differs =
+      options.compare_model && options.backend != BackendKind::kModel && CompareWithModel(scenario, options, report);
   Judge(scenario, report);
-  if (differs && scenario.expect.verdict != "differential") {
-    report.mismatches.push_back("the " + options.backend + " backend does not tell the model's story");
+  if (differs && !scenario.expect.verdict.IsViolated(Invariant::kDifferential)) {
+    report.mismatches.push_back(fmt::format("the {} backend does not tell the model's story", NameOf(options.backend)));
     report.ok = false;
   }
   return report;

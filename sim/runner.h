@@ -9,19 +9,21 @@
 #include <string>
 #include <vector>
 
-#include "properties/invariant_checker.h"
+#include "model/backends/backend_kind.h"
 #include "model/scenario.h"
 #include "model/scheduler.h"
+#include "model/verdict.h"
+#include "properties/invariant_checker.h"
 
 namespace durasim {
 
 struct RunOptions {
   std::optional<std::string> mutant;  // overrides the scenario's `mutant:`
-  std::string backend = "model";      // model, mock or kafka
+  BackendKind backend = BackendKind::kModel;
   std::string bootstrap_servers;      // --backend kafka
   bool check_determinism = false;     // run twice and compare the traces
   // On mock or kafka, also run on the model: the first different observation
-  // (sim/differential.h) is a violation of invariant "differential".
+  // (sim/differential.h) is a violation of Invariant::kDifferential.
   bool compare_model = false;
   SimDuration attempt_time_bound = std::chrono::minutes(10);  // simulated time per attempt
 };
@@ -30,8 +32,8 @@ struct RunReport {
   std::string scenario;
   std::string path;
   std::string mutant;  // empty: production code
-  std::string backend;
-  std::string verdict;  // pass, violation, stuck, error
+  BackendKind backend = BackendKind::kModel;
+  Verdict verdict = Verdict::kPass;
   bool ok = false;      // the verdict matched the expectation
   std::vector<std::string> mismatches;  // why not ok
   int64_t supplier_calls = 0;
@@ -47,6 +49,12 @@ struct RunReport {
 };
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options);
+
+// Whether `report` shows `expected` (model/verdict.h): what the runner
+// judges a scenario's expectation by, and the shrinker a candidate.
+bool Shows(const RunReport& report, ExpectedVerdict expected);
+// What the sweep files `report` under when it failed.
+ExpectedVerdict FiledUnder(const RunReport& report);
 
 // The command-line flags that select `options`' backend and comparison, each
 // with a leading space ("" for the model): for reproduce lines.

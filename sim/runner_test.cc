@@ -18,7 +18,7 @@ Scenario LoadSeed() {
   return scenario.value();
 }
 
-bool HasViolation(const RunReport& report, const std::string& invariant) {
+bool HasViolation(const RunReport& report, Invariant invariant) {
   return std::any_of(report.violations.begin(), report.violations.end(),
                      [&](const Violation& v) { return v.invariant == invariant; });
 }
@@ -26,7 +26,7 @@ bool HasViolation(const RunReport& report, const std::string& invariant) {
 // Strategy: the fixed store reuses the saved result: one supplier call, 70.
 TEST(RunnerTest, SeedRegressionPassesWithTheFixedStore) {
   const RunReport report = RunScenario(LoadSeed(), RunOptions{});
-  EXPECT_EQ(report.verdict, "pass");
+  EXPECT_EQ(report.verdict, Verdict::kPass);
   EXPECT_TRUE(report.ok);
   EXPECT_EQ(report.supplier_calls, 1);
   EXPECT_EQ(report.outputs, std::vector<int64_t>{70});
@@ -40,12 +40,12 @@ TEST(RunnerTest, LegacyMarkerMutantIsCaughtByOnce) {
   RunOptions options;
   options.mutant = "legacy-end-offset-marker";
   const RunReport report = RunScenario(LoadSeed(), options);
-  EXPECT_EQ(report.verdict, "violation");
+  EXPECT_EQ(report.verdict, Verdict::kViolation);
   EXPECT_FALSE(report.ok);  // the file expects pass
   EXPECT_EQ(report.supplier_calls, 2);
   EXPECT_EQ(report.outputs, std::vector<int64_t>{70});
-  ASSERT_TRUE(HasViolation(report, "once"));
-  EXPECT_FALSE(HasViolation(report, "same-answer"));
+  ASSERT_TRUE(HasViolation(report, Invariant::kOnce));
+  EXPECT_FALSE(HasViolation(report, Invariant::kSameAnswer));
   const std::string& message = report.violations.front().message;
   EXPECT_NE(message.find("fn=llm"), std::string::npos) << message;
   EXPECT_NE(message.find("supplier.call"), std::string::npos) << message;
@@ -69,7 +69,7 @@ TEST(RunnerTest, ExpectationMismatchesAreReported) {
   scenario.expect.outputs = std::vector<int64_t>{71};
   scenario.expect.supplier_calls = 3;
   const RunReport report = RunScenario(scenario, RunOptions{});
-  EXPECT_EQ(report.verdict, "pass");
+  EXPECT_EQ(report.verdict, Verdict::kPass);
   EXPECT_FALSE(report.ok);
   EXPECT_EQ(report.mismatches.size(), 2u);
 }
@@ -79,7 +79,7 @@ TEST(RunnerTest, UnknownMutantIsAnError) {
   RunOptions options;
   options.mutant = "no-such-mutant";
   const RunReport report = RunScenario(LoadSeed(), options);
-  EXPECT_EQ(report.verdict, "error");
+  EXPECT_EQ(report.verdict, Verdict::kError);
   EXPECT_NE(report.error.find("no-such-mutant"), std::string::npos);
 }
 
@@ -99,11 +99,11 @@ TEST(RunnerTest, NoProgressIsStuck) {
   attempt.steps = {down, read};
   scenario.attempts = {attempt};
   scenario.expect = Expectation{};
-  scenario.expect.verdict = "liveness";
+  scenario.expect.verdict = ExpectedVerdict::Violated(Invariant::kLiveness);
   const RunReport report = RunScenario(scenario, RunOptions{});
-  EXPECT_EQ(report.verdict, "stuck");
+  EXPECT_EQ(report.verdict, Verdict::kStuck);
   EXPECT_TRUE(report.ok);
-  EXPECT_TRUE(HasViolation(report, "liveness"));
+  EXPECT_TRUE(HasViolation(report, Invariant::kLiveness));
 }
 
 // Strategy: a corrupt step naming a record the log does not hold ends the
@@ -125,13 +125,13 @@ attempts:
 )",
                                             "corrupt_missing.yaml");
   ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
-  for (const char* backend : {"model", "mock"}) {
+  for (BackendKind backend : {BackendKind::kModel, BackendKind::kMock}) {
     RunOptions options;
     options.backend = backend;
     const RunReport report = RunScenario(*scenario, options);
-    EXPECT_EQ(report.verdict, "error") << backend;
+    EXPECT_EQ(report.verdict, Verdict::kError) << NameOf(backend);
     EXPECT_NE(report.error.find("corrupt: no record at partition 0 offset 99"), std::string::npos)
-        << backend << ": " << report.error;
+        << NameOf(backend) << ": " << report.error;
   }
 }
 
@@ -140,34 +140,34 @@ attempts:
 // expected; with the legacy mutant both see the second supplier call.
 TEST(RunnerTest, CompareModelOnMockAgreesOnTheSeedRegression) {
   RunOptions options;
-  options.backend = "mock";
+  options.backend = BackendKind::kMock;
   options.compare_model = true;
   RunReport report = RunScenario(LoadSeed(), options);
   EXPECT_TRUE(report.ok) << (report.mismatches.empty() ? report.error : report.mismatches.front());
-  EXPECT_FALSE(HasViolation(report, "differential"));
+  EXPECT_FALSE(HasViolation(report, Invariant::kDifferential));
   options.mutant = "legacy-end-offset-marker";
   report = RunScenario(LoadSeed(), options);
   EXPECT_EQ(report.supplier_calls, 2);
-  EXPECT_TRUE(HasViolation(report, "once"));
-  EXPECT_FALSE(HasViolation(report, "differential"));
+  EXPECT_TRUE(HasViolation(report, Invariant::kOnce));
+  EXPECT_FALSE(HasViolation(report, Invariant::kDifferential));
 }
 
 // Strategy: a backend that cannot even start (kafka without bootstrap
 // servers) tells another story than the model: with compare_model the run
-// gets a "differential" violation naming the verdicts, and does not match
+// gets a differential violation naming the verdicts, and does not match
 // the file's expectation; without compare_model it is only an error.
 TEST(RunnerTest, CompareModelReportsADifferentStory) {
   RunOptions options;
-  options.backend = "kafka";
+  options.backend = BackendKind::kKafka;
   RunReport report = RunScenario(LoadSeed(), options);
-  EXPECT_EQ(report.verdict, "error");
-  EXPECT_FALSE(HasViolation(report, "differential"));
+  EXPECT_EQ(report.verdict, Verdict::kError);
+  EXPECT_FALSE(HasViolation(report, Invariant::kDifferential));
   options.compare_model = true;
   report = RunScenario(LoadSeed(), options);
   EXPECT_FALSE(report.ok);
-  ASSERT_TRUE(HasViolation(report, "differential"));
+  ASSERT_TRUE(HasViolation(report, Invariant::kDifferential));
   const auto differential = std::find_if(report.violations.begin(), report.violations.end(),
-                                         [](const Violation& v) { return v.invariant == "differential"; });
+                                         [](const Violation& v) { return v.invariant == Invariant::kDifferential; });
   EXPECT_EQ(differential->message, "model and kafka differ: verdict: model pass, kafka error");
   EXPECT_TRUE(std::any_of(report.mismatches.begin(), report.mismatches.end(), [](const std::string& m) {
     return m == "the kafka backend does not tell the model's story";

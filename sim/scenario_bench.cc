@@ -45,6 +45,6 @@ int main(int argc, char** argv) {
   std::cout << fmt::format("scenario {}: {} runs in {:.3f} s wall = {:.0f} runs/s; simulated {:.3f} s = {:.1f}x wall; "
                            "verdict {}; trace hash {:016x}; runs with another hash: {}\n",
                            scenario->name, runs, wall_s, runs / wall_s, sim_us / 1e6, (sim_us / 1e6) / wall_s,
-                           first.verdict, first.trace_hash, mismatched);
+                           NameOf(first.verdict), first.trace_hash, mismatched);
   return mismatched == 0 ? 0 : 1;
 }

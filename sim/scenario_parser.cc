@@ -38,10 +38,6 @@ constexpr int64_t kDurationMsMax = 86'400'000;  // one simulated day
 constexpr int64_t kPutRetriesMax = 100;
 constexpr int64_t kCountMax = 1'000'000;        // read counts, fault `nth`
 
-constexpr std::string_view kVerdicts[] = {
-    "pass", "error", "once", "finished", "same-answer", "phantom-save",
-    "cancellation", "invalid-recovery", "bounded-memory", "put-latency", "liveness", "differential"};
-
 // The step keyword of `form` from `table`, its value required or refused as
 // the table says.
 template <typename Kind, size_t N>
@@ -264,11 +260,8 @@ class ScenarioParser {
 
   static FaultKind ReadFault(const Value& v) {
     std::string name = ReadString(v);
-    for (const FaultKindInfo& fault : AllFaultKinds()) {
-      if (fault.name == name) return fault.kind;
-    }
-    Fail(v.pos, fmt::format("unknown fault kind '{}'; expected one of: {}", name,
-                            Join(AllFaultKinds(), [](const FaultKindInfo& f) { return std::string(f.name); })));
+    if (std::optional<FaultKind> kind = ParseName<FaultKind>(name)) return *kind;
+    Fail(v.pos, fmt::format("unknown fault kind '{}'; expected one of: {}", name, NameList<FaultKind>()));
   }
 
   void ParseCorrupt(const Value& arg, AttemptStep& step) const {
@@ -295,13 +288,11 @@ class ScenarioParser {
     if (const Value* f = map.Find("supplier_calls")) expect.supplier_calls = ReadInt(*f, 0, kInt64Max);
   }
 
-  static std::string ReadVerdict(const Value& v) {
-    std::string verdict = ReadString(v);
-    if (std::find(std::begin(kVerdicts), std::end(kVerdicts), verdict) == std::end(kVerdicts)) {
-      Fail(v.pos, fmt::format("unknown verdict '{}'; expected one of: {}", verdict,
-                              Join(kVerdicts, [](std::string_view s) { return std::string(s); })));
-    }
-    return verdict;
+  static ExpectedVerdict ReadVerdict(const Value& v) {
+    const std::string name = ReadString(v);
+    std::optional<ExpectedVerdict> verdict = ParseExpectedVerdict(name);
+    if (!verdict) Fail(v.pos, fmt::format("unknown verdict '{}'; expected one of: {}", name, ExpectedVerdictNames()));
+    return *verdict;
   }
 
   Scenario scenario_;

@@ -139,7 +139,7 @@ TEST(ScenarioParserTest, FullScenarioFillsEveryField) {
   EXPECT_EQ(s.log.ack_latency_ms, 2);
   EXPECT_EQ(s.log.delivery_timeout_ms, 900);
 
-  EXPECT_EQ(s.expect.verdict, "same-answer");
+  EXPECT_EQ(s.expect.verdict, ExpectedVerdict::Violated(Invariant::kSameAnswer));
   EXPECT_EQ(s.expect.outputs, (std::vector<int64_t>{70, -30}));
   EXPECT_EQ(s.expect.supplier_calls, 2);
   EXPECT_EQ(s.expect.pos.line, 53);
@@ -245,7 +245,7 @@ TEST(ScenarioParserTest, OmittedKeysTakeTheirDefaults) {
   EXPECT_EQ(s.log.linger_ms, 5);
   EXPECT_EQ(s.log.ack_latency_ms, 1);
   EXPECT_EQ(s.log.delivery_timeout_ms, 300);
-  EXPECT_EQ(s.expect.verdict, "pass");
+  EXPECT_EQ(s.expect.verdict, ExpectedVerdict::Pass());
   EXPECT_FALSE(s.expect.outputs.has_value());
   EXPECT_FALSE(s.expect.supplier_calls.has_value());
   EXPECT_EQ(s.expect.pos.line, 0);  // not in the file

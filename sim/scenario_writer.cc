@@ -58,7 +58,7 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
     case AttemptStep::Kind::kRunFor: one(step.duration_ms); return;
     case AttemptStep::Kind::kArm:
       begin_options();
-      out << YAML::Key << "fault" << YAML::Value << FaultKindName(step.fault) << YAML::Key << "nth" << YAML::Value
+      out << YAML::Key << "fault" << YAML::Value << NameOf(step.fault) << YAML::Key << "nth" << YAML::Value
           << step.nth << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kBrokerDown:
@@ -131,7 +131,7 @@ void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts)
 
 void WriteExpect(YAML::Emitter& out, const Expectation& expect) {
   out << YAML::Key << "expect" << YAML::Value << YAML::BeginMap << YAML::Key << "verdict" << YAML::Value
-      << expect.verdict;
+      << expect.verdict.name();
   if (expect.outputs.has_value()) {
     out << YAML::Key << "outputs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (int64_t value : *expect.outputs) out << value;

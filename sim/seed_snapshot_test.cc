@@ -52,7 +52,7 @@ TEST(SeedSnapshot, PinnedSeedsGiveTheSameScenario) {
   }
 }
 
-bool HasViolation(const RunReport& report, const std::string& invariant) {
+bool HasViolation(const RunReport& report, Invariant invariant) {
   return std::any_of(report.violations.begin(), report.violations.end(),
                      [&](const Violation& v) { return v.invariant == invariant; });
 }
@@ -66,35 +66,35 @@ RunReport RunSeed(uint64_t seed, const std::string& mutant) {
 struct QuotedKill {
   const char* mutant;
   uint64_t seed;
-  const char* invariant;
+  Invariant invariant;
 };
 
 // The kill matrix's window 1 (docs/benchmarks.md): the seed that kills each
 // mutant by its own invariant. docs/exploring.md and README.md quote 118;
 // 2047 is the same mutant's kill in window 2001.
 constexpr QuotedKill kQuotedKills[] = {
-    {"legacy-end-offset-marker", 118, "once"},
-    {"legacy-end-offset-marker", 2047, "once"},
-    {"cache-before-ack", 43, "phantom-save"},
-    {"fire-and-forget-put", 1, "phantom-save"},
-    {"swallow-cancellation", 4, "cancellation"},
-    {"await-before-flush", 1, "put-latency"},
-    {"leak-completed-boundaries", 1, "bounded-memory"},
-    {"leak-checkpoint-map-on-abort", 4, "bounded-memory"},
-    {"rebuild-accepts-invalid", 10, "invalid-recovery"},
-    {"prune-on-snapshot", 188, "finished"},
-    {"pending-as-hit", 1, "same-answer"},
-    {"cancel-as-failure", 11, "same-answer"},
-    {"canary", 1, "same-answer"},
+    {"legacy-end-offset-marker", 118, Invariant::kOnce},
+    {"legacy-end-offset-marker", 2047, Invariant::kOnce},
+    {"cache-before-ack", 43, Invariant::kPhantomSave},
+    {"fire-and-forget-put", 1, Invariant::kPhantomSave},
+    {"swallow-cancellation", 4, Invariant::kCancellation},
+    {"await-before-flush", 1, Invariant::kPutLatency},
+    {"leak-completed-boundaries", 1, Invariant::kBoundedMemory},
+    {"leak-checkpoint-map-on-abort", 4, Invariant::kBoundedMemory},
+    {"rebuild-accepts-invalid", 10, Invariant::kInvalidRecovery},
+    {"prune-on-snapshot", 188, Invariant::kFinished},
+    {"pending-as-hit", 1, Invariant::kSameAnswer},
+    {"cancel-as-failure", 11, Invariant::kSameAnswer},
+    {"canary", 1, Invariant::kSameAnswer},
 };
 
 TEST(SeedSnapshot, QuotedMutantSeedsStillShowTheirViolation) {
   // Strategy: each quoted kill seed, run with its mutant, violates its invariant.
   for (const QuotedKill& kill : kQuotedKills) {
     const RunReport report = RunSeed(kill.seed, kill.mutant);
-    EXPECT_EQ(report.verdict, "violation") << kill.mutant << " seed " << kill.seed << ": " << report.error;
+    EXPECT_EQ(report.verdict, Verdict::kViolation) << kill.mutant << " seed " << kill.seed << ": " << report.error;
     EXPECT_TRUE(HasViolation(report, kill.invariant))
-        << "seed " << kill.seed << " with mutant " << kill.mutant << " no longer violates " << kill.invariant
+        << "seed " << kill.seed << " with mutant " << kill.mutant << " no longer violates " << NameOf(kill.invariant)
         << "; " << Changed(kill.seed);
   }
 }
@@ -104,8 +104,8 @@ TEST(SeedSnapshot, QuotedMutantSeedsStillShowTheirViolation) {
 TEST(SeedSnapshot, LegacyMarkerSeed68FailsByFinishedOnly) {
   // Strategy: seed 68 with the legacy marker violates finished and not once.
   const RunReport report = RunSeed(68, "legacy-end-offset-marker");
-  EXPECT_TRUE(HasViolation(report, "finished")) << Changed(68);
-  EXPECT_FALSE(HasViolation(report, "once")) << Changed(68);
+  EXPECT_TRUE(HasViolation(report, Invariant::kFinished)) << Changed(68);
+  EXPECT_FALSE(HasViolation(report, Invariant::kOnce)) << Changed(68);
 }
 
 // The production code is clean at every pinned seed (docs/benchmarks.md:
@@ -114,7 +114,7 @@ TEST(SeedSnapshot, ProductionPassesAtThePinnedSeeds) {
   // Strategy: every pinned seed passes with the production code.
   for (const PinnedSeed& pinned : kPinnedSeeds) {
     const RunReport report = RunSeed(pinned.seed, "");
-    EXPECT_EQ(report.verdict, "pass") << "seed " << pinned.seed << ": " << report.error;
+    EXPECT_EQ(report.verdict, Verdict::kPass) << "seed " << pinned.seed << ": " << report.error;
   }
 }
 

@@ -3,6 +3,7 @@
 // hook, at the simulated instant they happen, so nothing is ever discovered.
 #pragma once
 
+#include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
 #include "model/kafka_log.h"
 #include "model/scenario.h"
@@ -16,7 +17,7 @@ class MemoryLogBackend : public LogBackend {
   MemoryLogBackend(KafkaLog& log, const LogConfig& config) : log_(log), config_(config) {}
   ~MemoryLogBackend() override { log_.set_append_listener(nullptr); }
 
-  std::string name() const override { return "model"; }
+  std::string name() const override { return NameOf(BackendKind::kModel); }
   Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append) override;
   void Disconnect() override { log_.set_append_listener(nullptr); }
   Status DiscoverAppends() override { return Status::Ok(); }

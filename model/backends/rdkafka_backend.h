@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
 #include "model/kafka_log.h"
 #include "model/scenario.h"
@@ -36,7 +37,7 @@ class RdKafkaBackend : public LogBackend {
   // A fresh topic of the scenario's partitions on the broker at `bootstrap_servers`.
   static Result<std::unique_ptr<RdKafkaBackend>> OnBroker(const std::string& bootstrap_servers, const Harness& harness);
 
-  std::string name() const override { return mock_ ? "mock" : "kafka"; }
+  std::string name() const override { return NameOf(mock_ ? BackendKind::kMock : BackendKind::kKafka); }
   Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append) override;
   void Disconnect() override { on_append_ = nullptr; }
   Status DiscoverAppends() override;

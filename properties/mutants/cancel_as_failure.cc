@@ -9,7 +9,7 @@ boost::asio::awaitable<Status> CancelAsFailureRuntime::CallCancelled(const State
   CallResult& slot = state.call_results.back();
   slot.status = CallStatus::kFailed;
   slot.error = "cancelled";
-  if (Status put = co_await PutState(state_key, state, "result"); !put.ok()) co_return put;
+  if (Status put = co_await PutState(state_key, state, PutPoint::kResult); !put.ok()) co_return put;
   co_return co_await AgentRuntime::CallCancelled(state_key, state, call);
 }
 

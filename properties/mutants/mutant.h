@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/invariant.h"
 #include "model/parts.h"
 
 namespace durasim {
@@ -14,7 +15,7 @@ struct Mutant {
   std::string name;
   std::string description;
   std::string origin;              // the real-world bug it comes from
-  std::string expected_invariant;  // the invariant expected to catch it
+  Invariant expected_invariant;    // the invariant expected to catch it
   StoreFactory make_store;         // empty: the production store
   RuntimeFactory make_runtime;     // empty: the production runtime
 };

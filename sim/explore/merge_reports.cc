@@ -2,67 +2,49 @@
 #include "sim/explore/merge_reports.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 
-#include "sim/explore/sweep.h"
-#include "properties/scenario_generator.h"
+#include "sim/exit_codes.h"
+#include "sim/explore/explore_report.h"
 #include "sim/report.h"
 
 namespace durasim {
 
 int MergeReports(const std::string& out_path, const std::vector<std::string>& in_paths, bool require_coverage) {
-  std::map<uint64_t, nlohmann::json> seeds;
-  SweepResult merged;
-  nlohmann::json mutant = nullptr;
+  std::map<uint64_t, SeedResult> seeds;  // a seed in several shards: the last one's
+  MergedReport merged;
+  merged.merged_from = in_paths;
   for (const std::string& path : in_paths) {
-    std::ifstream in(path);
-    if (!in) {
-      std::cerr << "durasim: cannot read " << path << "\n";
+    Result<ExploreReport> report = ReadExploreReport(path);
+    if (!report.ok()) {
+      std::cerr << "durasim: " << report.status().message() << "\n";
       return kExitUsage;
     }
-    nlohmann::json report;
-    try {
-      report = nlohmann::json::parse(in);
-      for (const nlohmann::json& seed : report.at("seeds")) seeds[seed.at("seed").get<uint64_t>()] = seed;
-      merged.wall_s = std::max(merged.wall_s, report.at("wall_s").get<double>());
-    } catch (const std::exception& error) {
-      std::cerr << "durasim: " << path << " is not an explore report: " << error.what() << "\n";
-      return kExitUsage;
-    }
-    if (report.contains("mutant")) mutant = report["mutant"];
+    for (SeedResult& seed : report->seeds) seeds[seed.seed] = std::move(seed);
+    merged.wall_s = std::max(merged.wall_s, report->wall_s);
+    merged.mutant = report->mutant;
   }
-  std::map<std::string, int64_t> hits;
-  nlohmann::json all = nlohmann::json::array();
-  for (const auto& [number, seed] : seeds) {
-    SeedResult result;
-    result.seed = number;
-    result.verdict = seed.at("verdict").get<std::string>();
-    result.invariants = seed.at("invariants").get<std::vector<std::string>>();
-    for (const auto& [name, count] : seed.at("fault_hits").items()) hits[name] += count.get<int64_t>();
-    merged.seeds.push_back(result);
-    all.push_back(seed);
-  }
-  for (const std::string& name : FaultHitNames()) {
-    if (hits.count(name) == 0) merged.never_fired.push_back(name);
-  }
-  nlohmann::json out = {{"mutant", mutant}, {"merged_from", in_paths}, {"wall_s", merged.wall_s},
-                        {"never_fired", merged.never_fired}, {"seeds", all}};
-  const Status written = WriteFile(out_path, out.dump(2) + "\n");
+  SweepResult result;
+  for (auto& [number, seed] : seeds) result.seeds.push_back(std::move(seed));
+  result.wall_s = merged.wall_s;
+  result.never_fired = NeverFired(result.seeds);
+  merged.never_fired = result.never_fired;
+  merged.seeds = result.seeds;
+  const Status written = WriteFile(out_path, ReportText(merged));
   if (!written.ok()) {
     std::cerr << "durasim: " << written.message() << "\n";
     return kExitUsage;
   }
-  size_t failed = 0;
-  for (const SeedResult& seed : merged.seeds) failed += seed.verdict == "pass" ? 0 : 1;
+  const size_t failed = static_cast<size_t>(std::count_if(
+      result.seeds.begin(), result.seeds.end(), [](const SeedResult& seed) { return seed.verdict != Verdict::kPass; }));
+  const std::string never = result.never_fired.empty() ? "none" : fmt::format("{}", fmt::join(result.never_fired, ", "));
   std::cout << fmt::format("merged {} reports: {} seeds, {} failed, never fired: {}\n", in_paths.size(),
-                           merged.seeds.size(), failed,
-                           merged.never_fired.empty() ? "none" : fmt::format("{}", fmt::join(merged.never_fired, ", ")));
-  return ExitCodeFor(merged, require_coverage);
+                           result.seeds.size(), failed, never);
+  return ExitCodeFor(result, require_coverage);
 }
 
 }  // namespace durasim

@@ -6,17 +6,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "sim/explore/shrink.h"
-#include "sim/explore/sweep.h"
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
+#include "sim/exit_codes.h"
+#include "sim/explore/failure_file.h"
+#include "sim/explore/sweep.h"
 #include "sim/report.h"
-#include "sim/scenario_writer.h"
 
 namespace durasim {
 namespace {
@@ -28,12 +27,12 @@ constexpr const char* kProduction = "(production)";
 // One line of the kill matrix.
 struct Row {
   std::string mutant;    // kProduction for the production code
-  std::string expected;  // the invariant that must catch it; "none" for production
+  std::optional<Invariant> expected;  // the invariant that must catch it; none for production
   bool failed = false;   // some seed failed
   bool ok = false;       // killed by `expected` (a mutant) or no failure at all (production)
   uint64_t seed = 0;     // the killing seed, or the first failing one when none kills
   uint64_t seeds_run = 0;
-  std::vector<std::string> caught_by;  // invariants of that seed
+  std::vector<std::string> caught_by;  // invariants of that seed, or what it is filed under
   std::string message;
   std::string earlier;  // a failure by other invariants before the kill: "seed N [inv,...]"
   double sweep_s = 0;
@@ -47,30 +46,30 @@ struct Row {
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-std::string FailureInvariant(const SeedResult& seed) {
-  if (seed.verdict == "stuck") return "liveness";
-  if (seed.verdict == "error" || seed.invariants.empty()) return "error";
-  return seed.invariants.front();
+ExpectedVerdict SeedFiledUnder(const SeedResult& seed) { return FiledUnder(seed.verdict, seed.invariants); }
+
+std::string ExpectedName(const Row& row) { return row.expected ? NameOf(*row.expected) : "none"; }
+
+// The kill's regression file: the shrunk failure, named after the mutant.
+Scenario RegressionScenario(const Mutant* mutant, const ShrinkResult& shrunk, const std::string& file_name) {
+  Scenario s = shrunk.scenario;
+  s.name = file_name.substr(0, file_name.size() - std::string(".yaml").size());
+  s.description = mutant != nullptr ? mutant->description : "the production code failed";
+  return s;
 }
 
 // Shrinks the failing seed's scenario and writes it as a regression file.
-void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, const std::string& invariant, Row& row) {
+void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, ExpectedVerdict filed, Row& row) {
   const Clock::time_point start = Clock::now();
-  Scenario failing = GenerateFromSeed(row.seed).scenario;
-  if (mutant != nullptr) failing.mutant = mutant->name;
-  failing.expect = Expectation{};
-  failing.expect.verdict = invariant;
+  const std::optional<std::string> mutant_name =
+      mutant != nullptr ? std::optional<std::string>(mutant->name) : std::nullopt;
+  const Scenario failing = FailingScenario(GenerateFromSeed(row.seed).scenario, mutant_name, filed);
   RunOptions run_options;
   run_options.mutant = failing.mutant;
-  const auto budget = std::chrono::milliseconds(static_cast<int64_t>(options.shrink_budget_s * 1000));
-  ShrinkResult shrunk = Shrink(failing, run_options, invariant, budget);
+  const ShrinkResult shrunk = ShrinkFailure(failing, run_options, options.shrink_budget_s);
   row.shrink_s = Seconds(Clock::now() - start);
-  Scenario& s = shrunk.scenario;
   const std::string file_name = mutant != nullptr ? MutantScenarioFileName(mutant->name) : "production_failure.yaml";
-  s.name = file_name.substr(0, file_name.size() - std::string(".yaml").size());
-  s.description = mutant != nullptr ? mutant->description : "the production code failed";
-  s.mutant = failing.mutant;
-  s.expect = failing.expect;
+  const Scenario s = RegressionScenario(mutant, shrunk, file_name);
   row.attempts = s.attempts.size();
   row.inputs = s.inputs.size();
   for (const AttemptSpec& attempt : s.attempts) row.steps += attempt.steps.size();
@@ -78,27 +77,21 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, const s
 
   const std::string who = mutant != nullptr ? "mutant " + mutant->name : "the production code";
   std::vector<std::string> header = {
-      fmt::format("Strategy: {} must be caught by {}: {}.", who, invariant, s.description),
+      fmt::format("Strategy: {} must be caught by {}: {}.", who, filed.name(), s.description),
       fmt::format("Found by `durasim mutants`: explore seed {} was the first (after {} seeds) to fail with {}; shrunk "
                   "to {} attempts, {} inputs{}.",
-                  row.seed, row.seeds_run, invariant, row.attempts, row.inputs,
+                  row.seed, row.seeds_run, filed.name(), row.attempts, row.inputs,
                   shrunk.budget_exhausted ? " (shrink budget exhausted)" : ""),
-      fmt::format("Invariant: {} (must be violated).", invariant),
+      fmt::format("Invariant: {} (must be violated).", filed.name()),
   };
   if (mutant != nullptr) header.push_back(fmt::format("from: {}", mutant->origin));
-  header.push_back(fmt::format("replay the generated run: build/durasim replay --seed {}{}", row.seed,
-                               mutant != nullptr ? " --mutant " + mutant->name : ""));
-  const std::string first_line = row.message.substr(0, row.message.find('\n'));
-  header.push_back(fmt::format("first violation: {}", first_line));
-
-  std::error_code error;
-  std::filesystem::create_directories(options.failures_dir, error);
+  header.push_back(ReplayLine(row.seed, mutant_name, ""));
+  header.push_back(FirstViolationLine(row.message));
   row.file = fmt::format("{}/{}", options.failures_dir, file_name);
-  const Status written = WriteFile(row.file, WriteScenarioYaml(s, header));
-  if (!written.ok()) std::cerr << "durasim: " << written.message() << "\n";
+  WriteFailureFile(row.file, s, header);
 }
 
-bool Has(const std::vector<std::string>& invariants, const std::string& invariant) {
+bool Has(const std::vector<Invariant>& invariants, Invariant invariant) {
   return std::find(invariants.begin(), invariants.end(), invariant) != invariants.end();
 }
 
@@ -109,7 +102,7 @@ bool Has(const std::vector<std::string>& invariants, const std::string& invarian
 Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
   Row row;
   row.mutant = mutant != nullptr ? mutant->name : kProduction;
-  row.expected = mutant != nullptr ? mutant->expected_invariant : "none";
+  if (mutant != nullptr) row.expected = mutant->expected_invariant;
   const uint64_t end = options.seed_start + options.seeds;  // one past the last seed
   uint64_t next = options.seed_start;
   std::optional<SeedResult> first;  // the first failure, whatever caught it
@@ -128,7 +121,7 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     const SweepResult result = SweepSeeds(sweep);
     row.sweep_s += result.wall_s;
     auto failed = std::find_if(result.seeds.begin(), result.seeds.end(),
-                               [](const SeedResult& seed) { return seed.verdict != "pass"; });
+                               [](const SeedResult& seed) { return seed.verdict != Verdict::kPass; });
     if (failed == result.seeds.end()) break;
     if (!first.has_value()) first = *failed;
     if (mutant == nullptr || Has(failed->invariants, mutant->expected_invariant)) kill = *failed;
@@ -143,14 +136,17 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
   const SeedResult& shown = kill.has_value() ? *kill : *first;
   row.seed = shown.seed;
   row.seeds_run = kill.has_value() ? kill->seed - options.seed_start + 1 : options.seeds;
-  row.caught_by = shown.invariants;
-  if (row.caught_by.empty()) row.caught_by.push_back(FailureInvariant(shown));
+  for (Invariant invariant : shown.invariants) row.caught_by.emplace_back(NameOf(invariant));
+  if (row.caught_by.empty()) row.caught_by.emplace_back(SeedFiledUnder(shown).name());
   row.message = shown.message;
   if (first->seed != shown.seed) {
-    row.earlier = fmt::format("seed {} [{}]", first->seed, fmt::join(first->invariants, ","));
+    std::vector<std::string> names;
+    for (Invariant invariant : first->invariants) names.emplace_back(NameOf(invariant));
+    row.earlier = fmt::format("seed {} [{}]", first->seed, fmt::join(names, ","));
   }
   row.ok = mutant != nullptr && kill.has_value();
-  ShrinkAndWrite(options, mutant, row.ok ? mutant->expected_invariant : FailureInvariant(shown), row);
+  const ExpectedVerdict filed = row.ok ? ExpectedVerdict::Violated(mutant->expected_invariant) : SeedFiledUnder(shown);
+  ShrinkAndWrite(options, mutant, filed, row);
   return row;
 }
 
@@ -171,7 +167,7 @@ std::string Matrix(const std::vector<Row>& rows, const MutantsOptions& options) 
         row.failed ? fmt::format("{}/{}/{}{}", row.attempts, row.inputs, row.steps, row.shrink_exhausted ? "*" : "")
                    : "-";
     out += fmt::format("{:<30} {:<11} {:<16} {:<26} {:>6} {:>8.2f} {:>9.2f}  {}\n", row.mutant, Outcome(row),
-                       row.expected, caught, row.seeds_run, row.sweep_s, row.shrink_s, shrunk);
+                       ExpectedName(row), caught, row.seeds_run, row.sweep_s, row.shrink_s, shrunk);
   }
   for (const Row& row : rows) {
     if (!row.earlier.empty()) {
@@ -190,7 +186,7 @@ nlohmann::json ToJson(const std::vector<Row>& rows, const MutantsOptions& option
     nlohmann::json entry = {{"mutant", row.mutant},
                             {"result", Outcome(row)},
                             {"ok", row.ok},
-                            {"expected_invariant", row.expected},
+                            {"expected_invariant", ExpectedName(row)},
                             {"caught_by", row.caught_by},
                             {"seeds_run", row.seeds_run},
                             {"sweep_wall_s", row.sweep_s}};
@@ -228,7 +224,7 @@ int RunMutants(const MutantsOptions& options) {
   for (const std::string& name : options.only) {
     if (FindMutant(name) == nullptr) {
       std::cerr << "durasim: unknown mutant \"" << name << "\"; see `durasim mutants-list`\n";
-      return 2;
+      return kExitUsage;
     }
   }
   std::vector<Row> rows;
@@ -250,7 +246,7 @@ int RunMutants(const MutantsOptions& options) {
   std::cout << Matrix(rows, options);
   const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.ok; });
   if (!all_ok) std::cout << "mutants: FAILED: a mutant survived or was caught by another invariant, or the production code failed\n";
-  return all_ok ? 0 : 1;
+  return all_ok ? kExitOk : kExitNotAsExpected;
 }
 
 }  // namespace durasim

@@ -16,8 +16,8 @@ using Edit = std::function<bool(Scenario&)>;  // false: not applicable
 
 class Shrinker {
  public:
-  Shrinker(const RunOptions& options, std::string invariant, std::chrono::milliseconds budget)
-      : options_(options), invariant_(std::move(invariant)), deadline_(Clock::now() + budget) {}
+  Shrinker(const RunOptions& options, ExpectedVerdict failure, std::chrono::milliseconds budget)
+      : options_(options), failure_(failure), deadline_(Clock::now() + budget) {}
 
   ShrinkResult Run(Scenario scenario) {
     result_.scenario = std::move(scenario);
@@ -46,7 +46,7 @@ class Shrinker {
     Result<Scenario> parsed = ParseScenario(WriteScenarioYaml(candidate, {}), candidate.path);
     if (!parsed.ok()) return false;
     ++result_.candidates_tried;
-    if (!ShowsFailure(RunScenario(*parsed, options_), invariant_)) return false;
+    if (!Shows(RunScenario(*parsed, options_), failure_)) return false;
     ++result_.candidates_kept;
     parsed->path = result_.scenario.path;
     result_.scenario = std::move(parsed).value();
@@ -180,25 +180,16 @@ class Shrinker {
   }
 
   const RunOptions& options_;
-  std::string invariant_;
+  ExpectedVerdict failure_;
   Clock::time_point deadline_;
   ShrinkResult result_;
 };
 
 }  // namespace
 
-bool ShowsFailure(const RunReport& report, const std::string& invariant) {
-  if (invariant == "liveness") return report.verdict == "stuck";
-  if (invariant == "error") return report.verdict == "error";
-  for (const Violation& v : report.violations) {
-    if (v.invariant == invariant) return true;
-  }
-  return false;
-}
-
-ShrinkResult Shrink(const Scenario& failing, const RunOptions& options, const std::string& invariant,
+ShrinkResult Shrink(const Scenario& failing, const RunOptions& options, ExpectedVerdict failure,
                     std::chrono::milliseconds budget) {
-  return Shrinker(options, invariant, budget).Run(failing);
+  return Shrinker(options, failure, budget).Run(failing);
 }
 
 }  // namespace durasim

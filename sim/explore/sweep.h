@@ -1,19 +1,19 @@
 // The exploration sweep: runs generated scenarios for a range of seeds on
-// worker threads, checks every invariant (and determinism on a sampled share
-// of seeds), writes every failure down as a scenario file the moment it is
-// found, shrinks it, and summarises what the sweep covered.
+// worker threads (sim/explore/seed_pool.h), checks every invariant (and
+// determinism on a sampled share of seeds), writes every failure down as a
+// scenario file the moment it is found (sim/explore/failure_file.h), shrinks
+// it, and reports what the sweep covered (sim/explore/explore_report.h).
 //
 // Threads and the wall clock live here, outside sim/ and model/: a seed's
 // run is the same whichever worker runs it and however long it takes.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "sim/runner.h"
+#include "model/backends/backend_kind.h"
+#include "sim/explore/explore_report.h"
 
 namespace durasim {
 
@@ -25,8 +25,8 @@ struct SweepOptions {
   int shard_count = 1;
   std::optional<std::string> mutant;
   // The backend each seed runs on, and whether it is compared with the model
-  // (a difference is a "differential" failure, written and shrunk as any).
-  std::string backend = "model";
+  // (a difference is a differential failure, written and shrunk as any).
+  BackendKind backend = BackendKind::kModel;
   std::string bootstrap_servers;
   bool compare_model = false;
   double time_budget_s = 0;  // 0: no budget
@@ -45,40 +45,11 @@ struct SweepOptions {
   bool stop_on_first_failure = false;
 };
 
-struct SeedResult {
-  uint64_t seed = 0;
-  std::string verdict;  // pass, violation, stuck, error
-  std::vector<std::string> invariants;
-  uint64_t trace_hash = 0;
-  int64_t sim_us = 0;
-  std::map<std::string, int64_t> fault_hits;
-  std::string failure_file;  // written scenario, if it failed
-  std::string message;       // first violation or error, for reports
-};
-
-struct SweepResult {
-  std::vector<SeedResult> seeds;  // in seed order
-  double wall_s = 0;
-  bool budget_exhausted = false;
-  std::vector<std::string> never_fired;  // fault kinds with no hit
-};
-
 // Runs the sweep and prints progress and the summary to stdout. Returns the
 // process exit code (see ExitCodeFor).
 int RunSweep(const SweepOptions& options);
 
 // Runs the sweep (progress only, no summary, no reports) and returns it.
 SweepResult SweepSeeds(const SweepOptions& options);
-
-// 0 all passed; 1 an invariant violation; 3 a liveness failure; 4 a
-// determinism failure; 5 an error; 6 a coverage failure.
-int ExitCodeFor(const SweepResult& result, bool require_coverage);
-
-inline constexpr int kExitViolation = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitLiveness = 3;
-inline constexpr int kExitDeterminism = 4;
-inline constexpr int kExitError = 5;
-inline constexpr int kExitCoverage = 6;
 
 }  // namespace durasim

@@ -1,0 +1,63 @@
+// Coverage points: what World::CountFault counts, so that a sweep can say
+// which faults fired and where (RunReport::fault_hits, keyed by the printed
+// name). A point is a fault kind that fired, the same refined by the put it
+// hit ("lose_ack@start"), or a fault the harness makes without arming one
+// (ScriptFault).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/enum_table.h"
+#include "model/scenario.h"
+
+namespace durasim {
+
+// Faults a script makes, beyond the armed FaultKinds; the generator draws
+// them too (properties/scenario_generator.h).
+enum class ScriptFault {
+  kCrashStep,        // a crash at the end of an attempt's script
+  kCheckpointAbort,  // a checkpoint is aborted
+  kNeverNotified,    // a checkpoint is neither completed nor aborted
+  kRestoreOlder,     // restore the completed checkpoint before the latest
+  kBrokerDown,       // a window where the broker is unreachable
+};
+
+std::optional<EnumInfo> EnumInfoOf(ScriptFault fault);
+
+// Which put of an action the runtime issues: the `why=` of put.issued
+// lines, and the refinement of a put fault's coverage point.
+enum class PutPoint {
+  kStart,     // the action's first state
+  kPending,   // a durable call's slot before the call
+  kResult,    // a durable call's result
+  kComplete,  // the action finished
+};
+
+std::optional<EnumInfo> EnumInfoOf(PutPoint point);
+
+class CoveragePoint {
+ public:
+  // A fault kind fired, at the put `put` when it hit one.
+  static CoveragePoint Fired(FaultKind kind, std::optional<PutPoint> put = std::nullopt) {
+    return CoveragePoint(kind, put);
+  }
+  static CoveragePoint Made(ScriptFault fault) { return CoveragePoint(fault, std::nullopt); }
+
+  // "lose_ack", "lose_ack@start", "crash_step".
+  std::string Name() const;
+
+ private:
+  CoveragePoint(std::variant<FaultKind, ScriptFault> what, std::optional<PutPoint> put) : what_(what), put_(put) {}
+
+  std::variant<FaultKind, ScriptFault> what_;
+  std::optional<PutPoint> put_;
+};
+
+// The points --require-coverage requires to fire, by name: every fault
+// kind, then every script fault (put refinements are not required).
+std::vector<std::string> RequiredCoverage();
+
+}  // namespace durasim

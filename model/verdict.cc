@@ -1,0 +1,79 @@
+// The verdict table and the mapping between verdicts and expectations.
+#include "model/verdict.h"
+
+#include <algorithm>
+
+namespace durasim {
+
+std::optional<EnumInfo> EnumInfoOf(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass: return EnumInfo{"pass", "every invariant holds"};
+    case Verdict::kViolation: return EnumInfo{"violation", "an invariant checker fired"};
+    case Verdict::kStuck: return EnumInfo{"stuck", "an attempt made no progress within its simulated-time bound"};
+    case Verdict::kError: return EnumInfo{"error", "the scenario asked for something impossible, or an internal error"};
+  }
+  return std::nullopt;
+}
+
+const char* ExpectedVerdict::name() const {
+  switch (kind_) {
+    case Kind::kPass: return NameOf(Verdict::kPass);
+    case Kind::kError: return NameOf(Verdict::kError);
+    case Kind::kViolated: return NameOf(invariant_);
+  }
+  return NameOf(Verdict::kError);
+}
+
+namespace {
+
+// In the order error messages list them.
+std::vector<ExpectedVerdict> ScenarioExpectations() {
+  std::vector<ExpectedVerdict> all = {ExpectedVerdict::Pass(), ExpectedVerdict::Error()};
+  for (Invariant invariant : AllOf<Invariant>()) {
+    if (ExpectableInScenario(invariant)) all.push_back(ExpectedVerdict::Violated(invariant));
+  }
+  return all;
+}
+
+}  // namespace
+
+std::optional<ExpectedVerdict> ParseExpectedVerdict(std::string_view name) {
+  for (const ExpectedVerdict& expected : ScenarioExpectations()) {
+    if (name == expected.name()) return expected;
+  }
+  return std::nullopt;
+}
+
+std::string ExpectedVerdictNames() {
+  std::string out;
+  for (const ExpectedVerdict& expected : ScenarioExpectations()) {
+    if (!out.empty()) out += ", ";
+    out += expected.name();
+  }
+  return out;
+}
+
+bool Shows(Verdict verdict, const std::vector<Invariant>& violated, ExpectedVerdict expected) {
+  switch (expected.kind()) {
+    case ExpectedVerdict::Kind::kPass: return verdict == Verdict::kPass;
+    case ExpectedVerdict::Kind::kError: return verdict == Verdict::kError;
+    case ExpectedVerdict::Kind::kViolated:
+      if (expected.invariant() == Invariant::kLiveness) return verdict == Verdict::kStuck;
+      return verdict == Verdict::kViolation &&
+             std::find(violated.begin(), violated.end(), expected.invariant()) != violated.end();
+  }
+  return false;
+}
+
+ExpectedVerdict FiledUnder(Verdict verdict, const std::vector<Invariant>& violated) {
+  switch (verdict) {
+    case Verdict::kPass: return ExpectedVerdict::Pass();
+    case Verdict::kStuck: return ExpectedVerdict::Violated(Invariant::kLiveness);
+    case Verdict::kError: return ExpectedVerdict::Error();
+    case Verdict::kViolation:
+      return violated.empty() ? ExpectedVerdict::Error() : ExpectedVerdict::Violated(violated.front());
+  }
+  return ExpectedVerdict::Error();
+}
+
+}  // namespace durasim

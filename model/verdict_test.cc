@@ -1,0 +1,89 @@
+// Tests of the vocabulary tables (model/enum_table.h) and the one mapping
+// between verdicts and expectations.
+#include "model/verdict.h"
+
+#include <gtest/gtest.h>
+
+#include "model/backends/backend_kind.h"
+#include "model/coverage.h"
+#include "model/invariant.h"
+#include "model/scenario.h"
+
+namespace durasim {
+namespace {
+
+template <typename E>
+void ExpectNamesRoundTrip() {
+  for (E value : AllOf<E>()) {
+    EXPECT_EQ(ParseName<E>(NameOf(value)), value) << NameOf(value);
+    EXPECT_NE(std::string(DescriptionOf(value)), "") << NameOf(value);
+  }
+  EXPECT_FALSE(ParseName<E>("no-such-name").has_value());
+}
+
+// Strategy: every table lists each value once, in declaration order, and a
+// name parses back to its value; the names are the ones files and reports
+// have always used.
+TEST(VocabularyTest, TablesRoundTripAndKeepTheirNames) {
+  ExpectNamesRoundTrip<Verdict>();
+  ExpectNamesRoundTrip<Invariant>();
+  ExpectNamesRoundTrip<BackendKind>();
+  ExpectNamesRoundTrip<FaultKind>();
+  ExpectNamesRoundTrip<ScriptFault>();
+  ExpectNamesRoundTrip<PutPoint>();
+  EXPECT_EQ(NameList<Verdict>(), "pass, violation, stuck, error");
+  EXPECT_EQ(NameList<BackendKind>(), "model, mock, kafka");
+  EXPECT_EQ(AllOf<FaultKind>().size(), 11u);
+  EXPECT_EQ(NameList<ScriptFault>(),
+            "crash_step, checkpoint_abort, checkpoint_never_notified, restore_older_checkpoint, broker_down");
+}
+
+// Strategy: the expectations a scenario may name are pass, error and every
+// invariant but determinism, listed as the parser's error message has them.
+TEST(VocabularyTest, ScenarioExpectationsAreListedInOrder) {
+  EXPECT_EQ(ExpectedVerdictNames(),
+            "pass, error, once, finished, same-answer, phantom-save, cancellation, invalid-recovery, "
+            "bounded-memory, put-latency, liveness, differential");
+  EXPECT_EQ(ParseExpectedVerdict("liveness"), ExpectedVerdict::Violated(Invariant::kLiveness));
+  EXPECT_EQ(ParseExpectedVerdict("error"), ExpectedVerdict::Error());
+  EXPECT_FALSE(ParseExpectedVerdict("determinism").has_value());
+  EXPECT_FALSE(ParseExpectedVerdict("violation").has_value());
+}
+
+// Strategy: liveness is the stuck verdict, other invariants need a
+// violation naming them, pass and error are those verdicts; what a run is
+// filed under is shown by it.
+TEST(VocabularyTest, ShowsAndFiledUnderAgree) {
+  const std::vector<Invariant> once = {Invariant::kOnce, Invariant::kSameAnswer};
+  EXPECT_TRUE(Shows(Verdict::kViolation, once, ExpectedVerdict::Violated(Invariant::kSameAnswer)));
+  EXPECT_FALSE(Shows(Verdict::kError, once, ExpectedVerdict::Violated(Invariant::kOnce)));
+  EXPECT_FALSE(Shows(Verdict::kViolation, once, ExpectedVerdict::Violated(Invariant::kFinished)));
+  EXPECT_TRUE(Shows(Verdict::kStuck, {Invariant::kLiveness}, ExpectedVerdict::Violated(Invariant::kLiveness)));
+  EXPECT_FALSE(Shows(Verdict::kViolation, {Invariant::kLiveness}, ExpectedVerdict::Violated(Invariant::kLiveness)));
+  EXPECT_TRUE(Shows(Verdict::kPass, {}, ExpectedVerdict::Pass()));
+  EXPECT_FALSE(Shows(Verdict::kStuck, {}, ExpectedVerdict::Pass()));
+  EXPECT_EQ(FiledUnder(Verdict::kViolation, once), ExpectedVerdict::Violated(Invariant::kOnce));
+  EXPECT_EQ(FiledUnder(Verdict::kStuck, {Invariant::kLiveness}), ExpectedVerdict::Violated(Invariant::kLiveness));
+  EXPECT_EQ(FiledUnder(Verdict::kError, once), ExpectedVerdict::Error());
+  for (Verdict verdict : AllOf<Verdict>()) {
+    const std::vector<Invariant> violated =
+        verdict == Verdict::kViolation ? once : verdict == Verdict::kStuck ? std::vector{Invariant::kLiveness}
+                                                                            : std::vector<Invariant>{};
+    EXPECT_TRUE(Shows(verdict, violated, FiledUnder(verdict, violated))) << NameOf(verdict);
+  }
+}
+
+// Strategy: coverage point names are the kind, kind@put, or the script
+// fault; the required list is every fault kind then every script fault.
+TEST(VocabularyTest, CoveragePointNames) {
+  EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck).Name(), "lose_ack");
+  EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck, PutPoint::kStart).Name(), "lose_ack@start");
+  EXPECT_EQ(CoveragePoint::Made(ScriptFault::kNeverNotified).Name(), "checkpoint_never_notified");
+  const std::vector<std::string> required = RequiredCoverage();
+  ASSERT_EQ(required.size(), AllOf<FaultKind>().size() + AllOf<ScriptFault>().size());
+  EXPECT_EQ(required.front(), "crash_after_put_persisted");
+  EXPECT_EQ(required.back(), "broker_down");
+}
+
+}  // namespace
+}  // namespace durasim

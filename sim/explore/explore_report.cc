@@ -1,0 +1,156 @@
+// Explore report implementation.
+#include "sim/explore/explore_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "model/coverage.h"
+#include "sim/exit_codes.h"
+
+namespace durasim {
+namespace {
+
+template <typename E>
+void EnumFromJson(const nlohmann::json& j, E& value, const char* what) {
+  const std::string name = j.get<std::string>();
+  const std::optional<E> parsed = ParseName<E>(name);
+  if (!parsed) {
+    throw std::invalid_argument(fmt::format("unknown {} '{}'; expected one of: {}", what, name, NameList<E>()));
+  }
+  value = *parsed;
+}
+
+std::string XmlEscape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> Names(const std::vector<Invariant>& invariants) {
+  std::vector<std::string> names;
+  for (Invariant invariant : invariants) names.emplace_back(NameOf(invariant));
+  return names;
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, Verdict verdict) { j = NameOf(verdict); }
+void from_json(const nlohmann::json& j, Verdict& verdict) { EnumFromJson(j, verdict, "verdict"); }
+void to_json(nlohmann::json& j, Invariant invariant) { j = NameOf(invariant); }
+void from_json(const nlohmann::json& j, Invariant& invariant) { EnumFromJson(j, invariant, "invariant"); }
+void to_json(nlohmann::json& j, BackendKind backend) { j = NameOf(backend); }
+void from_json(const nlohmann::json& j, BackendKind& backend) { EnumFromJson(j, backend, "backend"); }
+
+std::vector<std::string> NeverFired(const std::vector<SeedResult>& seeds) {
+  std::map<std::string, int64_t> hits;
+  for (const SeedResult& seed : seeds) {
+    for (const auto& [name, count] : seed.fault_hits) hits[name] += count;
+  }
+  std::vector<std::string> never;
+  for (const std::string& name : RequiredCoverage()) {
+    if (hits.count(name) == 0) never.push_back(name);
+  }
+  return never;
+}
+
+std::string ReportText(const ExploreReport& report) { return nlohmann::json(report).dump(2) + "\n"; }
+std::string ReportText(const MergedReport& report) { return nlohmann::json(report).dump(2) + "\n"; }
+
+Result<ExploreReport> ReadExploreReport(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status(StatusCode::kInvalidArgument, fmt::format("cannot read {}", path));
+  try {
+    const nlohmann::json json = nlohmann::json::parse(in);
+    // What every explore and merged report has; the rest has defaults.
+    for (const char* key : {"seeds", "wall_s"}) {
+      if (!json.contains(key)) throw std::invalid_argument(fmt::format("key '{}' not found", key));
+    }
+    return json.get<ExploreReport>();
+  } catch (const std::exception& error) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("{} is not an explore report: {}", path, error.what()));
+  }
+}
+
+std::string Summary(const SweepResult& result) {
+  std::map<std::string, int64_t> verdicts;
+  std::map<std::string, int64_t> by_invariant;
+  std::map<std::string, int64_t> hits;
+  int64_t sim_us = 0;
+  for (const SeedResult& seed : result.seeds) {
+    ++verdicts[NameOf(seed.verdict)];
+    for (Invariant invariant : seed.invariants) ++by_invariant[NameOf(invariant)];
+    for (const auto& [name, count] : seed.fault_hits) hits[name] += count;
+    sim_us += seed.sim_time_us;
+  }
+  const double runs = static_cast<double>(result.seeds.size());
+  std::string out = fmt::format("explore: {} runs in {:.2f} s: {:.0f} runs/s, simulated {:.1f} s = {:.1f}x wall time\n",
+                                result.seeds.size(), result.wall_s, result.wall_s > 0 ? runs / result.wall_s : 0,
+                                sim_us / 1e6, result.wall_s > 0 ? sim_us / 1e6 / result.wall_s : 0);
+  out += fmt::format("verdicts: {}\n", verdicts);
+  out += fmt::format("violations by invariant: {}\n", by_invariant.empty() ? "none" : fmt::format("{}", by_invariant));
+  out += "fault kinds and points hit:\n";
+  for (const auto& [name, count] : hits) out += fmt::format("  {:<40} {}\n", name, count);
+  if (!result.never_fired.empty()) out += fmt::format("never fired: {}\n", fmt::join(result.never_fired, ", "));
+  if (result.budget_exhausted) out += "time budget exhausted: not every seed ran\n";
+  for (const SeedResult& seed : result.seeds) {
+    if (seed.verdict == Verdict::kPass) continue;
+    out += fmt::format("FAILED seed {}: {} [{}] -> {}\n", seed.seed, NameOf(seed.verdict),
+                       fmt::join(Names(seed.invariants), ","), seed.failure_file);
+  }
+  return out;
+}
+
+std::string ToJunit(const SweepResult& result, const std::optional<std::string>& mutant) {
+  size_t failures = 0;
+  for (const SeedResult& seed : result.seeds) failures += seed.verdict == Verdict::kPass ? 0 : 1;
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuite name=\"durasim explore{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
+                     mutant ? " " + XmlEscape(*mutant) : "", result.seeds.size(), failures, result.wall_s);
+  for (const SeedResult& seed : result.seeds) {
+    out += fmt::format("  <testcase classname=\"explore\" name=\"seed_{}\">", seed.seed);
+    if (seed.verdict != Verdict::kPass) {
+      out += fmt::format("<failure message=\"{} [{}] {}\">{}</failure>", NameOf(seed.verdict),
+                         XmlEscape(fmt::format("{}", fmt::join(Names(seed.invariants), ","))),
+                         XmlEscape(seed.failure_file), XmlEscape(seed.message));
+    }
+    out += "</testcase>\n";
+  }
+  out += "</testsuite>\n";
+  return out;
+}
+
+int ExitCodeFor(const SweepResult& result, bool require_coverage) {
+  bool violation = false, liveness = false, determinism = false, error = false;
+  for (const SeedResult& seed : result.seeds) {
+    if (seed.verdict == Verdict::kError) error = true;
+    if (seed.verdict == Verdict::kStuck) liveness = true;
+    for (Invariant invariant : seed.invariants) {
+      if (invariant == Invariant::kDeterminism) {
+        determinism = true;
+      } else if (invariant == Invariant::kLiveness) {
+        liveness = true;
+      } else {
+        violation = true;
+      }
+    }
+  }
+  if (error) return kExitError;
+  if (determinism) return kExitDeterminism;
+  if (violation) return kExitViolation;
+  if (liveness) return kExitLiveness;
+  if (require_coverage && !result.never_fired.empty()) return kExitCoverage;
+  return kExitOk;
+}
+
+}  // namespace durasim

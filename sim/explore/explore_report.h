@@ -1,0 +1,118 @@
+// The explore report: what a sweep found, seed by seed, and the one JSON
+// schema that `explore --report-json` writes and `merge-reports` reads and
+// writes, through the structs below (nlohmann_json's type macros: a key is
+// a member's name, a value its JSON form; verdicts, invariants and backends
+// by their table names). Also the summary, the JUnit report and the exit
+// code that the reports of a sweep give.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/backends/backend_kind.h"
+#include "model/invariant.h"
+#include "model/verdict.h"
+#include "store/status.h"
+
+// An absent value is null.
+namespace nlohmann {
+template <typename T>
+struct adl_serializer<std::optional<T>> {
+  static void to_json(json& j, const std::optional<T>& value) {
+    if (value.has_value()) {
+      j = *value;
+    } else {
+      j = nullptr;
+    }
+  }
+  static void from_json(const json& j, std::optional<T>& value) {
+    if (j.is_null()) {
+      value.reset();
+    } else {
+      value = j.get<T>();
+    }
+  }
+};
+}  // namespace nlohmann
+
+namespace durasim {
+
+struct SeedResult {
+  uint64_t seed = 0;
+  Verdict verdict = Verdict::kPass;
+  std::vector<Invariant> invariants;  // each once, in the order the run violated them
+  std::string trace_hash;             // 16 hex digits
+  int64_t sim_time_us = 0;
+  std::map<std::string, int64_t> fault_hits;  // coverage point name -> hits (model/coverage.h)
+  std::string failure_file;                   // written scenario, if it failed
+  std::string message;                        // first violation or error, for reports
+};
+
+struct SweepResult {
+  std::vector<SeedResult> seeds;  // in seed order
+  double wall_s = 0;
+  bool budget_exhausted = false;
+  std::vector<std::string> never_fired;  // required coverage points with no hit
+};
+
+// `explore --report-json`.
+struct ExploreReport {
+  std::optional<std::string> mutant;
+  BackendKind backend = BackendKind::kModel;
+  bool compare_model = false;
+  uint64_t seed_start = 1;
+  uint64_t seeds_total = 0;
+  std::string shard;  // "I/N"
+  double wall_s = 0;
+  std::vector<std::string> never_fired;
+  std::vector<SeedResult> seeds;
+};
+
+// `merge-reports --out`: the seeds of every shard, in seed order.
+struct MergedReport {
+  std::optional<std::string> mutant;
+  std::vector<std::string> merged_from;  // the shard reports' paths
+  double wall_s = 0;                     // the slowest shard's
+  std::vector<std::string> never_fired;
+  std::vector<SeedResult> seeds;
+};
+
+// The required coverage points (model/coverage.h) that no seed hit.
+std::vector<std::string> NeverFired(const std::vector<SeedResult>& seeds);
+
+// The report as written: indented JSON and a final newline.
+std::string ReportText(const ExploreReport& report);
+std::string ReportText(const MergedReport& report);
+// An explore report, or a merged one (its seeds and wall time): a
+// kInvalidArgument error naming `path` when it is neither.
+[[nodiscard]] Result<ExploreReport> ReadExploreReport(const std::string& path);
+
+// Runs, rates, verdicts, violations by invariant, coverage, failures.
+std::string Summary(const SweepResult& result);
+std::string ToJunit(const SweepResult& result, const std::optional<std::string>& mutant);
+
+// 0 all passed; 1 an invariant violation; 3 a liveness failure; 4 a
+// determinism failure; 5 an error; 6 a coverage failure (sim/exit_codes.h).
+int ExitCodeFor(const SweepResult& result, bool require_coverage);
+
+// JSON forms of the vocabulary, by table name (found by argument-dependent
+// lookup; an unknown name does not parse).
+void to_json(nlohmann::json& j, Verdict verdict);
+void from_json(const nlohmann::json& j, Verdict& verdict);
+void to_json(nlohmann::json& j, Invariant invariant);
+void from_json(const nlohmann::json& j, Invariant& invariant);
+void to_json(nlohmann::json& j, BackendKind backend);
+void from_json(const nlohmann::json& j, BackendKind& backend);
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SeedResult, seed, verdict, invariants, trace_hash, sim_time_us, fault_hits,
+                                   failure_file, message)
+// With defaults: a merged report reads as an explore report too.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ExploreReport, mutant, backend, compare_model, seed_start,
+                                                seeds_total, shard, wall_s, never_fired, seeds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedReport, mutant, merged_from, wall_s, never_fired, seeds)
+
+}  // namespace durasim

@@ -1,0 +1,67 @@
+// Tests of the explore report's JSON schema.
+#include "sim/explore/explore_report.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/exit_codes.h"
+
+namespace durasim {
+namespace {
+
+SeedResult Failed() {
+  SeedResult seed;
+  seed.seed = 7;
+  seed.verdict = Verdict::kViolation;
+  seed.invariants = {Invariant::kSameAnswer, Invariant::kLiveness};
+  seed.trace_hash = "00000000000000ff";
+  seed.sim_time_us = 1234;
+  seed.fault_hits = {{"lose_ack", 2}, {"lose_ack@start", 1}};
+  seed.failure_file = "failures/seed_7_same-answer.yaml";
+  seed.message = "output 0 differs";
+  return seed;
+}
+
+// Strategy: a report is written with table names for verdicts, invariants
+// and backends and null for no mutant, and reads back to the same report.
+TEST(ExploreReportTest, JsonUsesTableNamesAndRoundTrips) {
+  ExploreReport report;
+  report.backend = BackendKind::kMock;
+  report.shard = "0/1";
+  report.seeds = {Failed()};
+  const nlohmann::json json = report;
+  EXPECT_TRUE(json.at("mutant").is_null());
+  EXPECT_EQ(json.at("backend"), "mock");
+  EXPECT_EQ(json.at("seeds")[0].at("verdict"), "violation");
+  EXPECT_EQ(json.at("seeds")[0].at("invariants"), (nlohmann::json{"same-answer", "liveness"}));
+  const ExploreReport back = json.get<ExploreReport>();
+  EXPECT_EQ(nlohmann::json(back), json);
+  EXPECT_EQ(ReportText(back), json.dump(2) + "\n");
+}
+
+// Strategy: an unknown verdict does not read as a report.
+TEST(ExploreReportTest, UnknownNamesDoNotParse) {
+  nlohmann::json seed = Failed();
+  seed["verdict"] = "passed";
+  EXPECT_THROW(seed.get<SeedResult>(), std::exception);
+}
+
+// Strategy: the exit code follows the worst failure: error, determinism,
+// violation, liveness, then missing coverage.
+TEST(ExploreReportTest, ExitCodeOrder) {
+  SweepResult result;
+  result.seeds = {Failed()};
+  EXPECT_EQ(ExitCodeFor(result, false), kExitViolation);
+  result.seeds[0].invariants = {Invariant::kLiveness};
+  EXPECT_EQ(ExitCodeFor(result, false), kExitLiveness);
+  result.seeds[0].invariants.push_back(Invariant::kDeterminism);
+  EXPECT_EQ(ExitCodeFor(result, false), kExitDeterminism);
+  result.seeds[0].verdict = Verdict::kError;
+  EXPECT_EQ(ExitCodeFor(result, false), kExitError);
+  result.seeds.clear();
+  result.never_fired = NeverFired({});
+  EXPECT_EQ(ExitCodeFor(result, false), kExitOk);
+  EXPECT_EQ(ExitCodeFor(result, true), kExitCoverage);
+}
+
+}  // namespace
+}  // namespace durasim

@@ -1,0 +1,123 @@
+// Seed pool implementation.
+#include "sim/explore/seed_pool.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <iostream>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+namespace durasim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+class SeedPool {
+ public:
+  SeedPool(const std::vector<uint64_t>& seeds, const SeedPoolOptions& options,
+           const std::function<SeedResult(uint64_t)>& run_seed)
+      : seeds_(seeds), options_(options), run_seed_(run_seed) {
+    results_.resize(seeds_.size());
+    finished_.assign(seeds_.size(), 0);
+  }
+
+  SweepResult Run() {
+    const Clock::time_point start = start_ = Clock::now();
+    std::vector<std::thread> workers;
+    workers_left_ = std::max(1, options_.jobs);
+    for (int j = 0; j < std::max(1, options_.jobs); ++j) workers.emplace_back([this] {
+      Work();
+      --workers_left_;
+    });
+    if (options_.progress) ReportProgress(start);
+    for (std::thread& worker : workers) worker.join();
+    SweepResult result;
+    result.wall_s = Seconds(Clock::now() - start);
+    result.budget_exhausted = budget_exhausted_;
+    for (size_t i = 0; i < seeds_.size(); ++i) {
+      if (finished_[i]) result.seeds.push_back(std::move(results_[i]));
+    }
+    return result;
+  }
+
+ private:
+  void Work() {
+    while (true) {
+      const size_t index = next_.fetch_add(1);
+      if (index >= seeds_.size() || index > first_failure_) return;
+      if (options_.time_budget_s > 0 && Seconds(Clock::now() - start_) > options_.time_budget_s) {
+        budget_exhausted_ = true;
+        return;
+      }
+      results_[index] = run_seed_(seeds_[index]);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        finished_[index] = true;
+        if (options_.stop_on_first_failure && results_[index].verdict != Verdict::kPass) {
+          first_failure_ = std::min<size_t>(first_failure_, index);
+        }
+      }
+      ++done_;
+    }
+  }
+
+  void ReportProgress(Clock::time_point start) {
+    const size_t total = seeds_.size();
+    size_t last_printed = 0;
+    Clock::time_point last_line = start;
+    while (done_ < total && !budget_exhausted_ && workers_left_ > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      const size_t done = done_;
+      const double elapsed = Seconds(Clock::now() - start);
+      const double rate = elapsed > 0 ? done / elapsed : 0;
+      if (options_.progress_tty) {
+        constexpr size_t kWidth = 30;
+        const size_t filled = total == 0 ? kWidth : done * kWidth / total;
+        std::cout << fmt::format("\r[{}{}] {}/{} seeds {:.0f} runs/s", std::string(filled, '#'),
+                                 std::string(kWidth - filled, '.'), done, total, rate)
+                  << std::flush;
+      } else if (Seconds(Clock::now() - last_line) >= 5 || done - last_printed >= std::max<size_t>(total / 10, 1)) {
+        std::cout << fmt::format("explore: {}/{} seeds, {:.0f} runs/s\n", done, total, rate) << std::flush;
+        last_printed = done;
+        last_line = Clock::now();
+      }
+    }
+    if (options_.progress_tty) std::cout << "\n";
+  }
+
+  const std::vector<uint64_t>& seeds_;
+  const SeedPoolOptions& options_;
+  const std::function<SeedResult(uint64_t)>& run_seed_;
+  std::vector<SeedResult> results_;
+  std::vector<char> finished_;
+  Clock::time_point start_ = Clock::now();
+  std::atomic<size_t> next_{0};
+  std::atomic<size_t> done_{0};
+  std::atomic<bool> budget_exhausted_{false};
+  std::atomic<int> workers_left_{0};
+  std::atomic<size_t> first_failure_{std::numeric_limits<size_t>::max()};  // with stop_on_first_failure
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+std::vector<uint64_t> ShardSeeds(uint64_t seeds, uint64_t seed_start, int shard_index, int shard_count) {
+  std::vector<uint64_t> shard;
+  for (uint64_t i = 0; i < seeds; ++i) {
+    if (static_cast<int>(i % static_cast<uint64_t>(shard_count)) == shard_index) shard.push_back(seed_start + i);
+  }
+  return shard;
+}
+
+SweepResult RunSeedPool(const std::vector<uint64_t>& seeds, const SeedPoolOptions& options,
+                        const std::function<SeedResult(uint64_t seed)>& run_seed) {
+  return SeedPool(seeds, options, run_seed).Run();
+}
+
+}  // namespace durasim
