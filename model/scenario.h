@@ -168,11 +168,4 @@ struct Scenario {
   Expectation expect;
 };
 
-// Parses and validates scenario YAML text. Errors are kInvalidArgument with
-// "<path>:<line>:<column>: <what was expected>".
-Result<Scenario> ParseScenario(const std::string& yaml_text, const std::string& path);
-
-// Reads and parses one scenario file.
-Result<Scenario> LoadScenarioFile(const std::string& path);
-
 }  // namespace durasim

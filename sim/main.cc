@@ -33,6 +33,7 @@
 #include "sim/runner.h"
 #include "model/scenario.h"
 #include "sim/scenario_writer.h"
+#include "sim/scenario_parser.h"
 
 #include <unistd.h>
 

@@ -10,6 +10,7 @@
 
 #include "properties/scenario_generator.h"
 #include "sim/runner.h"
+#include "sim/scenario_parser.h"
 
 namespace durasim {
 namespace {

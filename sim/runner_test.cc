@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "model/scenario.h"
+#include "sim/scenario_parser.h"
 
 namespace durasim {
 namespace {

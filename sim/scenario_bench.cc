@@ -12,6 +12,7 @@
 
 #include "sim/runner.h"
 #include "model/scenario.h"
+#include "sim/scenario_parser.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"durasim scenario benchmark"};

@@ -23,6 +23,7 @@
 #include "sim/scenario_checks.h"
 #include "sim/scenario_keywords.h"
 #include "sim/strict_yaml.h"
+#include "sim/scenario_parser.h"
 
 namespace durasim {
 namespace {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "model/scenario.h"
+#include "sim/scenario_parser.h"
 
 namespace durasim {
 namespace {

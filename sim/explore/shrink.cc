@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/scenario_writer.h"
+#include "sim/scenario_parser.h"
 
 namespace durasim {
 namespace {
