@@ -98,6 +98,12 @@ Status CreateTopic(rd_kafka_t* rk, const RdKafkaConfig& config, Clock::time_poin
   return Status::Ok();
 }
 
+// The errors a broker answers while a new partition's leader is being
+// elected: transient, never about the data.
+bool IsLeadershipInFlux(rd_kafka_resp_err_t err) {
+  return err == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION || err == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE;
+}
+
 // The watermarks of every partition, one query each; runs on a thread of its own.
 Result<std::vector<PartitionOffsets>> QueryWatermarks(RdKafkaConsumer& consumer, const RdKafkaConfig& config,
                                                       int32_t partitions, Clock::time_point deadline) {
@@ -105,8 +111,14 @@ Result<std::vector<PartitionOffsets>> QueryWatermarks(RdKafkaConsumer& consumer,
   for (int32_t p = 0; p < partitions; ++p) {
     int64_t low = 0;
     int64_t high = 0;
-    const rd_kafka_resp_err_t err =
+    rd_kafka_resp_err_t err =
         rd_kafka_query_watermark_offsets(consumer.rk, config.topic.c_str(), p, &low, &high, RemainingMs(deadline));
+    // Just after a topic is created a real broker may not have elected the
+    // partition's leader yet: ask again until the deadline.
+    while (IsLeadershipInFlux(err) && RemainingMs(deadline) > 0) {
+      std::this_thread::sleep_for(std::min(milliseconds(20), milliseconds(RemainingMs(deadline))));
+      err = rd_kafka_query_watermark_offsets(consumer.rk, config.topic.c_str(), p, &low, &high, RemainingMs(deadline));
+    }
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       return Status(StatusCode::kUnavailable,
                     fmt::format("offsets of topic '{}' partition {} at {}: {}{}", config.topic, p,
