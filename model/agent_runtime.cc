@@ -168,7 +168,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
   KeyedState& keyed = keyed_[key];
   const ActionTask task = keyed.tasks.front();
   const ActionSpec& action = world_.scenario().actions[task.action_index];
-  const StateKey state_key = TaskStateKey(key, task, action.name);
+  const StateKey state_key{key, task.seq, task.event.hash, ActionIdentity(action.name)};
   const TaskView view{state_key, action.name, task.input_offset};
 
   std::optional<ActionState> saved = GetSavedState(state_key, action.name);
@@ -268,7 +268,7 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
     }
     // A child event's identity covers its origin, so identical siblings differ.
     const Event event{emitted.type, emitted.value,
-                      ChildEventHash(state_key, emit_index++, emitted.type, emitted.value)};
+                      ChildEventIdentity(state_key, emit_index++, emitted.type, emitted.value)};
     for (size_t i = 0; i < actions.size(); ++i) {
       for (const std::string& type : actions[i].on) {
         if (type == emitted.type) keyed.tasks.push_back(ActionTask{task.seq, task.input_offset, i, event});

@@ -76,6 +76,15 @@ class AgentRuntime {
   // Whether a saved call result is reused on replay instead of calling the
   // supplier: every terminal result; a PENDING slot is called again.
   virtual bool IsSavedResult(const CallResult& saved) const { return saved.status != CallStatus::kPending; }
+  // Identities (model/identity.h), which must not change between attempts:
+  // the action part of a state key, a durable call's argument digest and an
+  // emitted event's hash.
+  virtual uint64_t ActionIdentity(const std::string& action_name) const { return ActionHash(action_name); }
+  virtual uint64_t CallDigest(const std::string& function, int64_t arg) const { return CallArgsDigest(function, arg); }
+  virtual uint64_t ChildEventIdentity(const StateKey& origin, uint64_t emit_index, const std::string& type,
+                                      int64_t value) const {
+    return ChildEventHash(origin, emit_index, type, value);
+  }
   // The value an output step emits.
   virtual int64_t OutputValue(int64_t acc) const { return acc; }
   // Drops the per-checkpoint map of an aborted checkpoint.

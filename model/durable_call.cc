@@ -28,7 +28,7 @@ bool CallsAfter(const ActionSpec& action, const ActionStep& step) {
 }  // namespace
 
 boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRun& run, const ActionStep& step) {
-  const CallIdentity call{run.state_key, run.call_index, step.name, CallArgsDigest(step.name, run.acc)};
+  const CallIdentity call{run.state_key, run.call_index, step.name, CallDigest(step.name, run.acc)};
   const CallResult* old = run.saved_calls.Reuse(call, [this](const CallResult& saved) { return IsSavedResult(saved); });
   if (old == nullptr) co_return co_await MakeCall(run, step, call);
   world_.Record("call.reused", fmt::format("{} action_name={} status={} result={}", call.ToString(), run.action.name,
@@ -53,7 +53,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   const size_t call_trace =
       world_.Record("supplier.call", fmt::format("{} action_name={} mode={} arg={}", call.ToString(), run.action.name,
                                                  async ? "async" : "sync", run.acc));
-  world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, call_trace); });
+  world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, run.acc, call_trace); });
   const int64_t result = world_.halted() ? 0 : world_.suppliers().Invoke(call, run.acc);
   if (async) faults_.OnAsyncCallStarted();
   if (faults_.OnCallStarted()) {

@@ -50,7 +50,9 @@ class RunObserver {
   // value does not decode (a tombstone, a corrupt record). Decoded once here
   // for every checker.
   virtual void OnRecordAppended(const LogRecord& /*record*/, const DecodedState* /*decoded*/, size_t /*trace_index*/) {}
-  virtual void OnSupplierCall(const CallIdentity& /*call*/, size_t /*trace_index*/) {}
+  // A supplier is invoked for `call` with `argument` (the value the call's
+  // argument digest stands for).
+  virtual void OnSupplierCall(const CallIdentity& /*call*/, int64_t /*argument*/, size_t /*trace_index*/) {}
   virtual void OnActionExecuted(const TaskView& /*task*/, size_t /*trace_index*/) {}
   virtual void OnRestore(const RestoreView& /*restore*/, size_t /*trace_index*/) {}
   virtual void OnOutput(int64_t /*input_offset*/, int64_t /*index*/, int64_t /*value*/, size_t /*trace_index*/) {}

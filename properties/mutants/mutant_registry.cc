@@ -1,16 +1,20 @@
 // The mutant registry: one line per mutant.
 #include <memory>
 
+#include "properties/mutants/attribute_only_event_identity.h"
 #include "properties/mutants/await_before_flush.h"
 #include "properties/mutants/cache_before_ack.h"
 #include "properties/mutants/canary.h"
 #include "properties/mutants/cancel_as_failure.h"
+#include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/fire_and_forget_put.h"
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
 #include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
 #include "properties/mutants/pending_as_hit.h"
+#include "properties/mutants/per_process_action_id.h"
 #include "properties/mutants/prune_on_snapshot.h"
+#include "properties/mutants/random_id_in_call.h"
 #include "properties/mutants/rebuild_accepts_invalid.h"
 #include "properties/mutants/swallow_cancellation.h"
 #include "properties/mutants/mutant.h"
@@ -73,6 +77,18 @@ const std::vector<Mutant>& AllMutants() {
       {"cancel-as-failure", "a durable call cancelled in flight is persisted as FAILED and replayed as a failure",
        "durable execution catching InterruptedException as a call failure", Invariant::kSameAnswer, {},
        RuntimeOf<CancelAsFailureRuntime>()},
+      {"per-process-action-id", "the action part of a state key changes with the process (each attempt)",
+       "apache/flink-agents #1094: action id from a per-JVM hash code", Invariant::kFinished, {},
+       RuntimeOf<PerProcessActionIdRuntime>()},
+      {"random-id-in-call", "a durable call's argument digest embeds a per-attempt id; saved results never match",
+       "apache/flink-agents #964: a request id in the call id, regenerated on restore", Invariant::kOnce, {},
+       RuntimeOf<RandomIdInCallRuntime>()},
+      {"attribute-only-event-identity", "an emitted event's hash covers only its type and value; identical siblings "
+       "share a state key", "apache/flink-agents #1084 (open)", Invariant::kFinished, {},
+       RuntimeOf<AttributeOnlyEventIdentityRuntime>()},
+      {"divergence-eviction", "get treats two cached states of one (key, seq) as divergence and evicts later states",
+       "apache/flink-agents 8ad3a32 KafkaActionStateStore.get/checkDivergence", Invariant::kFinished,
+       StoreOf<DivergenceEvictionStore>(), {}},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };

@@ -1,0 +1,12 @@
+// RandomIdInCallRuntime implementation.
+#include "properties/mutants/random_id_in_call.h"
+
+#include "store/hash.h"
+
+namespace durasim {
+
+uint64_t RandomIdInCallRuntime::CallDigest(const std::string& function, int64_t arg) const {
+  return HashCombine(CallArgsDigest(function, arg), static_cast<uint64_t>(world_.attempt()));  // the bug
+}
+
+}  // namespace durasim
