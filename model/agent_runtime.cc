@@ -122,7 +122,7 @@ void AgentRuntime::ScheduleKey(const std::string& key) {
   ++live_letters_;
   boost::asio::co_spawn(scheduler_.executor(), KeyLetter(key, letter),
                         boost::asio::bind_cancellation_slot(slot, [](std::exception_ptr error) {
-                          if (error) std::rethrow_exception(error);  // a broken invariant: abort loudly
+                          if (error) std::rethrow_exception(error);  // Attempt::Run ends the attempt in error naming it
                         }));
 }
 

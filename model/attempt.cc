@@ -35,7 +35,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
   hooks.cancel_wait = [this] { runtime_->CancelRunningWait(); };
   hooks.corrupt = [this](int32_t partition, int64_t offset) { MarkCorrupted(partition, offset); };
   hooks.fired = [this](FaultKind fault, int64_t nth, std::optional<PutPoint> put) {
-    world_.Record("fault.fired", fmt::format("fault={} nth={}{}", FaultKindName(fault), nth,
+    world_.Record("fault.fired", fmt::format("fault={} nth={}{}", NameOf(fault), nth,
                                              put ? std::string(" put=") + NameOf(*put) : ""));
     world_.CountFault(CoveragePoint::Fired(fault));
     if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
@@ -47,6 +47,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     connected_ = connection.status();  // Run() reports it before anything runs
     return;
   }
+  connection_.backend = &world.backend();
   log_client_ = std::move(connection->client);
   faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_, connection->write_faults);
   store_ = parts.make_store(*faulty_client_, world.scenario().log);
@@ -91,7 +92,7 @@ void Attempt::Error(const std::string& message) {
 }
 
 Attempt::~Attempt() {
-  world_.backend().Disconnect();
+  connection_.Close();
   // The scheduler goes first: dropping its handlers unwinds suspended
   // coroutines, whose frames still refer to the runtime and the store.
   scheduler_.reset();
@@ -150,6 +151,8 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     // A coroutine of the script or the runtime threw: the attempt cannot go
     // on, and the run ends in error naming what was thrown.
     Error(fmt::format("an exception escaped a coroutine of attempt {}: {}", number_, escaped.what()));
+  } catch (...) {
+    Error(fmt::format("an exception escaped a coroutine of attempt {}: not a std::exception", number_));
   }
   if (error_) return End::kError;
   if (runtime_->failed()) return End::kFailed;
@@ -233,7 +236,7 @@ bool Attempt::Apply(const AttemptStep& step) {
       return true;
     case AttemptStep::Kind::kArm:
       faults_->Arm(step.fault, step.nth);
-      world_.Record("fault.armed", fmt::format("fault={} nth={}", FaultKindName(step.fault), step.nth));
+      world_.Record("fault.armed", fmt::format("fault={} nth={}", NameOf(step.fault), step.nth));
       return true;
     case AttemptStep::Kind::kBrokerDown:
       if (Status down = world_.backend().TakeBrokerDown(); !down.ok()) {

@@ -21,6 +21,7 @@
 #include "model/scenario.h"
 #include "model/world.h"
 #include "store/action_state_store.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -46,8 +47,14 @@ class Attempt {
   bool TakeFinalCheckpoint(const std::string& id);
 
   // REQUIRES: connected (Run did not end in error before the script).
-  AgentRuntime& runtime() { return *runtime_; }
-  ActionStateStore& store() { return *store_; }
+  AgentRuntime& runtime() {
+    DURASIM_CHECK(runtime_ != nullptr);
+    return *runtime_;
+  }
+  ActionStateStore& store() {
+    DURASIM_CHECK(store_ != nullptr);
+    return *store_;
+  }
   // What went wrong when Run returned kError.
   const std::string& error_message() const { return error_message_; }
 
@@ -81,6 +88,17 @@ class Attempt {
   std::unique_ptr<ActionStateStore> store_;
   std::unique_ptr<AgentRuntime> runtime_;
   Status connected_;
+  // Disconnects the backend when the attempt goes, also when building its
+  // parts threw (the handler the backend holds refers to this attempt).
+  struct Connection {
+    LogBackend* backend = nullptr;
+    void Close() {
+      if (backend != nullptr) backend->Disconnect();
+      backend = nullptr;
+    }
+    ~Connection() { Close(); }
+  };
+  Connection connection_;
   std::string error_message_;
   bool script_done_ = false;
   bool error_ = false;

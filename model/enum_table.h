@@ -12,6 +12,8 @@
 // listed, parsed and offered in error messages with no other edit.
 #pragma once
 
+#include "store/check.h"
+
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -39,7 +41,7 @@ const std::vector<E>& AllOf() {
 template <typename E>
 EnumInfo InfoOf(E value) {
   const std::optional<EnumInfo> info = EnumInfoOf(value);
-  if (!info.has_value()) std::abort();  // a value cast from outside the enum
+  DURASIM_CHECK_MSG(info.has_value(), "an enum value cast from outside its table");
   return *info;
 }
 

@@ -54,6 +54,7 @@ class KafkaLog {
 
   // Called after every append, with the stored record.
   void set_append_listener(std::function<void(const LogRecord&)> listener) { on_append_ = std::move(listener); }
+  bool has_append_listener() const { return static_cast<bool>(on_append_); }
 
   size_t total_records() const;
 

@@ -90,7 +90,6 @@ enum class FaultKind {
 // The fault kind table, in declaration order: a kind's name as scenario
 // files and traces write it, and what it does.
 std::optional<EnumInfo> EnumInfoOf(FaultKind kind);
-inline const char* FaultKindName(FaultKind kind) { return NameOf(kind); }
 
 struct AttemptStep {
   enum class Kind {

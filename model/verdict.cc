@@ -71,7 +71,12 @@ ExpectedVerdict FiledUnder(Verdict verdict, const std::vector<Invariant>& violat
     case Verdict::kStuck: return ExpectedVerdict::Violated(Invariant::kLiveness);
     case Verdict::kError: return ExpectedVerdict::Error();
     case Verdict::kViolation:
-      return violated.empty() ? ExpectedVerdict::Error() : ExpectedVerdict::Violated(violated.front());
+      // Liveness is shown by a stuck verdict, never by a violation: a stuck
+      // run that also differs from the model is filed under the next one.
+      for (Invariant invariant : violated) {
+        if (invariant != Invariant::kLiveness) return ExpectedVerdict::Violated(invariant);
+      }
+      return ExpectedVerdict::Error();
   }
   return ExpectedVerdict::Error();
 }

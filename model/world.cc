@@ -2,7 +2,7 @@
 #include "model/world.h"
 
 #include "model/backends/memory_log_backend.h"
-#include "model/backends/rdkafka_backend.h"
+#include "model/backends/start_backend.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -15,15 +15,8 @@ World::World(const Scenario& scenario)
 
 Status World::StartBackend(BackendKind backend, const std::string& bootstrap_servers) {
   DURASIM_CHECK_EQ(attempt_, 0);
-  const RdKafkaBackend::Harness harness{scenario_.log, log_, corrupted_};
-  switch (backend) {
-    case BackendKind::kModel: return Status::Ok();
-    case BackendKind::kMock:
-    case BackendKind::kKafka: break;
-  }
-  Result<std::unique_ptr<RdKafkaBackend>> started = backend == BackendKind::kMock
-                                                        ? RdKafkaBackend::StartMock(harness)
-                                                        : RdKafkaBackend::OnBroker(bootstrap_servers, harness);
+  Result<std::unique_ptr<LogBackend>> started =
+      StartLogBackend(backend, bootstrap_servers, RunLog{scenario_.log, log_, corrupted_});
   if (!started.ok()) return started.status();
   backend_ = std::move(started).value();
   return Status::Ok();

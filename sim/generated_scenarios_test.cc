@@ -26,7 +26,6 @@ RC_GTEST_PROP(GeneratedScenarios, ProductionCodeKeepsEveryInvariant, ()) {
   const Swarm swarm = DrawSwarm(choices);
   const Scenario scenario = GenerateScenario(choices, swarm);
   const RunReport report = RunScenario(scenario, RunOptions{});
-  RC_ASSERT(report.verdict == Verdict::kPass);
   if (report.verdict != Verdict::kPass) RC_FAIL(Explain(report));
 }
 

@@ -52,7 +52,8 @@ Result<OutputMap> ReferenceOutputs(const Scenario& scenario, const RunOptions& o
   const Attempt::End end = run.Run(options.attempt_time_bound);
   if (end != Attempt::End::kFinished || !run.runtime().AllInputsFinished()) {
     return Status(StatusCode::kInternal,
-                  fmt::format("the run without faults did not finish (it ended {})", AttemptEndName(end)));
+                  fmt::format("the run without faults did not finish (it ended {}){}", AttemptEndName(end),
+                              end == Attempt::End::kError ? ": " + run.error_message() : std::string()));
   }
   return collector.outputs;
 }

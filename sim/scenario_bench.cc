@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <iostream>
 
+#include "sim/exit_codes.h"
 #include "sim/runner.h"
 #include "model/scenario.h"
 #include "sim/scenario_parser.h"
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
   durasim::Result<durasim::Scenario> scenario = durasim::LoadScenarioFile(path);
   if (!scenario.ok()) {
     std::cerr << scenario.status().message() << "\n";
-    return 2;
+    return durasim::kExitUsage;
   }
   durasim::RunOptions options;
   if (!mutant.empty()) options.mutant = mutant;

@@ -6,6 +6,7 @@
 namespace durasim {
 
 Result<BackendConnection> MemoryLogBackend::Connect(Scheduler& scheduler, AppendHandler on_append) {
+  DURASIM_CHECK_MSG(!log_.has_append_listener(), "a second incarnation connected before the first disconnected");
   log_.set_append_listener(
       [on_append = std::move(on_append)](const LogRecord& record) { on_append(record, AppendSeen::kAppended); });
   BackendConnection connection;

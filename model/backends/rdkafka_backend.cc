@@ -76,6 +76,7 @@ Result<std::unique_ptr<LogClient>> RdKafkaBackend::ConnectClient() {
 }
 
 Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHandler on_append) {
+  DURASIM_CHECK_MSG(!on_append_, "a second incarnation connected before the first disconnected");
   Result<std::unique_ptr<LogClient>> client = ConnectClient();
   if (!client.ok()) return client.status();
   Listen(std::move(on_append));
@@ -92,6 +93,7 @@ void RdKafkaBackend::Report(const LogRecord& record, AppendSeen seen) {
 }
 
 Status RdKafkaBackend::DiscoverAppends() {
+  DURASIM_CHECK(on_append_ != nullptr);
   Result<std::vector<std::vector<LogRecord>>> all = ReadAll();
   if (!all.ok()) return all.status();
   for (const std::vector<LogRecord>& partition : *all) {

@@ -1,0 +1,29 @@
+// StartLogBackend: one switch over the backend kinds.
+#include "model/backends/start_backend.h"
+
+#include "model/backends/memory_log_backend.h"
+#include "model/backends/rdkafka_backend.h"
+
+namespace durasim {
+namespace {
+
+Result<std::unique_ptr<LogBackend>> Started(Result<std::unique_ptr<RdKafkaBackend>> backend) {
+  if (!backend.ok()) return backend.status();
+  return std::unique_ptr<LogBackend>(std::move(backend).value());
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LogBackend>> StartLogBackend(BackendKind kind, const std::string& bootstrap_servers,
+                                                    const RunLog& run_log) {
+  const RdKafkaBackend::Harness harness{run_log.config, run_log.model_log, run_log.corrupted};
+  switch (kind) {
+    case BackendKind::kModel:
+      return std::unique_ptr<LogBackend>(std::make_unique<MemoryLogBackend>(run_log.model_log, run_log.config));
+    case BackendKind::kMock: return Started(RdKafkaBackend::StartMock(harness));
+    case BackendKind::kKafka: return Started(RdKafkaBackend::OnBroker(bootstrap_servers, harness));
+  }
+  return Status(StatusCode::kInternal, "no such backend kind");
+}
+
+}  // namespace durasim
