@@ -190,6 +190,39 @@ void DrawLateAdditions(Choices& choices, const Swarm& swarm, Scenario& scenario)
   }
 }
 
+// Memory reads and failing suppliers with each error handling, drawn after
+// every other draw (the late-draw rule above): a seed whose two gates come
+// up false names the same scenario as before they existed. Failures come
+// from `fail_percent` only, a digest of the call's identity, so the run
+// without faults fails the same calls; a supplier's `nth` failure would
+// move with every legitimate repeat of an unsaved call.
+void DrawWorldAdditions(Choices& choices, Scenario& scenario) {
+  if (choices.Percent(20)) {
+    for (ActionSpec& action : scenario.actions) {
+      for (ActionStep::Kind kind : {ActionStep::Kind::kRecall, ActionStep::Kind::kMemoryAdd}) {
+        if (!choices.Percent(60)) continue;
+        ActionStep step;
+        step.kind = kind;
+        step.name = fmt::format("m{}", choices.Below(2));  // the slots memory steps write most
+        action.steps.insert(action.steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(action.steps.size() + 1)),
+                            step);
+      }
+    }
+  }
+  if (!choices.Percent(20)) return;
+  for (SupplierSpec& supplier : scenario.suppliers) {
+    if (choices.Percent(70)) supplier.fail_percent = choices.Range(10, 50);
+  }
+  for (ActionSpec& action : scenario.actions) {
+    // Failing over is rare: a saved failure fails every later attempt too.
+    switch (choices.Weighted({1, 2, 3})) {
+      case 0: action.on_error = ErrorHandling{OnError::kFail, 0}; break;
+      case 1: action.on_error = ErrorHandling{OnError::kIgnore, 0}; break;
+      default: action.on_error = ErrorHandling{OnError::kRetry, choices.Range(1, 3)}; break;
+    }
+  }
+}
+
 class AttemptBuilder {
  public:
   AttemptBuilder(Choices& choices, const Swarm& swarm, int64_t inputs) : choices_(choices), swarm_(swarm), inputs_(inputs) {}
@@ -327,6 +360,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   healed.steps.push_back(read_all);
   scenario.attempts.push_back(healed);
   DrawLateAdditions(choices, swarm, scenario);
+  DrawWorldAdditions(choices, scenario);
   return scenario;
 }
 

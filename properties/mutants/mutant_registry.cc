@@ -5,6 +5,7 @@
 #include "properties/mutants/cache_before_ack.h"
 #include "properties/mutants/canary.h"
 #include "properties/mutants/cancel_as_failure.h"
+#include "properties/mutants/failure_as_miss.h"
 #include "properties/mutants/fire_and_forget_put.h"
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
 #include "properties/mutants/leak_completed_boundaries.h"
@@ -73,6 +74,9 @@ const std::vector<Mutant>& AllMutants() {
       {"cancel-as-failure", "a durable call cancelled in flight is persisted as FAILED and replayed as a failure",
        "durable execution catching InterruptedException as a call failure", Invariant::kSameAnswer, {},
        RuntimeOf<CancelAsFailureRuntime>()},
+      {"failure-as-miss", "a saved FAILED call result is treated as a cache miss and the supplier is called again",
+       "Flink Agents: a FAILED call result is re-raised on replay, never called again", Invariant::kOnce, {},
+       RuntimeOf<FailureAsMissRuntime>()},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };
