@@ -175,6 +175,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
   if (saved.has_value() && saved->completed) {
     world_.Record("action.replay", fmt::format("{} action_name={} input={}", DescribeStateKey(state_key), action.name,
                                                task.input_offset));
+    if (!saved->memory_updates.empty()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kMemoryReplayed));
     FinishTask(key, task, state_key, *saved);
     co_return Status::Ok();
   }
@@ -186,7 +187,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
 
   ActionRun run{action, state_key, letter,
                 SavedCalls(saved.has_value() ? saved->call_results : std::vector<CallResult>{}), ActionState{},
-                task.event.value, 0};
+                task.event.value, 0, &keyed.memory, false};
   if (!saved.has_value()) {
     Status put = co_await PutState(state_key, run.state, PutPoint::kStart);
     if (!put.ok()) co_return put;
@@ -197,6 +198,12 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
     } else if (std::optional<Status> end = co_await RunCallStep(run, step)) {
       co_return *end;
     }
+    if (run.ignored) break;
+  }
+  if (run.ignored) {
+    // `on_error: ignore`: the action completes with none of its effects.
+    run.state.memory_updates.clear();
+    run.state.emitted_events.clear();
   }
   run.state.completed = true;
   run.state.call_results.clear();
@@ -225,6 +232,17 @@ void AgentRuntime::ApplyLocalStep(ActionRun& run, const ActionStep& step) const 
     case ActionStep::Kind::kEmit: run.state.emitted_events.push_back(EmittedEvent{step.name, run.acc}); break;
     case ActionStep::Kind::kOutput:
       run.state.emitted_events.push_back(EmittedEvent{kOutputEventType, OutputValue(run.acc)});
+      break;
+    case ActionStep::Kind::kRecall:
+      if (const std::optional<int64_t> value = run.Recall(step.name)) {
+        world_.CountFault(CoveragePoint::Reached(WorldFeature::kMemoryRecall));
+        run.acc = WrappingAdd(run.acc, *value);
+      }
+      break;
+    case ActionStep::Kind::kMemoryAdd:
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kMemoryAdd));
+      run.state.memory_updates.push_back(
+          MemoryUpdate{step.name, WrappingAdd(run.Recall(step.name).value_or(0), run.acc)});
       break;
   }
 }
@@ -255,7 +273,13 @@ boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key,
 void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, const StateKey& state_key,
                               const ActionState& completed) {
   KeyedState& keyed = keyed_[key];
-  for (const MemoryUpdate& update : completed.memory_updates) keyed.memory[update.slot] = update.value;
+  // The memory updates are saved as the values they set, so a replay
+  // re-applies them and gives the same memory (line: action.finish/replay).
+  const size_t finish_line = world_.trace().size() - 1;
+  for (const MemoryUpdate& update : completed.memory_updates) {
+    keyed.memory[update.slot] = update.value;
+    world_.Notify([&](RunObserver& o) { o.OnMemoryWritten(key, update.slot, update.value, finish_line); });
+  }
   const std::vector<ActionSpec>& actions = world_.scenario().actions;
   uint64_t emit_index = 0;
   for (const EmittedEvent& emitted : completed.emitted_events) {

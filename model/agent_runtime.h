@@ -66,6 +66,12 @@ class AgentRuntime {
 
   bool stopped() const { return stopped_; }
   bool failed() const { return failed_; }
+  // The job failed over because a durable call failed under `on_error: fail`
+  // (or ran out of retries): the one way a run without faults can fail.
+  bool call_failed() const { return !call_failure_.empty(); }
+  const std::string& call_failure() const { return call_failure_; }
+  // Keyed state now (memory included), for the end-of-run comparison.
+  const KeyedStates& keyed_states() const { return keyed_; }
   // Per-checkpoint maps still held (bounded-memory invariant).
   virtual size_t bookkeeping_entries() const { return pending_checkpoints_.size(); }
 
@@ -116,11 +122,17 @@ class AgentRuntime {
   // A step that only changes the action's state: memory, emit, output.
   void ApplyLocalStep(ActionRun& run, const ActionStep& step) const;
   // The durable-call path (durable_call.cc): reuses the saved result of the
-  // call `step` or makes it. A status ends the task's run there (a failed
-  // put, a cancellation); nothing means the action goes on.
+  // call `step` or makes it, and again for each retry. A status ends the
+  // task's run there (a failed put, a cancellation, a failure that fails
+  // over); nothing means the action goes on (or, `run.ignored`, ends).
   boost::asio::awaitable<std::optional<Status>> RunCallStep(ActionRun& run, const ActionStep& step);
+  // Makes one try; its outcome is the last of `run.state.call_results`.
   boost::asio::awaitable<std::optional<Status>> MakeCall(ActionRun& run, const ActionStep& step,
-                                                         const CallIdentity& call);
+                                                         const CallIdentity& call, bool retry_follows);
+  void ReuseCall(ActionRun& run, const CallIdentity& call, const CallResult& saved);
+  // Applies the action's error handling to the failed try `tried` of `call`.
+  std::optional<Status> HandleCallFailure(ActionRun& run, const CallIdentity& call, const CallResult& failed,
+                                          int64_t tried);
   // Applies a completed state: memory, outputs, child events; ends the task.
   void FinishTask(const std::string& key, const ActionTask& task, const StateKey& state_key,
                   const ActionState& completed);
@@ -144,6 +156,7 @@ class AgentRuntime {
   size_t live_letters_ = 0;
   bool stopped_ = false;
   bool failed_ = false;
+  std::string call_failure_;  // why a durable call failed the job over, or ""
 };
 
 }  // namespace durasim

@@ -18,6 +18,22 @@ std::optional<EnumInfo> EnumInfoOf(ScriptFault fault) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
+  switch (feature) {
+    case WorldFeature::kMemoryRecall: return EnumInfo{"memory_recall", "a recall step read a slot that was set"};
+    case WorldFeature::kMemoryAdd: return EnumInfo{"memory_add", "a memory_add step ran"};
+    case WorldFeature::kMemoryReplayed:
+      return EnumInfo{"memory_replayed", "a replayed completed action re-applied its memory updates"};
+    case WorldFeature::kCallFailed: return EnumInfo{"call_failed", "a supplier call failed; its FAILED result was saved"};
+    case WorldFeature::kFailureReraised:
+      return EnumInfo{"failure_reraised", "a saved FAILED result was re-raised without calling the supplier"};
+    case WorldFeature::kOnErrorFail: return EnumInfo{"on_error_fail", "a failed call failed the job over"};
+    case WorldFeature::kOnErrorIgnore: return EnumInfo{"on_error_ignore", "a failed call ended its action with no effects"};
+    case WorldFeature::kOnErrorRetry: return EnumInfo{"on_error_retry", "a failed call was made again"};
+  }
+  return std::nullopt;
+}
+
 std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
   switch (point) {
     case PutPoint::kStart: return EnumInfo{"start", "the action's first state"};
@@ -36,6 +52,7 @@ std::string CoveragePoint::Name() const {
 std::vector<std::string> RequiredCoverage() {
   std::vector<std::string> names = NamesOf<FaultKind>();
   for (const std::string& name : NamesOf<ScriptFault>()) names.push_back(name);
+  for (const std::string& name : NamesOf<WorldFeature>()) names.push_back(name);
   return names;
 }
 

@@ -27,6 +27,22 @@ enum class ScriptFault {
 
 std::optional<EnumInfo> EnumInfoOf(ScriptFault fault);
 
+// Features of the agent's world a run exercised: not faults, but paths of
+// the durable-execution rules (memory replay, saved failures, error
+// handling) that a sweep must reach, so they are counted like faults.
+enum class WorldFeature {
+  kMemoryRecall,     // a recall step read a slot that was set
+  kMemoryAdd,        // a memory_add step ran
+  kMemoryReplayed,   // a completed action replayed from its saved state re-applied memory updates
+  kCallFailed,       // a supplier call failed and its FAILED result was saved
+  kFailureReraised,  // a saved FAILED result was re-raised without calling the supplier
+  kOnErrorFail,      // a failed call failed the job over
+  kOnErrorIgnore,    // a failed call ended its action with no effects
+  kOnErrorRetry,     // a failed call was made again
+};
+
+std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);
+
 // Which put of an action the runtime issues: the `why=` of put.issued
 // lines, and the refinement of a put fault's coverage point.
 enum class PutPoint {
@@ -45,19 +61,22 @@ class CoveragePoint {
     return CoveragePoint(kind, put);
   }
   static CoveragePoint Made(ScriptFault fault) { return CoveragePoint(fault, std::nullopt); }
+  static CoveragePoint Reached(WorldFeature feature) { return CoveragePoint(feature, std::nullopt); }
 
   // "lose_ack", "lose_ack@start", "crash_step".
   std::string Name() const;
 
  private:
-  CoveragePoint(std::variant<FaultKind, ScriptFault> what, std::optional<PutPoint> put) : what_(what), put_(put) {}
+  CoveragePoint(std::variant<FaultKind, ScriptFault, WorldFeature> what, std::optional<PutPoint> put)
+      : what_(what), put_(put) {}
 
-  std::variant<FaultKind, ScriptFault> what_;
+  std::variant<FaultKind, ScriptFault, WorldFeature> what_;
   std::optional<PutPoint> put_;
 };
 
 // The points --require-coverage requires to fire, by name: every fault
-// kind, then every script fault (put refinements are not required).
+// kind, then every script fault, then every world feature (put refinements
+// are not required).
 std::vector<std::string> RequiredCoverage();
 
 }  // namespace durasim

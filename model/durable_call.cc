@@ -9,6 +9,7 @@
 
 #include "model/agent_runtime.h"
 #include "model/identity.h"
+#include "model/suppliers.h"
 
 namespace durasim {
 namespace {
@@ -28,19 +29,61 @@ bool CallsAfter(const ActionSpec& action, const ActionStep& step) {
 }  // namespace
 
 boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRun& run, const ActionStep& step) {
-  const CallIdentity call{run.state_key, run.call_index, step.name, CallDigest(step.name, run.acc)};
-  const CallResult* old = run.saved_calls.Reuse(call, [this](const CallResult& saved) { return IsSavedResult(saved); });
-  if (old == nullptr) co_return co_await MakeCall(run, step, call);
+  // Each try of the call is its own call at its own index; a saved failure
+  // counts as a try, so the budget holds across restores.
+  for (int64_t tried = 1;; ++tried) {
+    const CallIdentity call{run.state_key, run.call_index, step.name, CallDigest(step.name, run.acc)};
+    const CallResult* old =
+        run.saved_calls.Reuse(call, [this](const CallResult& saved) { return IsSavedResult(saved); });
+    if (old == nullptr) {
+      if (std::optional<Status> end = co_await MakeCall(run, step, call, tried < run.action.on_error.tries_max())) {
+        co_return end;
+      }
+    } else {
+      ReuseCall(run, call, *old);
+    }
+    ++run.call_index;
+    const CallResult outcome = run.state.call_results.back();
+    if (outcome.status == CallStatus::kSucceeded) run.acc = outcome.result;
+    // A PENDING slot is reused only by a runtime that takes it for saved (a
+    // mutant): the action goes on without a result.
+    if (outcome.status != CallStatus::kFailed) co_return std::nullopt;
+    if (std::optional<Status> end = HandleCallFailure(run, call, outcome, tried)) co_return end;
+    if (run.ignored) co_return std::nullopt;
+  }
+}
+
+void AgentRuntime::ReuseCall(ActionRun& run, const CallIdentity& call, const CallResult& saved) {
   world_.Record("call.reused", fmt::format("{} action_name={} status={} result={}", call.ToString(), run.action.name,
-                                           CallStatusName(old->status), old->result));
-  run.state.call_results.push_back(*old);
-  if (old->status == CallStatus::kSucceeded) run.acc = old->result;
-  ++run.call_index;
-  co_return std::nullopt;
+                                           CallStatusName(saved.status), saved.result));
+  // A saved failure is re-raised as it was saved: the supplier is not called.
+  if (saved.status == CallStatus::kFailed) world_.CountFault(CoveragePoint::Reached(WorldFeature::kFailureReraised));
+  run.state.call_results.push_back(saved);
+}
+
+std::optional<Status> AgentRuntime::HandleCallFailure(ActionRun& run, const CallIdentity& call,
+                                                      const CallResult& failed, int64_t tried) {
+  const ErrorHandling& handling = run.action.on_error;
+  const bool retry = handling.kind == OnError::kRetry && tried < handling.tries_max();
+  const OnError applied = retry ? OnError::kRetry : handling.kind == OnError::kIgnore ? OnError::kIgnore : OnError::kFail;
+  world_.Record("call.failed", fmt::format("{} action_name={} try={}/{} on_error={} error={:?}", call.ToString(),
+                                           run.action.name, tried, handling.tries_max(), NameOf(applied), failed.error));
+  switch (applied) {
+    case OnError::kRetry: world_.CountFault(CoveragePoint::Reached(WorldFeature::kOnErrorRetry)); return std::nullopt;
+    case OnError::kIgnore:
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kOnErrorIgnore));
+      run.ignored = true;
+      return std::nullopt;
+    case OnError::kFail: break;
+  }
+  world_.CountFault(CoveragePoint::Reached(WorldFeature::kOnErrorFail));
+  Status status(StatusCode::kCallFailed, fmt::format("durable call [{}] failed: {}", call.ToString(), failed.error));
+  call_failure_ = status.ToString();
+  return status;
 }
 
 boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& run, const ActionStep& step,
-                                                                     const CallIdentity& call) {
+                                                                     const CallIdentity& call, bool retry_follows) {
   run.state.call_results.push_back(CallResult{step.name, call.args_digest, CallStatus::kPending, 0, ""});
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kPending); !put.ok()) co_return put;
   const SupplierSpec& supplier = world_.suppliers().Find(step.name);
@@ -54,7 +97,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
       world_.Record("supplier.call", fmt::format("{} action_name={} mode={} arg={}", call.ToString(), run.action.name,
                                                  async ? "async" : "sync", run.acc));
   world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, run.acc, call_trace); });
-  const int64_t result = world_.halted() ? 0 : world_.suppliers().Invoke(call, run.acc);
+  const SupplierOutcome outcome = world_.halted() ? SupplierOutcome{} : world_.suppliers().Invoke(call, run.acc);
   if (async) faults_.OnAsyncCallStarted();
   if (faults_.OnCallStarted()) {
     world_.Record("call.cancel.injected", fmt::format("{} letter={}", call.ToString(), run.letter));
@@ -70,13 +113,20 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
     world_.Record("call.cancelled", fmt::format("{} action_name={}", call.ToString(), run.action.name));
     co_return co_await CallCancelled(run.state_key, run.state, call);
   }
-  world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), result));
-  run.state.call_results.back().status = CallStatus::kSucceeded;
-  run.state.call_results.back().result = result;
+  CallResult& slot = run.state.call_results.back();
+  if (outcome.failed) {
+    // A failure is a terminal result: saved, and re-raised on replay.
+    world_.Record("supplier.failed", fmt::format("{} error={:?}", call.ToString(), outcome.error));
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kCallFailed));
+    slot.status = CallStatus::kFailed;
+    slot.error = outcome.error;
+  } else {
+    world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), outcome.result));
+    slot.status = CallStatus::kSucceeded;
+    slot.result = outcome.result;
+  }
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
-  faults_.OnCallResultSaved(CallsAfter(run.action, step));
-  run.acc = result;
-  ++run.call_index;
+  faults_.OnCallResultSaved(outcome.failed ? retry_follows : CallsAfter(run.action, step));
   co_return std::nullopt;
 }
 

@@ -9,6 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -50,6 +53,29 @@ struct ActionRun {
   ActionState state;
   int64_t acc = 0;
   int call_index = 0;
+  // The key's memory as of the action's start (the updates of every action
+  // completed before it); the action also reads its own updates so far.
+  const std::map<std::string, int64_t>* memory = nullptr;
+  // A failed call under `on_error: ignore` ended the action.
+  bool ignored = false;
+
+  // memory[slot] as this action sees it: its own latest update, else the
+  // key's memory; none when the slot is unset.
+  std::optional<int64_t> Recall(const std::string& slot) const {
+    for (auto it = state.memory_updates.rbegin(); it != state.memory_updates.rend(); ++it) {
+      if (it->slot == slot) return it->value;
+    }
+    if (memory == nullptr) return std::nullopt;
+    auto found = memory->find(slot);
+    if (found == memory->end()) return std::nullopt;
+    return found->second;
+  }
 };
+
+// acc + value without signed overflow: memory reads can grow a value
+// without bound, and wrapping keeps every run defined and deterministic.
+inline int64_t WrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
 
 }  // namespace durasim

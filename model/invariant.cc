@@ -27,6 +27,8 @@ std::optional<EnumInfo> EnumInfoOf(Invariant invariant) {
       return EnumInfo{"differential", "a librdkafka backend tells the model's story, down to the trace"};
     case Invariant::kDeterminism:
       return EnumInfo{"determinism", "the same scenario gives the same trace every time"};
+    case Invariant::kRetryBudget:
+      return EnumInfo{"retry-budget", "the tries of one durable call never exceed its budget, across all attempts"};
   }
   return std::nullopt;
 }

@@ -20,6 +20,7 @@ enum class Invariant {
   kLiveness,
   kDifferential,
   kDeterminism,
+  kRetryBudget,
 };
 
 std::optional<EnumInfo> EnumInfoOf(Invariant invariant);

@@ -38,9 +38,24 @@ struct KeyedState {
   int64_t run_outputs = 0;         // outputs the run in progress emitted so far
   std::deque<ActionTask> tasks;    // unfinished tasks of the run in progress, in order
   std::deque<InputRecord> pending_inputs;  // inputs waiting for the run in progress
-  std::map<std::string, int64_t> memory;   // short-term memory
+  // Short-term memory: lives across the key's inputs, is checkpointed and
+  // restored with the rest. An action's updates are applied when it
+  // completes (or is replayed from its completed state), in step order.
+  std::map<std::string, int64_t> memory;
 };
 
 using KeyedStates = std::map<std::string, KeyedState>;
+
+// Each key's short-term memory, keys with no slot set left out: what "same
+// answer" compares at the end of a run.
+using MemoryByKey = std::map<std::string, std::map<std::string, int64_t>>;
+
+inline MemoryByKey MemoryOf(const KeyedStates& keyed) {
+  MemoryByKey memory;
+  for (const auto& [key, state] : keyed) {
+    if (!state.memory.empty()) memory[key] = state.memory;
+  }
+  return memory;
+}
 
 }  // namespace durasim

@@ -56,6 +56,11 @@ class RunObserver {
   virtual void OnActionExecuted(const TaskView& /*task*/, size_t /*trace_index*/) {}
   virtual void OnRestore(const RestoreView& /*restore*/, size_t /*trace_index*/) {}
   virtual void OnOutput(int64_t /*input_offset*/, int64_t /*index*/, int64_t /*value*/, size_t /*trace_index*/) {}
+  // A completed (or replayed) action's memory update was applied to the
+  // memory of input key `key`; `trace_index` is its action.finish or
+  // action.replay line.
+  virtual void OnMemoryWritten(const std::string& /*key*/, const std::string& /*slot*/, int64_t /*value*/,
+                               size_t /*trace_index*/) {}
   // A put was handed to the store; its OnPutResult follows unless the attempt
   // ends first.
   virtual void OnPutIssued(const StateKey& /*key*/, size_t /*trace_index*/) {}

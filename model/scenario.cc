@@ -30,4 +30,13 @@ std::optional<EnumInfo> EnumInfoOf(FaultKind kind) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(OnError on_error) {
+  switch (on_error) {
+    case OnError::kFail: return EnumInfo{"fail", "the job fails over"};
+    case OnError::kIgnore: return EnumInfo{"ignore", "the action ends, completed with no effects"};
+    case OnError::kRetry: return EnumInfo{"retry", "the call is made again, each try at its own call index"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace durasim

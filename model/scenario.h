@@ -35,17 +35,38 @@ struct ActionStep {
     kMemory,  // memory update: memory[name] = acc
     kEmit,    // emit an event of type `name` with value acc
     kOutput,  // emit an output record with value acc
+    kRecall,     // memory read: acc = acc + memory[name] (0 when the slot is unset)
+    kMemoryAdd,  // memory update: memory[name] = memory[name] + acc
   };
   Kind kind = Kind::kOutput;
-  std::string name;  // kCall: supplier name; kMemory: memory slot; kEmit: event type
+  std::string name;  // kCall: supplier name; kMemory, kRecall, kMemoryAdd: memory slot; kEmit: event type
   CallMode mode = CallMode::kSync;  // kCall only
   SourcePos pos;
+};
+
+// What an action does when one of its durable calls fails (the supplier
+// raised, or the saved FAILED result is re-raised on replay).
+enum class OnError {
+  kFail,    // the job fails over, like a failed put (Flink: the exception fails the job)
+  kIgnore,  // the action ends at once, completed with no effects (no outputs, events or memory updates)
+  kRetry,   // the call is made again at the next call index, up to `retries_max` times; then it fails over
+};
+
+// The error handling table: names as scenario files write them.
+std::optional<EnumInfo> EnumInfoOf(OnError on_error);
+
+struct ErrorHandling {
+  OnError kind = OnError::kFail;
+  int64_t retries_max = 0;  // kRetry: tries after the first
+  // Tries one call gets: the first and its retries.
+  int64_t tries_max() const { return 1 + (kind == OnError::kRetry ? retries_max : 0); }
 };
 
 struct ActionSpec {
   std::string name;
   std::vector<std::string> on;  // event types that trigger it
   std::vector<ActionStep> steps;
+  ErrorHandling on_error;       // for every durable call of the action
   SourcePos pos;
 };
 
@@ -59,6 +80,12 @@ struct SupplierSpec {
   // repeated call shows in the outputs.
   bool drifting = false;
   int64_t latency_ms = 1;  // simulated time a call takes
+  // The nth invocation of this supplier in the run (all attempts) fails.
+  std::optional<int64_t> fails_nth;
+  // A call fails when a digest of its identity (state key, call index,
+  // function, argument digest) falls below this percentage: every
+  // invocation of the same call agrees, in every run.
+  int64_t fail_percent = 0;
   SourcePos pos;
 };
 

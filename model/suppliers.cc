@@ -1,10 +1,29 @@
 // Suppliers implementation.
 #include "model/suppliers.h"
 
+#include <fmt/format.h>
+
 #include "store/check.h"
 #include "store/hash.h"
 
 namespace durasim {
+namespace {
+
+// Whether `call` is one of the calls a supplier with `fail_percent` fails:
+// a digest of the call's identity, so every invocation of it agrees.
+bool FailsByPercent(const CallIdentity& call, int64_t fail_percent) {
+  if (fail_percent <= 0) return false;
+  uint64_t digest = HashString("fail:" + call.function);
+  digest = HashCombine(digest, HashString(call.state_key.key));
+  digest = HashCombine(digest, static_cast<uint64_t>(call.state_key.seq));
+  digest = HashCombine(digest, call.state_key.event_hash);
+  digest = HashCombine(digest, call.state_key.action_hash);
+  digest = HashCombine(digest, static_cast<uint64_t>(call.call_index));
+  digest = HashCombine(digest, call.args_digest);
+  return static_cast<int64_t>(digest % 100) < fail_percent;
+}
+
+}  // namespace
 
 Suppliers::Suppliers(const std::vector<SupplierSpec>& specs) {
   for (const SupplierSpec& spec : specs) {
@@ -20,13 +39,21 @@ const SupplierSpec& Suppliers::Find(const std::string& name) const {
   return it->second;
 }
 
-int64_t Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
+SupplierOutcome Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
   const SupplierSpec& spec = Find(call.function);
   const int64_t invocation = ++calls_[call];
+  const int64_t nth = ++calls_by_supplier_[call.function];
   ++total_calls_;
+  if (spec.fails_nth.has_value() && nth == *spec.fails_nth) {
+    return SupplierOutcome{true, 0, fmt::format("supplier {} failed: its invocation {} in the run", spec.name, nth)};
+  }
+  if (FailsByPercent(call, spec.fail_percent)) {
+    return SupplierOutcome{true, 0, fmt::format("supplier {} failed: fail_percent {}", spec.name, spec.fail_percent)};
+  }
   int64_t result;
   if (spec.scale.has_value()) {
-    result = argument * *spec.scale;
+    // Wrapping: memory reads can grow an argument without bound.
+    result = static_cast<int64_t>(static_cast<uint64_t>(argument) * static_cast<uint64_t>(*spec.scale));
   } else {
     uint64_t digest = HashString(call.function);
     digest = HashCombine(digest, HashString(call.state_key.key));
@@ -36,7 +63,7 @@ int64_t Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
     result = static_cast<int64_t>(digest % 1000);
   }
   if (spec.drifting) result += 1000 * (invocation - 1);
-  return result;
+  return SupplierOutcome{false, result, ""};
 }
 
 }  // namespace durasim

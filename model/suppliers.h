@@ -1,7 +1,9 @@
 // Suppliers: the outside world behind durable calls. Each invocation is
 // counted per call identity; the result is a pure function of the identity
 // and the argument, unless the supplier is drifting (then it also changes
-// with every invocation, so a repeated call shows in the outputs).
+// with every invocation, so a repeated call shows in the outputs). A
+// supplier may fail: its nth invocation in the run (`fails_nth`), or every
+// call whose identity digest falls under `fail_percent`.
 #pragma once
 
 #include <map>
@@ -13,6 +15,13 @@
 
 namespace durasim {
 
+// What one invocation gave: a result, or a failure and its error payload.
+struct SupplierOutcome {
+  bool failed = false;
+  int64_t result = 0;  // when not failed
+  std::string error;   // when failed
+};
+
 class Suppliers {
  public:
   explicit Suppliers(const std::vector<SupplierSpec>& specs);
@@ -20,7 +29,7 @@ class Suppliers {
   // REQUIRES: a supplier with this name exists (the parser checks).
   const SupplierSpec& Find(const std::string& name) const;
   // Invokes the supplier for `call` with argument `argument`.
-  int64_t Invoke(const CallIdentity& call, int64_t argument);
+  SupplierOutcome Invoke(const CallIdentity& call, int64_t argument);
 
   int64_t total_calls() const { return total_calls_; }
   const std::map<CallIdentity, int64_t>& calls_by_identity() const { return calls_; }
@@ -28,6 +37,7 @@ class Suppliers {
  private:
   std::map<std::string, SupplierSpec> specs_;
   std::map<CallIdentity, int64_t> calls_;
+  std::map<std::string, int64_t> calls_by_supplier_;
   int64_t total_calls_ = 0;
 };
 

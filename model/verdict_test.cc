@@ -43,7 +43,7 @@ TEST(VocabularyTest, TablesRoundTripAndKeepTheirNames) {
 TEST(VocabularyTest, ScenarioExpectationsAreListedInOrder) {
   EXPECT_EQ(ExpectedVerdictNames(),
             "pass, error, once, finished, same-answer, phantom-save, cancellation, invalid-recovery, "
-            "bounded-memory, put-latency, liveness, differential");
+            "bounded-memory, put-latency, liveness, differential, retry-budget");
   EXPECT_EQ(ParseExpectedVerdict("liveness"), ExpectedVerdict::Violated(Invariant::kLiveness));
   EXPECT_EQ(ParseExpectedVerdict("error"), ExpectedVerdict::Error());
   EXPECT_FALSE(ParseExpectedVerdict("determinism").has_value());
@@ -73,16 +73,19 @@ TEST(VocabularyTest, ShowsAndFiledUnderAgree) {
   }
 }
 
-// Strategy: coverage point names are the kind, kind@put, or the script
-// fault; the required list is every fault kind then every script fault.
+// Strategy: coverage point names are the kind, kind@put, the script fault
+// or the world feature; the required list is every fault kind, then every
+// script fault, then every world feature.
 TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck).Name(), "lose_ack");
   EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck, PutPoint::kStart).Name(), "lose_ack@start");
   EXPECT_EQ(CoveragePoint::Made(ScriptFault::kNeverNotified).Name(), "checkpoint_never_notified");
   const std::vector<std::string> required = RequiredCoverage();
-  ASSERT_EQ(required.size(), AllOf<FaultKind>().size() + AllOf<ScriptFault>().size());
+  EXPECT_EQ(CoveragePoint::Reached(WorldFeature::kFailureReraised).Name(), "failure_reraised");
+  ASSERT_EQ(required.size(), AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() + AllOf<WorldFeature>().size());
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
-  EXPECT_EQ(required.back(), "broker_down");
+  EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
+  EXPECT_EQ(required.back(), "on_error_retry");
 }
 
 }  // namespace

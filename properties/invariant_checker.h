@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/invariant.h"
+#include "model/keyed_state.h"
 #include "model/observer.h"
 #include "model/trace.h"
 
@@ -25,6 +26,15 @@ struct RunEnding {
   bool all_inputs_finished = false;  // the last attempt finished every input
   // The outputs of the same scenario without faults, by (input offset, index).
   std::map<std::pair<int64_t, int64_t>, int64_t> reference_outputs;
+  // The run without faults finished every input; false when a durable call
+  // failed it over (`on_error: fail`), and its answer stops there.
+  bool reference_finished = true;
+  // Each key's memory at the end of the run without faults, and at the end
+  // of this run's last attempt when it finished every input.
+  MemoryByKey reference_memory;
+  MemoryByKey final_memory;
+  // The last attempt failed over on a durable call failure (the error), or "".
+  std::string failed_by_call;
 };
 
 class InvariantChecker : public RunObserver {

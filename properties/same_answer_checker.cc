@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <set>
+#include <vector>
+
 namespace durasim {
 
 void SameAnswerChecker::OnOutput(int64_t input_offset, int64_t index, int64_t value, size_t trace_index) {
@@ -19,10 +23,52 @@ void SameAnswerChecker::OnOutput(int64_t input_offset, int64_t index, int64_t va
   }
 }
 
+void SameAnswerChecker::OnMemoryWritten(const std::string& key, const std::string& slot, int64_t /*value*/,
+                                        size_t trace_index) {
+  last_memory_write_[{key, slot}] = trace_index;
+}
+
+void SameAnswerChecker::CheckMemory(const RunEnding& ending) {
+  auto slot_of = [](const MemoryByKey& memory, const std::string& key,
+                    const std::string& slot) -> std::optional<int64_t> {
+    auto k = memory.find(key);
+    if (k == memory.end()) return std::nullopt;
+    auto s = k->second.find(slot);
+    if (s == k->second.end()) return std::nullopt;
+    return s->second;
+  };
+  auto text = [](std::optional<int64_t> value) { return value ? std::to_string(*value) : std::string("unset"); };
+  std::set<std::pair<std::string, std::string>> slots;
+  for (const MemoryByKey* memory : {&ending.reference_memory, &ending.final_memory}) {
+    for (const auto& [key, values] : *memory) {
+      for (const auto& [slot, value] : values) slots.insert({key, slot});
+    }
+  }
+  for (const auto& [key, slot] : slots) {
+    const std::optional<int64_t> got = slot_of(ending.final_memory, key, slot);
+    const std::optional<int64_t> want = slot_of(ending.reference_memory, key, slot);
+    if (got == want) continue;
+    std::vector<size_t> evidence;
+    if (auto it = last_memory_write_.find({key, slot}); it != last_memory_write_.end()) evidence.push_back(it->second);
+    Violate(Invariant::kSameAnswer,
+            fmt::format("memory {:?} of key {:?} ends {}, but {} without faults", slot, key, text(got), text(want)),
+            evidence);
+  }
+}
+
 void SameAnswerChecker::Finish(const RunEnding& ending) {
+  if (!ending.failed_by_call.empty() && ending.reference_finished) {
+    // A saved failure is re-raised on every restore: this job never finishes.
+    Violate(Invariant::kSameAnswer,
+            fmt::format("the job failed over on a durable call failure the run without faults did not have: {}",
+                        ending.failed_by_call),
+            {});
+  }
   for (const auto& [id, value] : outputs_) {
     auto expected = ending.reference_outputs.find(id);
     if (expected == ending.reference_outputs.end()) {
+      // Past the failure that stopped the run without faults, there is no answer to compare with.
+      if (!ending.reference_finished) continue;
       Violate(Invariant::kSameAnswer, fmt::format("output {} of input {} = {} does not exist in the run without faults",
                                          id.second, id.first, value),
               {first_seen_[id]});
@@ -32,7 +78,9 @@ void SameAnswerChecker::Finish(const RunEnding& ending) {
               {first_seen_[id]});
     }
   }
-  if (!ending.all_inputs_finished) return;  // missing outputs only count once all inputs finished
+  // Missing outputs and memory only count once both runs finished every input.
+  if (!ending.all_inputs_finished || !ending.reference_finished) return;
+  CheckMemory(ending);
   for (const auto& [id, value] : ending.reference_outputs) {
     if (outputs_.count(id) == 0) {
       Violate(Invariant::kSameAnswer,

@@ -1,9 +1,12 @@
 // Invariant: same answer. The outputs, de-duplicated by (input, output
 // index), never disagree with each other, and equal those of the same
-// scenario run without faults once every input has finished.
+// scenario run without faults once every input has finished; so does each
+// key's final memory. A job that fails over for good on a durable call
+// failure the run without faults did not have gives no answer at all.
 #pragma once
 
 #include <map>
+#include <string>
 #include <utility>
 
 #include "properties/invariant_checker.h"
@@ -14,6 +17,7 @@ class SameAnswerChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
   void OnOutput(int64_t input_offset, int64_t index, int64_t value, size_t trace_index) override;
+  void OnMemoryWritten(const std::string& key, const std::string& slot, int64_t value, size_t trace_index) override;
   void Finish(const RunEnding& ending) override;
 
   // De-duplicated outputs in (input, index) order.
@@ -22,6 +26,9 @@ class SameAnswerChecker : public InvariantChecker {
  private:
   std::map<std::pair<int64_t, int64_t>, int64_t> outputs_;
   std::map<std::pair<int64_t, int64_t>, size_t> first_seen_;
+  std::map<std::pair<std::string, std::string>, size_t> last_memory_write_;  // (key, slot) -> trace index
+
+  void CheckMemory(const RunEnding& ending);
 };
 
 }  // namespace durasim

@@ -190,6 +190,57 @@ void DrawLateAdditions(Choices& choices, const Swarm& swarm, Scenario& scenario)
   }
 }
 
+// A recall and a memory_add at drawn places of some actions, on the slots
+// memory steps write most.
+void DrawMemoryReads(Choices& choices, Scenario& scenario) {
+  for (ActionSpec& action : scenario.actions) {
+    for (ActionStep::Kind kind : {ActionStep::Kind::kRecall, ActionStep::Kind::kMemoryAdd}) {
+      if (!choices.Percent(60)) continue;
+      ActionStep step;
+      step.kind = kind;
+      step.name = fmt::format("m{}", choices.Below(2));
+      action.steps.insert(action.steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(action.steps.size() + 1)),
+                          step);
+    }
+  }
+}
+
+// Suppliers that fail some calls, and each action's error handling.
+void DrawFailingCalls(Choices& choices, Scenario& scenario) {
+  for (SupplierSpec& supplier : scenario.suppliers) {
+    if (choices.Percent(70)) supplier.fail_percent = choices.Range(10, 50);
+  }
+  for (ActionSpec& action : scenario.actions) {
+    // Failing over is rare: a saved failure fails every later attempt too,
+    // and a run that never finishes gets no end-of-run checks.
+    switch (choices.Weighted({1, 2, 3})) {
+      case 0: action.on_error = ErrorHandling{OnError::kFail, 0}; break;
+      case 1: action.on_error = ErrorHandling{OnError::kIgnore, 0}; break;
+      default: action.on_error = ErrorHandling{OnError::kRetry, choices.Range(1, 3)}; break;
+    }
+  }
+}
+
+// Memory reads and failing suppliers with each error handling, drawn after
+// every other draw (the late-draw rule above). One gate draw decides: a seed
+// whose gate falls outside both ranges names the same scenario as before
+// they existed. The ranges (16% memory, 14% failures, each with a 30%
+// chance of the other too) leave out the gate draws of the seeds the docs
+// and the kill matrix quote (sim/seed_snapshot_test.cc), so those keep
+// their meaning. Failures come from `fail_percent` only, a digest of the
+// call's identity, so the run without faults fails the same calls; a
+// supplier's `nth` failure would move with every legitimate repeat of an
+// unsaved call.
+void DrawWorldAdditions(Choices& choices, Scenario& scenario) {
+  const uint64_t gate = choices.Below(100);
+  bool memory = gate >= 32 && gate <= 47;
+  bool failures = gate >= 51 && gate <= 64;
+  if (!memory && !failures) return;
+  if (choices.Percent(30)) memory = failures = true;
+  if (memory) DrawMemoryReads(choices, scenario);
+  if (failures) DrawFailingCalls(choices, scenario);
+}
+
 class AttemptBuilder {
  public:
   AttemptBuilder(Choices& choices, const Swarm& swarm, int64_t inputs) : choices_(choices), swarm_(swarm), inputs_(inputs) {}
@@ -327,6 +378,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   healed.steps.push_back(read_all);
   scenario.attempts.push_back(healed);
   DrawLateAdditions(choices, swarm, scenario);
+  DrawWorldAdditions(choices, scenario);
   return scenario;
 }
 

@@ -16,6 +16,7 @@
 #include "properties/phantom_save_checker.h"
 #include "properties/put_latency_checker.h"
 #include "properties/recovery_checker.h"
+#include "properties/retry_budget_checker.h"
 #include "properties/same_answer_checker.h"
 #include "sim/differential.h"
 #include "sim/run_context.h"
@@ -36,8 +37,15 @@ class OutputCollector : public RunObserver {
   OutputMap outputs;
 };
 
+// What the run without faults answers.
+struct Reference {
+  OutputMap outputs;
+  MemoryByKey memory;
+  bool finished = true;  // false: a durable call failed the job over (on_error: fail)
+};
+
 // The scenario's plan and inputs in one attempt without faults.
-Result<OutputMap> ReferenceOutputs(const Scenario& scenario, const RunOptions& options) {
+Result<Reference> ReferenceOutputs(const Scenario& scenario, const RunOptions& options) {
   Scenario reference = scenario;
   AttemptSpec attempt;
   AttemptStep read_all;
@@ -50,12 +58,15 @@ Result<OutputMap> ReferenceOutputs(const Scenario& scenario, const RunOptions& o
   world.AddObserver(&collector);
   Attempt run(world, reference.attempts[0], 1, ProductionParts());
   const Attempt::End end = run.Run(options.attempt_time_bound);
-  if (end != Attempt::End::kFinished || !run.runtime().AllInputsFinished()) {
+  // A failing supplier is part of the world, not a fault: the run without
+  // faults fails over too when an action does not handle it.
+  const bool call_failed = end == Attempt::End::kFailed && run.runtime().call_failed();
+  if (!call_failed && (end != Attempt::End::kFinished || !run.runtime().AllInputsFinished())) {
     return Status(StatusCode::kInternal,
                   fmt::format("the run without faults did not finish (it ended {}){}", AttemptEndName(end),
                               end == Attempt::End::kError ? ": " + run.error_message() : std::string()));
   }
-  return collector.outputs;
+  return Reference{collector.outputs, MemoryOf(run.runtime().keyed_states()), !call_failed};
 }
 
 void Judge(const Scenario& scenario, RunReport& report) {
@@ -90,6 +101,7 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
   checkers.push_back(std::make_unique<RecoveryChecker>(trace));
   checkers.push_back(std::make_unique<BoundedMemoryChecker>(trace));
   checkers.push_back(std::make_unique<PutLatencyChecker>(trace, world));
+  checkers.push_back(std::make_unique<RetryBudgetChecker>(trace, world.scenario().actions));
   for (auto& checker : checkers) world.AddObserver(checker.get());
   return checkers;
 }
@@ -113,6 +125,8 @@ struct AttemptsEnd {
   bool all_finished = false;
   bool stuck = false;
   bool error = false;
+  MemoryByKey final_memory;    // when all_finished
+  std::string failed_by_call;  // the last attempt failed over on a durable call failure: why
 };
 
 AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
@@ -129,8 +143,12 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
       report.error = fmt::format("attempt {} ended in error: {}", i + 1, attempt.error_message());
       break;
     }
+    if (last && end == Attempt::End::kFailed && attempt.runtime().call_failed()) {
+      ended.failed_by_call = attempt.runtime().call_failure();
+    }
     if (last && end == Attempt::End::kFinished && attempt.runtime().AllInputsFinished()) {
       ended.all_finished = true;
+      ended.final_memory = MemoryOf(attempt.runtime().keyed_states());
       if (!RunEpilogue(world, attempt)) {
         ended.error = true;
         report.error = fmt::format("attempt {}: {}", i + 1, attempt.error_message());
@@ -167,7 +185,7 @@ bool Observe(World& world, RunReport& report) {
 
 // One run of the attempts; fills everything but the expectation.
 void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
-                 const OutputMap& reference, RunReport& report) {
+                 const Reference& reference, RunReport& report) {
   World world(scenario);
   if (Status started = world.StartBackend(options.backend, options.bootstrap_servers); !started.ok()) {
     report.verdict = Verdict::kError;
@@ -179,7 +197,11 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
   RunEnding ending;
   ending.all_inputs_finished = ended.all_finished;
-  ending.reference_outputs = reference;
+  ending.reference_outputs = reference.outputs;
+  ending.reference_finished = reference.finished;
+  ending.reference_memory = reference.memory;
+  ending.final_memory = ended.final_memory;
+  ending.failed_by_call = ended.failed_by_call;
   for (auto& checker : checkers) {
     checker->Finish(ending);
     for (const Violation& v : checker->violations()) report.violations.push_back(v);
@@ -252,7 +274,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   const AttemptParts parts = PartsWith(mutant);
 
   try {
-    Result<OutputMap> reference = ReferenceOutputs(scenario, options);
+    Result<Reference> reference = ReferenceOutputs(scenario, options);
     if (!reference.ok()) {
       report.verdict = Verdict::kError;
       report.error = reference.status().ToString();

@@ -23,6 +23,8 @@ inline constexpr StepKeyword<ActionStep::Kind> kActionStepKeywords[] = {
     {ActionStep::Kind::kMemory, "memory", true},
     {ActionStep::Kind::kEmit, "emit", true},
     {ActionStep::Kind::kOutput, "output", false},
+    {ActionStep::Kind::kRecall, "recall", true},
+    {ActionStep::Kind::kMemoryAdd, "memory_add", true},
 };
 
 inline constexpr StepKeyword<AttemptStep::Kind> kAttemptStepKeywords[] = {
@@ -47,7 +49,7 @@ constexpr bool InDeclarationOrder(const StepKeyword<Kind> (&table)[N], Kind last
   }
   return table[N - 1].kind == last;
 }
-static_assert(InDeclarationOrder(kActionStepKeywords, ActionStep::Kind::kOutput));
+static_assert(InDeclarationOrder(kActionStepKeywords, ActionStep::Kind::kMemoryAdd));
 static_assert(InDeclarationOrder(kAttemptStepKeywords, AttemptStep::Kind::kCorrupt));
 
 // The entry of `keyword` in `table`, or null when it is no step keyword.

@@ -37,7 +37,8 @@ using scenario_checks::Listener;
 constexpr int64_t kPartitionsMax = 1024;
 constexpr int64_t kDurationMsMax = 86'400'000;  // one simulated day
 constexpr int64_t kPutRetriesMax = 100;
-constexpr int64_t kCountMax = 1'000'000;        // read counts, fault `nth`
+constexpr int64_t kCountMax = 1'000'000;        // read counts, fault `nth`, a supplier's failing `nth`
+constexpr int64_t kRetriesMax = 100;            // `on_error: {retry: {max: ...}}`
 
 // The step keyword of `form` from `table`, its value required or refused as
 // the table says.
@@ -99,13 +100,18 @@ class ScenarioParser {
   }
 
   void ParseSupplier(const Value& v) {
-    Mapping map(v, {"name", "scale", "drifting", "latency_ms"});
+    Mapping map(v, {"name", "scale", "drifting", "latency_ms", "fails", "fail_percent"});
     SupplierSpec supplier;
     supplier.pos = v.pos;
     supplier.name = ReadUniqueName(map.Require("name"), "supplier", supplier_pos_);
     if (const Value* f = map.Find("scale")) supplier.scale = ReadInt(*f, kInt64Min, kInt64Max);
     if (const Value* f = map.Find("drifting")) supplier.drifting = ReadBool(*f);
     if (const Value* f = map.Find("latency_ms")) supplier.latency_ms = ReadInt(*f, 0, kDurationMsMax);
+    if (const Value* f = map.Find("fails")) {
+      Mapping fails(*f, {"nth"});
+      supplier.fails_nth = ReadInt(fails.Require("nth"), 1, kCountMax);
+    }
+    if (const Value* f = map.Find("fail_percent")) supplier.fail_percent = ReadInt(*f, 0, 100);
     scenario_.suppliers.push_back(std::move(supplier));
   }
 
@@ -119,7 +125,7 @@ class ScenarioParser {
   }
 
   void ParseAction(const Value& v) {
-    Mapping map(v, {"name", "on", "steps"});
+    Mapping map(v, {"name", "on", "on_error", "steps"});
     ActionSpec action;
     action.pos = v.pos;
     action.name = ReadUniqueName(map.Require("name"), "action", action_pos_);
@@ -131,10 +137,30 @@ class ScenarioParser {
       action.on.push_back(type);
       listeners_.push_back(Listener{action.name, type, entry.pos});
     }
+    if (const Value* f = map.Find("on_error")) action.on_error = ReadOnError(*f);
     for (const Value& item : ReadSequence(map.Require("steps"), "an action step", true)) {
       action.steps.push_back(ParseActionStep(item));
     }
     scenario_.actions.push_back(std::move(action));
+  }
+
+  // `on_error: fail`, `on_error: ignore` or `on_error: {retry: {max: <n>}}`.
+  static ErrorHandling ReadOnError(const Value& v) {
+    ErrorHandling handling;
+    if (v.node.IsMap()) {
+      Mapping on_error(v, {"retry"});
+      Mapping retry(on_error.Require("retry"), {"max"});
+      handling.kind = OnError::kRetry;
+      handling.retries_max = ReadInt(retry.Require("max"), 1, kRetriesMax);
+      return handling;
+    }
+    const std::optional<OnError> kind = v.node.IsScalar() ? ParseName<OnError>(v.node.Scalar()) : std::nullopt;
+    if (!kind.has_value() || *kind == OnError::kRetry) {
+      Fail(v.pos, fmt::format("expected fail, ignore or {{retry: {{max: <n>}}}} for 'on_error', got {}",
+                              Describe(v.node)));
+    }
+    handling.kind = *kind;
+    return handling;
   }
 
   // `on: input` is shorthand for `on: [input]`.
@@ -154,7 +180,9 @@ class ScenarioParser {
     step.kind = ReadStepKind(form, kActionStepKeywords, "action step");
     switch (step.kind) {
       case ActionStep::Kind::kCall: ParseCall(*form.arg, step); break;
-      case ActionStep::Kind::kMemory: step.name = ReadName(*form.arg); break;
+      case ActionStep::Kind::kMemory:
+      case ActionStep::Kind::kRecall:
+      case ActionStep::Kind::kMemoryAdd: step.name = ReadName(*form.arg); break;
       case ActionStep::Kind::kEmit:
         step.name = ReadName(*form.arg);
         if (step.name == kInputEventType) {

@@ -23,6 +23,8 @@ void WriteStep(YAML::Emitter& out, const ActionStep& step) {
       out << YAML::EndMap;
       return;
     case ActionStep::Kind::kMemory:
+    case ActionStep::Kind::kRecall:
+    case ActionStep::Kind::kMemoryAdd:
     case ActionStep::Kind::kEmit:
       out << YAML::Flow << YAML::BeginMap << YAML::Key << keyword << YAML::Value << YAML::DoubleQuoted << step.name
           << YAML::EndMap;
@@ -89,9 +91,29 @@ void WriteSuppliers(YAML::Emitter& out, const std::vector<SupplierSpec>& supplie
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << supplier.name;
     if (supplier.scale.has_value()) out << YAML::Key << "scale" << YAML::Value << *supplier.scale;
     if (supplier.drifting) out << YAML::Key << "drifting" << YAML::Value << true;
-    out << YAML::Key << "latency_ms" << YAML::Value << supplier.latency_ms << YAML::EndMap;
+    out << YAML::Key << "latency_ms" << YAML::Value << supplier.latency_ms;
+    if (supplier.fails_nth.has_value()) {
+      out << YAML::Key << "fails" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "nth" << YAML::Value
+          << *supplier.fails_nth << YAML::EndMap;
+    }
+    if (supplier.fail_percent != 0) out << YAML::Key << "fail_percent" << YAML::Value << supplier.fail_percent;
+    out << YAML::EndMap;
   }
   out << YAML::EndSeq;
+}
+
+// Only what differs from the default (fail), so a plan without error
+// handling is written as before.
+void WriteOnError(YAML::Emitter& out, const ErrorHandling& on_error) {
+  switch (on_error.kind) {
+    case OnError::kFail: return;
+    case OnError::kIgnore: out << YAML::Key << "on_error" << YAML::Value << NameOf(on_error.kind); return;
+    case OnError::kRetry:
+      out << YAML::Key << "on_error" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << NameOf(on_error.kind)
+          << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "max" << YAML::Value << on_error.retries_max
+          << YAML::EndMap << YAML::EndMap;
+      return;
+  }
 }
 
 void WriteActions(YAML::Emitter& out, const std::vector<ActionSpec>& actions) {
@@ -101,6 +123,7 @@ void WriteActions(YAML::Emitter& out, const std::vector<ActionSpec>& actions) {
     out << YAML::Key << "on" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (const std::string& type : action.on) out << YAML::DoubleQuoted << type;
     out << YAML::EndSeq;
+    WriteOnError(out, action.on_error);
     out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
     for (const ActionStep& step : action.steps) WriteStep(out, step);
     out << YAML::EndSeq << YAML::EndMap;

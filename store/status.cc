@@ -14,6 +14,7 @@ const char* StatusCodeName(StatusCode code) {
     case StatusCode::kInvalidRecovery: return "invalid-recovery";
     case StatusCode::kNotFound: return "not-found";
     case StatusCode::kInternal: return "internal";
+    case StatusCode::kCallFailed: return "call-failed";
   }
   DURASIM_CHECK_MSG(false, "status code " + std::to_string(static_cast<int>(code)) + " has no name");
   return "unknown";

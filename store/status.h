@@ -20,6 +20,7 @@ enum class StatusCode {
   kInvalidRecovery,   // recovery data (marker, record) is not usable
   kNotFound,
   kInternal,
+  kCallFailed,        // a durable call raised and its action does not handle the failure
 };
 
 const char* StatusCodeName(StatusCode code);

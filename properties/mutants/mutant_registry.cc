@@ -7,6 +7,7 @@
 #include "properties/mutants/canary.h"
 #include "properties/mutants/cancel_as_failure.h"
 #include "properties/mutants/divergence_eviction.h"
+#include "properties/mutants/failure_as_miss.h"
 #include "properties/mutants/fire_and_forget_put.h"
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
 #include "properties/mutants/leak_completed_boundaries.h"
@@ -89,6 +90,9 @@ const std::vector<Mutant>& AllMutants() {
       {"divergence-eviction", "get treats two cached states of one (key, seq) as divergence and evicts later states",
        "apache/flink-agents 8ad3a32 KafkaActionStateStore.get/checkDivergence", Invariant::kFinished,
        StoreOf<DivergenceEvictionStore>(), {}},
+      {"failure-as-miss", "a saved FAILED call result is treated as a cache miss and the supplier is called again",
+       "Flink Agents: a FAILED call result is re-raised on replay, never called again", Invariant::kOnce, {},
+       RuntimeOf<FailureAsMissRuntime>()},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };

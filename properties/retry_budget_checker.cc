@@ -1,0 +1,44 @@
+// RetryBudgetChecker implementation.
+#include "properties/retry_budget_checker.h"
+
+#include <fmt/format.h>
+
+#include "model/identity.h"
+
+namespace durasim {
+
+RetryBudgetChecker::RetryBudgetChecker(const Trace& trace, const std::vector<ActionSpec>& actions)
+    : InvariantChecker(trace) {
+  for (const ActionSpec& action : actions) tries_max_by_action_hash_[ActionHash(action.name)] = action.on_error.tries_max();
+}
+
+void RetryBudgetChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded,
+                                          size_t trace_index) {
+  if (decoded == nullptr) return;  // a tombstone or a corrupt record: other checkers judge it
+  latest_[decoded->state_key] = Saved{decoded->state.call_results, trace_index};
+}
+
+void RetryBudgetChecker::OnSupplierCall(const CallIdentity& call, int64_t /*argument*/, size_t trace_index) {
+  auto budget = tries_max_by_action_hash_.find(call.state_key.action_hash);
+  if (budget == tries_max_by_action_hash_.end()) return;  // not an action of the plan: other checkers judge it
+  auto saved = latest_.find(call.state_key);
+  if (saved == latest_.end()) return;  // nothing saved before: a first try
+  const std::vector<CallResult>& calls = saved->second.calls;
+  int first = call.call_index;
+  while (first > 0 && static_cast<size_t>(first - 1) < calls.size()) {
+    const CallResult& before = calls[static_cast<size_t>(first - 1)];
+    if (before.status != CallStatus::kFailed || before.function_id != call.function ||
+        before.args_digest != call.args_digest) {
+      break;
+    }
+    --first;
+  }
+  const int64_t tries = call.call_index - first + 1;
+  if (tries <= budget->second) return;
+  Violate(Invariant::kRetryBudget,
+          fmt::format("call [{}] is try {} of the call first tried at index {}, over its budget of {} tries", call.ToString(),
+                      tries, first, budget->second),
+          {saved->second.trace_index, trace_index});
+}
+
+}  // namespace durasim
