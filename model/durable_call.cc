@@ -44,6 +44,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
     }
     ++run.call_index;
     const CallResult outcome = run.state.call_results.back();
+    world_.Notify([&](RunObserver& o) { o.OnCallResultUsed(call, outcome, old != nullptr, world_.trace().size() - 1); });
     if (outcome.status == CallStatus::kSucceeded) run.acc = outcome.result;
     // A PENDING slot is reused only by a runtime that takes it for saved (a
     // mutant): the action goes on without a result.
@@ -114,17 +115,19 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
     co_return co_await CallCancelled(run.state_key, run.state, call);
   }
   CallResult& slot = run.state.call_results.back();
+  size_t answer_trace = 0;
   if (outcome.failed) {
     // A failure is a terminal result: saved, and re-raised on replay.
-    world_.Record("supplier.failed", fmt::format("{} error={:?}", call.ToString(), outcome.error));
+    answer_trace = world_.Record("supplier.failed", fmt::format("{} error={:?}", call.ToString(), outcome.error));
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kCallFailed));
     slot.status = CallStatus::kFailed;
     slot.error = outcome.error;
   } else {
-    world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), outcome.result));
+    answer_trace = world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), outcome.result));
     slot.status = CallStatus::kSucceeded;
     slot.result = outcome.result;
   }
+  world_.Notify([&](RunObserver& o) { o.OnSupplierAnswered(call, slot, answer_trace); });
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
   faults_.OnCallResultSaved(outcome.failed ? retry_follows : CallsAfter(run.action, step));
   co_return std::nullopt;

@@ -29,6 +29,8 @@ std::optional<EnumInfo> EnumInfoOf(Invariant invariant) {
       return EnumInfo{"determinism", "the same scenario gives the same trace every time"};
     case Invariant::kRetryBudget:
       return EnumInfo{"retry-budget", "the tries of one durable call never exceed its budget, across all attempts"};
+    case Invariant::kProvenance:
+      return EnumInfo{"provenance", "every call result an action uses was produced by the supplier for that very call"};
   }
   return std::nullopt;
 }

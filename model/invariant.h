@@ -21,6 +21,7 @@ enum class Invariant {
   kDifferential,
   kDeterminism,
   kRetryBudget,
+  kProvenance,
 };
 
 std::optional<EnumInfo> EnumInfoOf(Invariant invariant);

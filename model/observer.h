@@ -53,6 +53,15 @@ class RunObserver {
   // A supplier is invoked for `call` with `argument` (the value the call's
   // argument digest stands for).
   virtual void OnSupplierCall(const CallIdentity& /*call*/, int64_t /*argument*/, size_t /*trace_index*/) {}
+  // The supplier's answer to `call`: its result (status kSucceeded) or the
+  // failure it raised (kFailed, with the error), at its supplier.result or
+  // supplier.failed line.
+  virtual void OnSupplierAnswered(const CallIdentity& /*call*/, const CallResult& /*answer*/,
+                                  size_t /*trace_index*/) {}
+  // An action goes on with `used` as the result of `call`: made now, or
+  // reused from a saved state (`reused`).
+  virtual void OnCallResultUsed(const CallIdentity& /*call*/, const CallResult& /*used*/, bool /*reused*/,
+                                size_t /*trace_index*/) {}
   virtual void OnActionExecuted(const TaskView& /*task*/, size_t /*trace_index*/) {}
   virtual void OnRestore(const RestoreView& /*restore*/, size_t /*trace_index*/) {}
   virtual void OnOutput(int64_t /*input_offset*/, int64_t /*index*/, int64_t /*value*/, size_t /*trace_index*/) {}

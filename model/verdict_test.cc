@@ -43,7 +43,7 @@ TEST(VocabularyTest, TablesRoundTripAndKeepTheirNames) {
 TEST(VocabularyTest, ScenarioExpectationsAreListedInOrder) {
   EXPECT_EQ(ExpectedVerdictNames(),
             "pass, error, once, finished, same-answer, phantom-save, cancellation, invalid-recovery, "
-            "bounded-memory, put-latency, liveness, differential, retry-budget");
+            "bounded-memory, put-latency, liveness, differential, retry-budget, provenance");
   EXPECT_EQ(ParseExpectedVerdict("liveness"), ExpectedVerdict::Violated(Invariant::kLiveness));
   EXPECT_EQ(ParseExpectedVerdict("error"), ExpectedVerdict::Error());
   EXPECT_FALSE(ParseExpectedVerdict("determinism").has_value());

@@ -14,6 +14,7 @@
 #include "properties/mutants/mutant.h"
 #include "properties/once_checker.h"
 #include "properties/phantom_save_checker.h"
+#include "properties/provenance_checker.h"
 #include "properties/put_latency_checker.h"
 #include "properties/recovery_checker.h"
 #include "properties/retry_budget_checker.h"
@@ -102,6 +103,7 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
   checkers.push_back(std::make_unique<BoundedMemoryChecker>(trace));
   checkers.push_back(std::make_unique<PutLatencyChecker>(trace, world));
   checkers.push_back(std::make_unique<RetryBudgetChecker>(trace, world.scenario().actions));
+  checkers.push_back(std::make_unique<ProvenanceChecker>(trace));
   for (auto& checker : checkers) world.AddObserver(checker.get());
   return checkers;
 }

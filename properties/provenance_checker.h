@@ -1,0 +1,33 @@
+// Invariant: provenance. Every value an action uses as the result of a
+// durable call (a result, or a failure it raises) was answered by the
+// supplier for that exact call: the same state key, call index, function id
+// and argument digest, in this attempt or an earlier one. It holds for
+// results made now, results reused from a saved state after a restore, and
+// each try of a retried call. A violation quotes the supplier's answer for
+// that identity when there was one, or says that there was none.
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "properties/invariant_checker.h"
+
+namespace durasim {
+
+class ProvenanceChecker : public InvariantChecker {
+ public:
+  using InvariantChecker::InvariantChecker;
+  void OnSupplierAnswered(const CallIdentity& call, const CallResult& answer, size_t trace_index) override;
+  void OnCallResultUsed(const CallIdentity& call, const CallResult& used, bool reused, size_t trace_index) override;
+
+ private:
+  struct Answer {
+    CallResult result;
+    size_t trace_index = 0;
+  };
+  // Every supplier answer, by call identity, in order (a call made again
+  // after a crash left its slot PENDING has several).
+  std::map<CallIdentity, std::vector<Answer>> answers_;
+};
+
+}  // namespace durasim
