@@ -9,17 +9,18 @@
 namespace durasim {
 namespace {
 
-// Whether `call` is one of the calls a supplier with `fail_percent` fails:
-// a digest of the call's identity, so every invocation of it agrees.
-bool FailsByPercent(const CallIdentity& call, int64_t fail_percent) {
+// Whether the call is one of those a supplier with `fail_percent` fails: a
+// digest of what the outside world sees of it (function, input key and
+// sequence number, call index, argument), like its result, so every
+// invocation agrees in every run, whatever hashes a runtime (or a mutant)
+// gives the event and the action.
+bool FailsByPercent(const CallIdentity& call, int64_t argument, int64_t fail_percent) {
   if (fail_percent <= 0) return false;
   uint64_t digest = HashString("fail:" + call.function);
   digest = HashCombine(digest, HashString(call.state_key.key));
   digest = HashCombine(digest, static_cast<uint64_t>(call.state_key.seq));
-  digest = HashCombine(digest, call.state_key.event_hash);
-  digest = HashCombine(digest, call.state_key.action_hash);
   digest = HashCombine(digest, static_cast<uint64_t>(call.call_index));
-  digest = HashCombine(digest, call.args_digest);
+  digest = HashCombine(digest, static_cast<uint64_t>(argument));
   return static_cast<int64_t>(digest % 100) < fail_percent;
 }
 
@@ -47,7 +48,7 @@ SupplierOutcome Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
   if (spec.fails_nth.has_value() && nth == *spec.fails_nth) {
     return SupplierOutcome{true, 0, fmt::format("supplier {} failed: its invocation {} in the run", spec.name, nth)};
   }
-  if (FailsByPercent(call, spec.fail_percent)) {
+  if (FailsByPercent(call, argument, spec.fail_percent)) {
     return SupplierOutcome{true, 0, fmt::format("supplier {} failed: fail_percent {}", spec.name, spec.fail_percent)};
   }
   int64_t result;
@@ -62,7 +63,9 @@ SupplierOutcome Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
     digest = HashCombine(digest, static_cast<uint64_t>(argument));
     result = static_cast<int64_t>(digest % 1000);
   }
-  if (spec.drifting) result += 1000 * (invocation - 1);
+  if (spec.drifting) {
+    result = static_cast<int64_t>(static_cast<uint64_t>(result) + 1000 * static_cast<uint64_t>(invocation - 1));
+  }
   return SupplierOutcome{false, result, ""};
 }
 

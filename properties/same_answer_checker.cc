@@ -57,6 +57,13 @@ void SameAnswerChecker::CheckMemory(const RunEnding& ending) {
 }
 
 void SameAnswerChecker::Finish(const RunEnding& ending) {
+  if (ending.failed_by_call.empty() && ending.all_inputs_finished && !ending.reference_finished) {
+    // The run without faults failed over on a durable call failure; a saved
+    // failure is re-raised on every restore, so this run cannot finish
+    // every input unless it treated a failure as something else.
+    Violate(Invariant::kSameAnswer,
+            "every input finished, but the run without faults failed over on a durable call failure", {});
+  }
   if (!ending.failed_by_call.empty() && ending.reference_finished) {
     // A saved failure is re-raised on every restore: this job never finishes.
     Violate(Invariant::kSameAnswer,
