@@ -93,6 +93,9 @@ class AgentRuntime {
   }
   // The value an output step emits.
   virtual int64_t OutputValue(int64_t acc) const { return acc; }
+  // How many tries of a call a FAILED result counts for: one, whether the
+  // call was made now or its saved failure reused after a restore.
+  virtual int64_t TriesOf(bool /*reused*/) const { return 1; }
   // Drops the per-checkpoint map of an aborted checkpoint.
   virtual void ReleaseAbortedCheckpoint(const std::string& id);
   // A durable call was cancelled while in flight; `state` holds its PENDING

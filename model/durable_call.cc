@@ -31,7 +31,7 @@ bool CallsAfter(const ActionSpec& action, const ActionStep& step) {
 boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRun& run, const ActionStep& step) {
   // Each try of the call is its own call at its own index; a saved failure
   // counts as a try, so the budget holds across restores.
-  for (int64_t tried = 1;; ++tried) {
+  for (int64_t tried = 1;;) {
     const CallIdentity call{run.state_key, run.call_index, step.name, CallDigest(step.name, run.acc)};
     const CallResult* old =
         run.saved_calls.Reuse(call, [this](const CallResult& saved) { return IsSavedResult(saved); });
@@ -51,6 +51,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
     if (outcome.status != CallStatus::kFailed) co_return std::nullopt;
     if (std::optional<Status> end = HandleCallFailure(run, call, outcome, tried)) co_return end;
     if (run.ignored) co_return std::nullopt;
+    tried += TriesOf(old != nullptr);
   }
 }
 

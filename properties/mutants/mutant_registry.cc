@@ -8,6 +8,7 @@
 #include "properties/mutants/cancel_as_failure.h"
 #include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/failure_as_miss.h"
+#include "properties/mutants/reused_failure_not_a_try.h"
 #include "properties/mutants/fire_and_forget_put.h"
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
 #include "properties/mutants/leak_completed_boundaries.h"
@@ -93,6 +94,9 @@ const std::vector<Mutant>& AllMutants() {
       {"failure-as-miss", "a saved FAILED call result is treated as a cache miss and the supplier is called again",
        "Flink Agents: a FAILED call result is re-raised on replay, never called again", Invariant::kOnce, {},
        RuntimeOf<FailureAsMissRuntime>()},
+      {"reused-failure-not-a-try", "after a restore, re-raised saved failures do not count as tries of a retried call",
+       "retry counters kept in memory instead of derived from the saved call results", Invariant::kRetryBudget, {},
+       RuntimeOf<ReusedFailureNotATryRuntime>()},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };
