@@ -39,7 +39,10 @@ class ExpectedVerdict {
 
   Kind kind() const { return kind_; }
   // REQUIRES: kind() == Kind::kViolated.
-  Invariant invariant() const { return invariant_; }
+  Invariant invariant() const {
+    DURASIM_CHECK(kind_ == Kind::kViolated);
+    return invariant_;
+  }
   bool IsViolated(Invariant invariant) const { return kind_ == Kind::kViolated && invariant_ == invariant; }
 
   // "pass", "error" or the invariant's name.
