@@ -29,6 +29,23 @@ struct AttemptParts {
   RuntimeFactory make_runtime;
 };
 
+// The factory of a store type built as KafkaActionStateStore is (its log
+// client and the scenario's tombstone setting): production or a mutant.
+template <typename StoreType>
+StoreFactory StoreOf() {
+  return [](LogClient& client, const LogConfig& log) -> std::unique_ptr<ActionStateStore> {
+    return std::make_unique<StoreType>(client, log.tombstones);
+  };
+}
+
+// The factory of a runtime type built as AgentRuntime is. REQUIRES (at the
+// call): RuntimeType's definition is visible.
+template <typename RuntimeType>
+RuntimeFactory RuntimeOf() {
+  return [](World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults)
+             -> std::unique_ptr<AgentRuntime> { return std::make_unique<RuntimeType>(world, scheduler, store, faults); };
+}
+
 // KafkaActionStateStore and AgentRuntime.
 AttemptParts ProductionParts();
 

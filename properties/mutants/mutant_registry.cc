@@ -23,22 +23,6 @@
 #include "store/kafka_action_state_store.h"
 
 namespace durasim {
-namespace {
-
-template <typename StoreType>
-StoreFactory StoreOf() {
-  return [](LogClient& client, const LogConfig& log) -> std::unique_ptr<ActionStateStore> {
-    return std::make_unique<StoreType>(client, log.tombstones);
-  };
-}
-
-template <typename RuntimeType>
-RuntimeFactory RuntimeOf() {
-  return [](World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults)
-             -> std::unique_ptr<AgentRuntime> { return std::make_unique<RuntimeType>(world, scheduler, store, faults); };
-}
-
-}  // namespace
 
 AttemptParts PartsWith(const Mutant* mutant) {
   AttemptParts parts = ProductionParts();
