@@ -87,7 +87,7 @@ void AgentRuntime::StartRun(KeyedState& keyed, const InputRecord& input) {
   keyed.run_input_offset = input.offset;
   keyed.run_outputs = 0;
   const Event event{kInputEventType, input.value, InputEventHash(input.value)};
-  const std::vector<ActionSpec>& actions = world_.scenario().actions;
+  const std::vector<ActionSpec>& actions = world_.actions();
   for (size_t i = 0; i < actions.size(); ++i) {
     for (const std::string& type : actions[i].on) {
       if (type == kInputEventType) keyed.tasks.push_back(ActionTask{keyed.seq, input.offset, i, event});
@@ -167,7 +167,7 @@ boost::asio::awaitable<void> AgentRuntime::WaitIdle() {
 boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key, uint64_t letter) {
   KeyedState& keyed = keyed_[key];
   const ActionTask task = keyed.tasks.front();
-  const ActionSpec& action = world_.scenario().actions[task.action_index];
+  const ActionSpec& action = world_.actions()[task.action_index];
   const StateKey state_key{key, task.seq, task.event.hash, ActionIdentity(action.name)};
   const TaskView view{state_key, action.name, task.input_offset};
 
@@ -280,7 +280,7 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
     keyed.memory[update.slot] = update.value;
     world_.Notify([&](RunObserver& o) { o.OnMemoryWritten(key, update.slot, update.value, finish_line); });
   }
-  const std::vector<ActionSpec>& actions = world_.scenario().actions;
+  const std::vector<ActionSpec>& actions = world_.actions();
   uint64_t emit_index = 0;
   for (const EmittedEvent& emitted : completed.emitted_events) {
     if (emitted.type == kOutputEventType) {

@@ -86,7 +86,15 @@ class AgentRuntime {
   // the action part of a state key, a durable call's argument digest and an
   // emitted event's hash.
   virtual uint64_t ActionIdentity(const std::string& action_name) const { return ActionHash(action_name); }
-  virtual uint64_t CallDigest(const std::string& function, int64_t arg) const { return CallArgsDigest(function, arg); }
+  virtual uint64_t CallDigest(const std::string& function, const CallArgument& arg) const {
+    return CallArgsDigest(function, arg);
+  }
+  // Whether the saved slot of a call's index is that call: the same function
+  // and argument digest. From the first slot that is not, nothing saved is
+  // reused (SavedCalls).
+  virtual bool SavedCallMatches(const CallResult& saved, const CallIdentity& call) const {
+    return saved.function_id == call.function && saved.args_digest == call.args_digest;
+  }
   virtual uint64_t ChildEventIdentity(const StateKey& origin, uint64_t emit_index, const std::string& type,
                                       int64_t value) const {
     return ChildEventHash(origin, emit_index, type, value);
@@ -131,7 +139,10 @@ class AgentRuntime {
   boost::asio::awaitable<std::optional<Status>> RunCallStep(ActionRun& run, const ActionStep& step);
   // Makes one try; its outcome is the last of `run.state.call_results`.
   boost::asio::awaitable<std::optional<Status>> MakeCall(ActionRun& run, const ActionStep& step,
-                                                         const CallIdentity& call, bool retry_follows);
+                                                         const CallIdentity& call, const CallArgument& argument,
+                                                         bool retry_follows);
+  // What the call `step` hands the outside world now.
+  CallArgument ArgumentOf(const ActionRun& run, const ActionStep& step) const;
   void ReuseCall(ActionRun& run, const CallIdentity& call, const CallResult& saved);
   // Applies the action's error handling to the failed try `tried` of `call`.
   std::optional<Status> HandleCallFailure(ActionRun& run, const CallIdentity& call, const CallResult& failed,

@@ -18,7 +18,7 @@ Scenario OneInputScenario() {
   ActionSpec action;
   action.name = "echo";
   action.on = {kInputEventType};
-  action.steps.push_back(ActionStep{ActionStep::Kind::kOutput, "", CallMode::kSync, {}});
+  action.steps.push_back(ActionStep{ActionStep::Kind::kOutput, "", CallMode::kSync, ArgSource::kAcc, {}});
   scenario.actions.push_back(action);
   scenario.inputs.push_back(InputSpec{"k", 7, {}});
   AttemptSpec attempt;

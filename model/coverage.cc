@@ -30,6 +30,11 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
     case WorldFeature::kOnErrorFail: return EnumInfo{"on_error_fail", "a failed call failed the job over"};
     case WorldFeature::kOnErrorIgnore: return EnumInfo{"on_error_ignore", "a failed call ended its action with no effects"};
     case WorldFeature::kOnErrorRetry: return EnumInfo{"on_error_retry", "a failed call was made again"};
+    case WorldFeature::kAttemptArgument:
+      return EnumInfo{"attempt_argument", "a call with an attempt-dependent argument was made"};
+    case WorldFeature::kSavedCallMismatch:
+      return EnumInfo{"saved_call_mismatch", "a saved call was not the call at its index: reuse ended there"};
+    case WorldFeature::kPlanDeployed: return EnumInfo{"plan_deployed", "an attempt ran a plan other than the scenario's"};
   }
   return std::nullopt;
 }

@@ -39,6 +39,9 @@ enum class WorldFeature {
   kOnErrorFail,      // a failed call failed the job over
   kOnErrorIgnore,    // a failed call ended its action with no effects
   kOnErrorRetry,     // a failed call was made again
+  kAttemptArgument,  // a call with an attempt-dependent argument (`arg: {from: attempt}`) was made
+  kSavedCallMismatch,  // a saved call was not the call at its index (function or argument): reuse ended there
+  kPlanDeployed,     // an attempt ran a plan other than the scenario's (`plan:`)
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

@@ -32,11 +32,24 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
   // Each try of the call is its own call at its own index; a saved failure
   // counts as a try, so the budget holds across restores.
   for (int64_t tried = 1;;) {
-    const CallIdentity call{run.state_key, run.call_index, step.name, CallDigest(step.name, run.acc)};
-    const CallResult* old =
-        run.saved_calls.Reuse(call, [this](const CallResult& saved) { return IsSavedResult(saved); });
+    const CallArgument argument = ArgumentOf(run, step);
+    const CallIdentity call{run.state_key, run.call_index, step.name, CallDigest(step.name, argument)};
+    const CallResult* old = run.saved_calls.Reuse(
+        call, [this](const CallResult& saved, const CallIdentity& c) { return SavedCallMatches(saved, c); },
+        [this](const CallResult& saved) { return IsSavedResult(saved); });
+    if (const CallResult* mismatch = run.saved_calls.TakeMismatch()) {
+      // Flink Agents' rule: from the first saved call that is not this call
+      // (another function, or another argument), the saved calls are
+      // discarded and every call is made.
+      const size_t line =
+          world_.Record("call.mismatch", fmt::format("{} action_name={} saved_fn={} saved_args={:016x}", call.ToString(),
+                                                     run.action.name, mismatch->function_id, mismatch->args_digest));
+      world_.Notify([&](RunObserver& o) { o.OnSavedCallMismatch(call, argument, *mismatch, line); });
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kSavedCallMismatch));
+    }
     if (old == nullptr) {
-      if (std::optional<Status> end = co_await MakeCall(run, step, call, tried < run.action.on_error.tries_max())) {
+      if (std::optional<Status> end =
+              co_await MakeCall(run, step, call, argument, tried < run.action.on_error.tries_max())) {
         co_return end;
       }
     } else {
@@ -84,8 +97,17 @@ std::optional<Status> AgentRuntime::HandleCallFailure(ActionRun& run, const Call
   return status;
 }
 
+CallArgument AgentRuntime::ArgumentOf(const ActionRun& run, const ActionStep& step) const {
+  switch (step.arg) {
+    case ArgSource::kAcc: break;
+    case ArgSource::kAttempt: return CallArgument{run.acc, world_.attempt()};
+  }
+  return CallArgument{run.acc, std::nullopt};
+}
+
 boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& run, const ActionStep& step,
-                                                                     const CallIdentity& call, bool retry_follows) {
+                                                                     const CallIdentity& call,
+                                                                     const CallArgument& argument, bool retry_follows) {
   run.state.call_results.push_back(CallResult{step.name, call.args_digest, CallStatus::kPending, 0, ""});
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kPending); !put.ok()) co_return put;
   const SupplierSpec& supplier = world_.suppliers().Find(step.name);
@@ -95,11 +117,14 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
     mailbox_letter_ = 0;
     mailbox_.Release();
   }
-  const size_t call_trace =
-      world_.Record("supplier.call", fmt::format("{} action_name={} mode={} arg={}", call.ToString(), run.action.name,
-                                                 async ? "async" : "sync", run.acc));
-  world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, run.acc, call_trace); });
-  const SupplierOutcome outcome = world_.halted() ? SupplierOutcome{} : world_.suppliers().Invoke(call, run.acc);
+  if (argument.attempt.has_value()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kAttemptArgument));
+  const size_t call_trace = world_.Record(
+      "supplier.call",
+      fmt::format("{} action_name={} mode={} arg={}{}", call.ToString(), run.action.name, async ? "async" : "sync",
+                  argument.value, argument.attempt ? fmt::format(" arg_attempt={}", *argument.attempt) : ""));
+  world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, argument, call_trace); });
+  // The answer depends on the argument's value alone (CallArgument).
+  const SupplierOutcome outcome = world_.halted() ? SupplierOutcome{} : world_.suppliers().Invoke(call, argument.value);
   if (async) faults_.OnAsyncCallStarted();
   if (faults_.OnCallStarted()) {
     world_.Record("call.cancel.injected", fmt::format("{} letter={}", call.ToString(), run.letter));

@@ -26,21 +26,28 @@ class SavedCalls {
   explicit SavedCalls(std::vector<CallResult> saved) : saved_(std::move(saved)) {}
 
   // The saved result of `call` when it may be reused: the saved slot of the
-  // same index has the same function and arguments and `is_saved` accepts it.
-  // The first saved slot that does not match ends reuse for the action.
-  template <typename IsSaved>
-  const CallResult* Reuse(const CallIdentity& call, IsSaved is_saved) {
+  // same index is that call (`matches`: the same function and argument
+  // digest) and `is_saved` accepts it. The first saved slot that is not ends
+  // reuse for the action: from there on every call is made.
+  template <typename Matches, typename IsSaved>
+  const CallResult* Reuse(const CallIdentity& call, Matches matches, IsSaved is_saved) {
     const size_t slot = static_cast<size_t>(call.call_index);
     if (!reusing_ || slot >= saved_.size()) return nullptr;
     const CallResult& old = saved_[slot];
-    if (old.function_id == call.function && old.args_digest == call.args_digest && is_saved(old)) return &old;
-    reusing_ = false;
-    return nullptr;
+    const bool same_call = matches(old, call);
+    reusing_ = same_call && is_saved(old);
+    if (!same_call) mismatch_ = &old;
+    return reusing_ ? &old : nullptr;
   }
+
+  // The saved slot that ended reuse by not being its call, once, right after
+  // the Reuse that found it; then null.
+  const CallResult* TakeMismatch() { return std::exchange(mismatch_, nullptr); }
 
  private:
   std::vector<CallResult> saved_;
   bool reusing_ = true;
+  const CallResult* mismatch_ = nullptr;
 };
 
 // One execution of an action's steps: the state it persists, its

@@ -37,6 +37,12 @@ uint64_t CallArgsDigest(const std::string& function, int64_t arg) {
   return HashCombine(HashString(function), static_cast<uint64_t>(arg));
 }
 
+uint64_t CallArgsDigest(const std::string& function, const CallArgument& arg) {
+  const uint64_t digest = CallArgsDigest(function, arg.value);
+  if (!arg.attempt.has_value()) return digest;
+  return HashCombine(HashCombine(digest, HashString("attempt")), static_cast<uint64_t>(*arg.attempt));
+}
+
 std::string DescribeStateKey(const StateKey& k) {
   return fmt::format("key={:?} seq={} event={:016x} action={:016x}", k.key, k.seq, k.event_hash, k.action_hash);
 }

@@ -23,8 +23,10 @@ uint64_t InputEventHash(int64_t value);
 uint64_t ChildEventHash(const StateKey& origin, uint64_t emit_index, const std::string& type, int64_t value);
 // The state key of `task` (an action of `action_name`) for input key `key`.
 StateKey TaskStateKey(const std::string& key, const ActionTask& task, const std::string& action_name);
-// A durable call's argument digest: the function and its argument.
+// A durable call's argument digest: the function and its argument. An
+// argument without an attempt part has the digest of its value alone.
 uint64_t CallArgsDigest(const std::string& function, int64_t arg);
+uint64_t CallArgsDigest(const std::string& function, const CallArgument& arg);
 
 // "key=... seq=... event=... action=...", as the trace writes a state key.
 std::string DescribeStateKey(const StateKey& state_key);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "model/scheduler.h"
@@ -29,6 +30,16 @@ struct CallIdentity {
   auto operator<=>(const CallIdentity&) const = default;
 };
 
+// What a durable call hands the outside world: the action's accumulator and,
+// for a call with `arg: {from: attempt}`, the attempt number (standing for a
+// timestamp or a request id in a prompt). The answer depends on the value
+// alone; the argument digest covers both.
+struct CallArgument {
+  int64_t value = 0;
+  std::optional<int64_t> attempt;
+  bool operator==(const CallArgument&) const = default;
+};
+
 // One action run on behalf of an input.
 struct TaskView {
   StateKey state_key;
@@ -50,9 +61,16 @@ class RunObserver {
   // value does not decode (a tombstone, a corrupt record). Decoded once here
   // for every checker.
   virtual void OnRecordAppended(const LogRecord& /*record*/, const DecodedState* /*decoded*/, size_t /*trace_index*/) {}
-  // A supplier is invoked for `call` with `argument` (the value the call's
+  // A supplier is invoked for `call` with `argument` (what the call's
   // argument digest stands for).
-  virtual void OnSupplierCall(const CallIdentity& /*call*/, int64_t /*argument*/, size_t /*trace_index*/) {}
+  virtual void OnSupplierCall(const CallIdentity& /*call*/, const CallArgument& /*argument*/,
+                              size_t /*trace_index*/) {}
+  // The saved slot at `call`'s index is not that call (another function or
+  // argument digest), so the action's saved calls from there on are
+  // discarded and its calls are made: the next state put for the action
+  // supersedes them. `argument` is what `call` hands the supplier.
+  virtual void OnSavedCallMismatch(const CallIdentity& /*call*/, const CallArgument& /*argument*/,
+                                   const CallResult& /*saved*/, size_t /*trace_index*/) {}
   // The supplier's answer to `call`: its result (status kSucceeded) or the
   // failure it raised (kFailed, with the error), at its supplier.result or
   // supplier.failed line.

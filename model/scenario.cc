@@ -39,4 +39,21 @@ std::optional<EnumInfo> EnumInfoOf(OnError on_error) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(ArgSource source) {
+  switch (source) {
+    case ArgSource::kAcc: return EnumInfo{"acc", "the accumulator, the same on every replay"};
+    case ArgSource::kAttempt:
+      return EnumInfo{"attempt", "the accumulator and the attempt number, which a restore changes"};
+  }
+  return std::nullopt;
+}
+
+const PlanSpec* Scenario::DeployedPlan(int attempt) const {
+  const PlanSpec* plan = nullptr;
+  for (size_t i = 0; i < attempts.size() && static_cast<int>(i) < attempt; ++i) {
+    if (attempts[i].plan.has_value()) plan = &*attempts[i].plan;
+  }
+  return plan;
+}
+
 }  // namespace durasim

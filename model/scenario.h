@@ -27,6 +27,19 @@ inline constexpr const char* kInputEventType = "input";
 
 enum class CallMode { kSync, kAsync };
 
+// What a durable call's argument is made of. The answer of the outside world
+// depends on the accumulator alone; the attempt number is what changes across
+// a restore, like a timestamp or a request id in a prompt, so the call's
+// argument digest no longer matches its saved result and the call is made
+// again (Flink Agents' DurableExecutionContext).
+enum class ArgSource {
+  kAcc,      // the accumulator: the same on every replay
+  kAttempt,  // the accumulator and the attempt number
+};
+
+// The argument source table: names as scenario files write them.
+std::optional<EnumInfo> EnumInfoOf(ArgSource source);
+
 // One step of an action. Every action carries an accumulator, an integer
 // initialised to the triggering event's value.
 struct ActionStep {
@@ -41,6 +54,7 @@ struct ActionStep {
   Kind kind = Kind::kOutput;
   std::string name;  // kCall: supplier name; kMemory, kRecall, kMemoryAdd: memory slot; kEmit: event type
   CallMode mode = CallMode::kSync;  // kCall only
+  ArgSource arg = ArgSource::kAcc;  // kCall only
   SourcePos pos;
 };
 
@@ -86,6 +100,16 @@ struct SupplierSpec {
   // function, argument digest) falls below this percentage: every
   // invocation of the same call agrees, in every run.
   int64_t fail_percent = 0;
+  SourcePos pos;
+};
+
+// A version of the agent: the suppliers and the actions that call them.
+// An attempt may deploy a new one (AttemptSpec::plan); it keeps the
+// scenario's actions, in order, each listening on what it listened on, and
+// may change their steps, their error handling and the suppliers.
+struct PlanSpec {
+  std::vector<SupplierSpec> suppliers;
+  std::vector<ActionSpec> actions;
   SourcePos pos;
 };
 
@@ -150,6 +174,9 @@ inline constexpr const char* kRestorePrevious = "previous";
 
 struct AttemptSpec {
   std::optional<std::string> restore;  // checkpoint id, latest or previous; none: start fresh
+  // A new version of the agent deployed as this attempt starts; it stays
+  // until an attempt deploys another. None: the plan in effect stays.
+  std::optional<PlanSpec> plan;
   std::vector<AttemptStep> steps;
   SourcePos pos;
 };
@@ -192,6 +219,10 @@ struct Scenario {
   std::vector<InputSpec> inputs;
   std::vector<AttemptSpec> attempts;
   Expectation expect;
+
+  // The plan attempt `attempt` (1-based) runs: the last one deployed at or
+  // before it; nullptr: the scenario's own suppliers and actions.
+  const PlanSpec* DeployedPlan(int attempt) const;
 };
 
 }  // namespace durasim

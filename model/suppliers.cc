@@ -26,7 +26,10 @@ bool FailsByPercent(const CallIdentity& call, int64_t argument, int64_t fail_per
 
 }  // namespace
 
-Suppliers::Suppliers(const std::vector<SupplierSpec>& specs) {
+Suppliers::Suppliers(const std::vector<SupplierSpec>& specs) { Deploy(specs); }
+
+void Suppliers::Deploy(const std::vector<SupplierSpec>& specs) {
+  specs_.clear();
   for (const SupplierSpec& spec : specs) {
     // The parser rejects a name declared twice; a second spec would be ignored.
     const bool inserted = specs_.emplace(spec.name, spec).second;

@@ -25,6 +25,9 @@ struct SupplierOutcome {
 class Suppliers {
  public:
   explicit Suppliers(const std::vector<SupplierSpec>& specs);
+  // Replaces the suppliers by those of a newly deployed plan; the counts of
+  // invocations stay (the outside world does not restart).
+  void Deploy(const std::vector<SupplierSpec>& specs);
 
   // REQUIRES: a supplier with this name exists (the parser checks).
   const SupplierSpec& Find(const std::string& name) const;

@@ -25,6 +25,13 @@ Status World::StartBackend(BackendKind backend, const std::string& bootstrap_ser
 void World::BeginAttempt(int attempt) {
   attempt_ = attempt;
   halted_ = false;
+  const PlanSpec* plan = scenario_.DeployedPlan(attempt);
+  if (plan != plan_) {
+    // A new version of the agent: the outside world keeps what it counted.
+    plan_ = plan;
+    suppliers_.Deploy(plan_ != nullptr ? plan_->suppliers : scenario_.suppliers);
+  }
+  if (plan_ != nullptr) CountFault(CoveragePoint::Reached(WorldFeature::kPlanDeployed));
   Notify([&](RunObserver& o) { o.OnAttemptStart(attempt); });
 }
 

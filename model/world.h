@@ -41,6 +41,8 @@ class World {
   // `bootstrap_servers`). REQUIRES: before the first attempt.
   [[nodiscard]] Status StartBackend(BackendKind backend, const std::string& bootstrap_servers);
   Suppliers& suppliers() { return suppliers_; }
+  // The actions of the plan the current attempt runs (Scenario::DeployedPlan).
+  const std::vector<ActionSpec>& actions() const { return plan_ != nullptr ? plan_->actions : scenario_.actions; }
   CheckpointStorage& checkpoints() { return checkpoints_; }
 
   int attempt() const { return attempt_; }
@@ -85,6 +87,7 @@ class World {
   std::vector<RunObserver*> observers_;
   CorruptedPositions corrupted_;
   std::map<std::string, int64_t> fault_hits_;
+  const PlanSpec* plan_ = nullptr;  // null: the scenario's own plan
   int attempt_ = 0;
   bool halted_ = false;
   // Last: it refers to log_, corrupted_ and the scenario.

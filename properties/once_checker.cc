@@ -9,6 +9,13 @@ namespace durasim {
 
 void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded, size_t trace_index) {
   if (decoded == nullptr) return;  // not a state record; other checkers judge decodability
+  if (auto discard = discards_.find(stable_.Of(decoded->state_key)); discard != discards_.end()) {
+    // The state that supersedes the discarded saved calls is in the log.
+    std::erase_if(persisted_terminal_, [&](const auto& entry) {
+      return entry.first.state_key == discard->first && entry.first.call_index >= discard->second;
+    });
+    discards_.erase(discard);
+  }
   const std::vector<CallResult>& calls = decoded->state.call_results;
   for (size_t i = 0; i < calls.size(); ++i) {
     if (calls[i].status == CallStatus::kPending) continue;
@@ -19,7 +26,16 @@ void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedSta
 
 void OnceChecker::OnActionExecuted(const TaskView& task, size_t /*trace_index*/) { stable_.LearnTask(task); }
 
-void OnceChecker::OnSupplierCall(const CallIdentity& call, int64_t argument, size_t trace_index) {
+void OnceChecker::OnSavedCallMismatch(const CallIdentity& call, const CallArgument& argument,
+                                      const CallResult& saved, size_t /*trace_index*/) {
+  stable_.LearnCall(call, argument);
+  const CallIdentity stable = stable_.Of(call);
+  const CallIdentity saved_call{call.state_key, call.call_index, saved.function_id, saved.args_digest};
+  if (stable_.Of(saved_call) == stable) return;  // the same call under a name that changed: no mismatch
+  discards_.emplace(stable.state_key, stable.call_index);
+}
+
+void OnceChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) {
   stable_.LearnCall(call, argument);
   auto it = persisted_terminal_.find(stable_.Of(call));
   if (it == persisted_terminal_.end()) return;

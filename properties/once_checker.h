@@ -2,6 +2,10 @@
 // was already persisted in the log when the call started (in any attempt).
 // Calls are compared by their production identity (StableIdentity), so a
 // runtime whose names change between attempts does not hide a repeat.
+// Flink Agents' rule ends reuse at the first saved call that is not the
+// call at its index (another function or argument, compared by production
+// identity too): the saved results from there on are discarded, and making
+// those calls again is no repeat.
 #pragma once
 
 #include <map>
@@ -16,10 +20,17 @@ class OnceChecker : public InvariantChecker {
   using InvariantChecker::InvariantChecker;
   void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnActionExecuted(const TaskView& task, size_t trace_index) override;
-  void OnSupplierCall(const CallIdentity& call, int64_t argument, size_t trace_index) override;
+  void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
+  void OnSavedCallMismatch(const CallIdentity& call, const CallArgument& argument, const CallResult& saved,
+                           size_t trace_index) override;
+  // A discard whose superseding state was not appended in its attempt did not happen.
+  void OnAttemptStart(int /*attempt*/) override { discards_.clear(); }
 
  private:
   StableIdentity stable_;
+  // Real mismatches (by production identity) whose superseding state is yet
+  // to be appended: stable state key -> the first discarded call index.
+  std::map<StateKey, int> discards_;
   std::map<CallIdentity, size_t> persisted_terminal_;  // stable call -> trace index of the append
 };
 

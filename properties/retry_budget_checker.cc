@@ -3,13 +3,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "model/identity.h"
 
 namespace durasim {
 
 RetryBudgetChecker::RetryBudgetChecker(const Trace& trace, const std::vector<ActionSpec>& actions)
     : InvariantChecker(trace) {
-  for (const ActionSpec& action : actions) tries_max_by_action_hash_[ActionHash(action.name)] = action.on_error.tries_max();
+  // An action of several plans gets the largest budget any of them gives.
+  for (const ActionSpec& action : actions) {
+    int64_t& tries_max = tries_max_by_action_hash_[ActionHash(action.name)];
+    tries_max = std::max(tries_max, action.on_error.tries_max());
+  }
 }
 
 void RetryBudgetChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded,
@@ -18,7 +24,8 @@ void RetryBudgetChecker::OnRecordAppended(const LogRecord& /*record*/, const Dec
   latest_[decoded->state_key] = Saved{decoded->state.call_results, trace_index};
 }
 
-void RetryBudgetChecker::OnSupplierCall(const CallIdentity& call, int64_t /*argument*/, size_t trace_index) {
+void RetryBudgetChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& /*argument*/,
+                                        size_t trace_index) {
   auto budget = tries_max_by_action_hash_.find(call.state_key.action_hash);
   if (budget == tries_max_by_action_hash_.end()) return;  // not an action of the plan: other checkers judge it
   auto saved = latest_.find(call.state_key);

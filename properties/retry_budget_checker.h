@@ -22,9 +22,11 @@ namespace durasim {
 
 class RetryBudgetChecker : public InvariantChecker {
  public:
+  // `actions`: those of every plan the run deploys; an action listed twice
+  // gets the larger budget.
   RetryBudgetChecker(const Trace& trace, const std::vector<ActionSpec>& actions);
   void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
-  void OnSupplierCall(const CallIdentity& call, int64_t argument, size_t trace_index) override;
+  void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
 
  private:
   struct Saved {

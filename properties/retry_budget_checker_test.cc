@@ -33,7 +33,7 @@ class RetryBudgetCheckerTest : public ::testing::Test {
     decoded.state.call_results = std::move(calls);
     checker_.OnRecordAppended(LogRecord{}, &decoded, trace_.Add(SimTime{}, 1, "appended", ""));
   }
-  void Called(int index) { checker_.OnSupplierCall(Call(index), 0, trace_.Add(SimTime{}, 1, "supplier.call", "")); }
+  void Called(int index) { checker_.OnSupplierCall(Call(index), CallArgument{}, trace_.Add(SimTime{}, 1, "supplier.call", "")); }
 
   Trace trace_;
   RetryBudgetChecker checker_;

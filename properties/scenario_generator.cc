@@ -17,6 +17,10 @@ const std::vector<std::string>& KeyPool() {
   return kKeys;
 }
 
+// The gate range of DrawChangingCalls.
+constexpr uint64_t kChangingCallsGateLow = 0;
+constexpr uint64_t kChangingCallsGateHigh = 20;
+
 bool Has(const std::vector<ScriptFault>& faults, ScriptFault fault) {
   return std::find(faults.begin(), faults.end(), fault) != faults.end();
 }
@@ -241,6 +245,108 @@ void DrawWorldAdditions(Choices& choices, Scenario& scenario) {
   if (failures) DrawFailingCalls(choices, scenario);
 }
 
+// A supplier whose answer is its argument times a scale and never fails: a
+// call to it commutes with another such call, and one to a scale-1 supplier
+// leaves the value as it is, wherever the call stands.
+bool IsPlainScale(const std::vector<SupplierSpec>& suppliers, const std::string& name) {
+  for (const SupplierSpec& supplier : suppliers) {
+    if (supplier.name == name) return supplier.scale.has_value() && supplier.fail_percent == 0 && !supplier.drifting;
+  }
+  return false;
+}
+
+constexpr const char* kEchoSupplier = "echo";
+
+// One edit of a plan that keeps its answer, so the run without faults
+// answers the same under both plans (sim/runner.cc checks it): an argument
+// gains or loses its attempt part; two neighbouring calls of plain-scale
+// suppliers swap; a plain-scale supplier is renamed for one action; a call
+// to a scale-1 supplier is added after an action's last call, or removed.
+void EditPlan(Choices& choices, PlanSpec& plan, int version) {
+  ActionSpec& action = plan.actions[choices.Below(plan.actions.size())];
+  std::vector<size_t> calls;
+  for (size_t i = 0; i < action.steps.size(); ++i) {
+    if (action.steps[i].kind == ActionStep::Kind::kCall) calls.push_back(i);
+  }
+  switch (choices.Weighted({3, 3, 2, 2})) {
+    case 0:
+      if (!calls.empty()) {
+        ActionStep& call = action.steps[calls[choices.Below(calls.size())]];
+        call.arg = call.arg == ArgSource::kAcc ? ArgSource::kAttempt : ArgSource::kAcc;
+      }
+      return;
+    case 1:
+      for (size_t i = 0; i + 1 < action.steps.size(); ++i) {
+        const ActionStep& a = action.steps[i];
+        const ActionStep& b = action.steps[i + 1];
+        if (a.kind == ActionStep::Kind::kCall && b.kind == ActionStep::Kind::kCall && a.name != b.name &&
+            IsPlainScale(plan.suppliers, a.name) && IsPlainScale(plan.suppliers, b.name)) {
+          std::swap(action.steps[i], action.steps[i + 1]);
+          return;
+        }
+      }
+      return;
+    case 2:
+      for (size_t i : calls) {
+        const std::string old_name = action.steps[i].name;
+        if (!IsPlainScale(plan.suppliers, old_name)) continue;
+        SupplierSpec renamed = *std::find_if(plan.suppliers.begin(), plan.suppliers.end(),
+                                             [&](const SupplierSpec& s) { return s.name == old_name; });
+        renamed.name = fmt::format("{}_v{}", old_name, version);
+        for (size_t j : calls) {
+          if (action.steps[j].name == old_name) action.steps[j].name = renamed.name;
+        }
+        if (std::none_of(plan.suppliers.begin(), plan.suppliers.end(),
+                         [&](const SupplierSpec& s) { return s.name == renamed.name; })) {
+          plan.suppliers.push_back(std::move(renamed));
+        }
+        return;
+      }
+      return;
+    default: {
+      if (!calls.empty() && action.steps[calls.back()].name == kEchoSupplier) {
+        action.steps.erase(action.steps.begin() + static_cast<std::ptrdiff_t>(calls.back()));
+        return;
+      }
+      if (std::none_of(plan.suppliers.begin(), plan.suppliers.end(),
+                       [](const SupplierSpec& s) { return s.name == kEchoSupplier; })) {
+        SupplierSpec echo;
+        echo.name = kEchoSupplier;
+        echo.scale = 1;
+        plan.suppliers.push_back(std::move(echo));
+      }
+      ActionStep echo;
+      echo.kind = ActionStep::Kind::kCall;
+      echo.name = kEchoSupplier;
+      const size_t at = calls.empty() ? 0 : calls.back() + 1;
+      action.steps.insert(action.steps.begin() + static_cast<std::ptrdiff_t>(at), echo);
+      return;
+    }
+  }
+}
+
+// Arguments that change across a restore and plans deployed at restores,
+// drawn after every other draw behind one gate of their own (the late-draw
+// rule above; the range leaves out the gate draws of the quoted seeds,
+// sim/seed_snapshot_test.cc). Every plan keeps the answer (EditPlan).
+void DrawChangingCalls(Choices& choices, Scenario& scenario) {
+  const uint64_t gate = choices.Below(100);
+  if (gate < kChangingCallsGateLow || gate > kChangingCallsGateHigh) return;
+  for (ActionSpec& action : scenario.actions) {
+    for (ActionStep& step : action.steps) {
+      if (step.kind == ActionStep::Kind::kCall && choices.Percent(30)) step.arg = ArgSource::kAttempt;
+    }
+  }
+  for (size_t a = 1; a < scenario.attempts.size(); ++a) {
+    if (!choices.Percent(50)) continue;
+    const PlanSpec* before = scenario.DeployedPlan(static_cast<int>(a));
+    PlanSpec plan = before != nullptr ? *before : PlanSpec{scenario.suppliers, scenario.actions, {}};
+    const int64_t edits = choices.Range(1, 3);
+    for (int64_t e = 0; e < edits; ++e) EditPlan(choices, plan, static_cast<int>(a) + 1);
+    scenario.attempts[a].plan = std::move(plan);
+  }
+}
+
 class AttemptBuilder {
  public:
   AttemptBuilder(Choices& choices, const Swarm& swarm, int64_t inputs) : choices_(choices), swarm_(swarm), inputs_(inputs) {}
@@ -379,6 +485,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   scenario.attempts.push_back(healed);
   DrawLateAdditions(choices, swarm, scenario);
   DrawWorldAdditions(choices, scenario);
+  DrawChangingCalls(choices, scenario);
   return scenario;
 }
 

@@ -7,7 +7,7 @@ namespace durasim {
 
 void StableIdentity::LearnTask(const TaskView& task) { action_names_[task.state_key.action_hash] = task.action; }
 
-void StableIdentity::LearnCall(const CallIdentity& call, int64_t argument) {
+void StableIdentity::LearnCall(const CallIdentity& call, const CallArgument& argument) {
   call_digests_[call] = CallArgsDigest(call.function, argument);
 }
 

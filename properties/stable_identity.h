@@ -21,7 +21,7 @@ class StableIdentity {
   // An action ran under `task.state_key`.
   void LearnTask(const TaskView& task);
   // A supplier was invoked for `call` with `argument`.
-  void LearnCall(const CallIdentity& call, int64_t argument);
+  void LearnCall(const CallIdentity& call, const CallArgument& argument);
 
   // The production state key (action part) of a reported one.
   StateKey Of(const StateKey& state_key) const;

@@ -18,7 +18,7 @@ TEST(StableIdentityTest, ProductionNamesMapToThemselves) {
   const StateKey key{"k", 1, InputEventHash(7), ActionHash("a0")};
   stable.LearnTask(TaskView{key, "a0", 0});
   const CallIdentity call{key, 0, "s0", CallArgsDigest("s0", 7)};
-  stable.LearnCall(call, 7);
+  stable.LearnCall(call, CallArgument{7, std::nullopt});
   EXPECT_EQ(stable.Of(key), key);
   EXPECT_EQ(stable.Of(call), call);
 }
@@ -33,7 +33,7 @@ TEST(StableIdentityTest, PerAttemptNamesMapToOneIdentity) {
     const StateKey key{"k", 1, InputEventHash(7), HashCombine(ActionHash("a0"), attempt)};
     stable.LearnTask(TaskView{key, "a0", 0});
     const CallIdentity call{key, 0, "s0", HashCombine(CallArgsDigest("s0", 7), attempt)};
-    stable.LearnCall(call, 7);
+    stable.LearnCall(call, CallArgument{7, std::nullopt});
     calls.push_back(call);
   }
   EXPECT_NE(calls[0], calls[1]);

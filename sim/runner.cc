@@ -45,9 +45,14 @@ struct Reference {
   bool finished = true;  // false: a durable call failed the job over (on_error: fail)
 };
 
-// The scenario's plan and inputs in one attempt without faults.
-Result<Reference> ReferenceOutputs(const Scenario& scenario, const RunOptions& options) {
+// `plan` (null: the scenario's own) and the scenario's inputs in one
+// attempt without faults.
+Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, const RunOptions& options) {
   Scenario reference = scenario;
+  if (plan != nullptr) {
+    reference.suppliers = plan->suppliers;
+    reference.actions = plan->actions;
+  }
   AttemptSpec attempt;
   AttemptStep read_all;
   read_all.kind = AttemptStep::Kind::kRead;
@@ -68,6 +73,46 @@ Result<Reference> ReferenceOutputs(const Scenario& scenario, const RunOptions& o
                               end == Attempt::End::kError ? ": " + run.error_message() : std::string()));
   }
   return Reference{collector.outputs, MemoryOf(run.runtime().keyed_states()), !call_failed};
+}
+
+// Where two answers without faults first differ, or "" when they agree.
+std::string FirstDifference(const Reference& a, const Reference& b) {
+  if (a.finished != b.finished) {
+    return fmt::format("one {} every input, the other failed over on a durable call failure",
+                       a.finished ? "finishes" : "does not finish");
+  }
+  for (const auto& [id, value] : a.outputs) {
+    auto other = b.outputs.find(id);
+    if (other == b.outputs.end()) return fmt::format("output {} of input {} is {} in one, missing in the other", id.second, id.first, value);
+    if (other->second != value) return fmt::format("output {} of input {} is {} in one, {} in the other", id.second, id.first, value, other->second);
+  }
+  for (const auto& [id, value] : b.outputs) {
+    if (a.outputs.count(id) == 0) return fmt::format("output {} of input {} is missing in one, {} in the other", id.second, id.first, value);
+  }
+  if (a.memory != b.memory) return "the final memory differs";
+  return "";
+}
+
+// The answer without faults. A scenario whose attempts deploy other plans
+// has one answer only when every plan gives it (docs/scenarios.md, "Plans"):
+// a plan change is a new version of the agent that must answer the same, and
+// recovery across the deployment must keep that answer.
+Result<Reference> ReferenceOutputs(const Scenario& scenario, const RunOptions& options) {
+  Result<Reference> reference = ReferenceOf(scenario, nullptr, options);
+  if (!reference.ok()) return reference;
+  for (size_t i = 0; i < scenario.attempts.size(); ++i) {
+    const std::optional<PlanSpec>& plan = scenario.attempts[i].plan;
+    if (!plan.has_value()) continue;
+    Result<Reference> other = ReferenceOf(scenario, &*plan, options);
+    if (!other.ok()) return Status(other.status().code(), fmt::format("under the plan of attempt {}: {}", i + 1, other.status().message()));
+    if (const std::string difference = FirstDifference(*reference, *other); !difference.empty()) {
+      return Status(StatusCode::kInvalidArgument,
+                    fmt::format("{}:{}:{}: the plan of attempt {} answers differently from the scenario's plan without "
+                                "faults ({}); a plan change must keep the answer (docs/scenarios.md, \"Plans\")",
+                                scenario.path, plan->pos.line, plan->pos.column, i + 1, difference));
+    }
+  }
+  return reference;
 }
 
 void Judge(const Scenario& scenario, RunReport& report) {
@@ -102,7 +147,11 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
   checkers.push_back(std::make_unique<RecoveryChecker>(trace));
   checkers.push_back(std::make_unique<BoundedMemoryChecker>(trace));
   checkers.push_back(std::make_unique<PutLatencyChecker>(trace, world));
-  checkers.push_back(std::make_unique<RetryBudgetChecker>(trace, world.scenario().actions));
+  std::vector<ActionSpec> every_plans_actions = world.scenario().actions;
+  for (const AttemptSpec& attempt : world.scenario().attempts) {
+    if (attempt.plan) every_plans_actions.insert(every_plans_actions.end(), attempt.plan->actions.begin(), attempt.plan->actions.end());
+  }
+  checkers.push_back(std::make_unique<RetryBudgetChecker>(trace, every_plans_actions));
   checkers.push_back(std::make_unique<ProvenanceChecker>(trace));
   for (auto& checker : checkers) world.AddObserver(checker.get());
   return checkers;

@@ -69,10 +69,9 @@ class ScenarioParser {
     if (const Value* v = top.Find("mutant")) scenario_.mutant = ReadName(*v);
     if (const Value* v = top.Find("log")) ParseLog(*v);
     // Fixed order, not document order: calls need the suppliers, corrupt steps the partitions.
-    for (const Value& item : ReadSequence(top.Require("suppliers"), "a supplier", true)) ParseSupplier(item);
-    for (const Value& item : ReadSequence(top.Require("actions"), "an action", true)) ParseAction(item);
-    scenario_checks::CheckListenersHaveEmitters(scenario_.actions, listeners_);
-    scenario_checks::CheckNoEmitCycles(scenario_.actions);
+    PlanSpec plan = ParsePlan(top.Require("suppliers"), top.Require("actions"));
+    scenario_.suppliers = std::move(plan.suppliers);
+    scenario_.actions = std::move(plan.actions);
     for (const Value& item : ReadSequence(top.Require("inputs"), "an input", false)) ParseInput(item);
     attempts_node_.reset(top.Require("attempts").node);  // rebinds; `=` would rewrite the node
     for (const Value& item : ReadSequence(top.Require("attempts"), "an attempt", true)) ParseAttempt(item);
@@ -99,11 +98,34 @@ class ScenarioParser {
     if (const Value* f = log.Find("tombstones")) config.tombstones = ReadBool(*f);
   }
 
-  void ParseSupplier(const Value& v) {
+  // The names a plan declared so far, for duplicates and listeners.
+  struct PlanNames {
+    std::map<std::string, SourcePos> suppliers;  // name -> where declared
+    std::map<std::string, SourcePos> actions;
+    std::vector<Listener> listeners;  // every `on` entry, in document order
+  };
+
+  // The suppliers, then the actions that call them, of the scenario or of an
+  // attempt's `plan:`.
+  PlanSpec ParsePlan(const Value& suppliers, const Value& actions) {
+    PlanSpec plan;
+    PlanNames names;
+    for (const Value& item : ReadSequence(suppliers, "a supplier", true)) {
+      plan.suppliers.push_back(ParseSupplier(item, names));
+    }
+    for (const Value& item : ReadSequence(actions, "an action", true)) {
+      plan.actions.push_back(ParseAction(item, plan.suppliers, names));
+    }
+    scenario_checks::CheckListenersHaveEmitters(plan.actions, names.listeners);
+    scenario_checks::CheckNoEmitCycles(plan.actions);
+    return plan;
+  }
+
+  static SupplierSpec ParseSupplier(const Value& v, PlanNames& names) {
     Mapping map(v, {"name", "scale", "drifting", "latency_ms", "fails", "fail_percent"});
     SupplierSpec supplier;
     supplier.pos = v.pos;
-    supplier.name = ReadUniqueName(map.Require("name"), "supplier", supplier_pos_);
+    supplier.name = ReadUniqueName(map.Require("name"), "supplier", names.suppliers);
     if (const Value* f = map.Find("scale")) supplier.scale = ReadInt(*f, kInt64Min, kInt64Max);
     if (const Value* f = map.Find("drifting")) supplier.drifting = ReadBool(*f);
     if (const Value* f = map.Find("latency_ms")) supplier.latency_ms = ReadInt(*f, 0, kDurationMsMax);
@@ -112,7 +134,7 @@ class ScenarioParser {
       supplier.fails_nth = ReadInt(fails.Require("nth"), 1, kCountMax);
     }
     if (const Value* f = map.Find("fail_percent")) supplier.fail_percent = ReadInt(*f, 0, 100);
-    scenario_.suppliers.push_back(std::move(supplier));
+    return supplier;
   }
 
   static std::string ReadUniqueName(const Value& v, std::string_view kind, std::map<std::string, SourcePos>& seen) {
@@ -124,24 +146,24 @@ class ScenarioParser {
     return name;
   }
 
-  void ParseAction(const Value& v) {
+  static ActionSpec ParseAction(const Value& v, const std::vector<SupplierSpec>& suppliers, PlanNames& names) {
     Mapping map(v, {"name", "on", "on_error", "steps"});
     ActionSpec action;
     action.pos = v.pos;
-    action.name = ReadUniqueName(map.Require("name"), "action", action_pos_);
+    action.name = ReadUniqueName(map.Require("name"), "action", names.actions);
     for (const Value& entry : ReadEventTypes(map.Require("on"))) {
       std::string type = ReadName(entry);
       if (std::find(action.on.begin(), action.on.end(), type) != action.on.end()) {
         Fail(entry.pos, fmt::format("duplicate event type '{}' in 'on' of action '{}'", type, action.name));
       }
       action.on.push_back(type);
-      listeners_.push_back(Listener{action.name, type, entry.pos});
+      names.listeners.push_back(Listener{action.name, type, entry.pos});
     }
     if (const Value* f = map.Find("on_error")) action.on_error = ReadOnError(*f);
     for (const Value& item : ReadSequence(map.Require("steps"), "an action step", true)) {
-      action.steps.push_back(ParseActionStep(item));
+      action.steps.push_back(ParseActionStep(item, suppliers));
     }
-    scenario_.actions.push_back(std::move(action));
+    return action;
   }
 
   // `on_error: fail`, `on_error: ignore` or `on_error: {retry: {max: <n>}}`.
@@ -173,13 +195,13 @@ class ScenarioParser {
     return ReadSequence(on, "an 'on' entry", true);
   }
 
-  ActionStep ParseActionStep(const Value& v) {
+  static ActionStep ParseActionStep(const Value& v, const std::vector<SupplierSpec>& suppliers) {
     StepForm form = ReadStepForm(v);
     ActionStep step;
     step.pos = v.pos;
     step.kind = ReadStepKind(form, kActionStepKeywords, "action step");
     switch (step.kind) {
-      case ActionStep::Kind::kCall: ParseCall(*form.arg, step); break;
+      case ActionStep::Kind::kCall: ParseCall(*form.arg, suppliers, step); break;
       case ActionStep::Kind::kMemory:
       case ActionStep::Kind::kRecall:
       case ActionStep::Kind::kMemoryAdd: step.name = ReadName(*form.arg); break;
@@ -194,19 +216,30 @@ class ScenarioParser {
     return step;
   }
 
-  // `call: llm` or `call: {supplier: llm, mode: async}`.
-  void ParseCall(const Value& arg, ActionStep& step) {
+  // `call: llm` or `call: {supplier: llm, mode: async, arg: {from: attempt}}`.
+  static void ParseCall(const Value& arg, const std::vector<SupplierSpec>& suppliers, ActionStep& step) {
     SourcePos name_pos = arg.pos;
     if (arg.node.IsMap()) {
-      Mapping call(arg, {"supplier", "mode"});
+      Mapping call(arg, {"supplier", "mode", "arg"});
       const Value& supplier = call.Require("supplier");
       step.name = ReadName(supplier);
       name_pos = supplier.pos;
       if (const Value* mode = call.Find("mode")) step.mode = ReadCallMode(*mode);
+      if (const Value* from = call.Find("arg")) step.arg = ReadArgSource(*from);
     } else {
       step.name = ReadName(arg);
     }
-    scenario_checks::CheckSupplierDeclared(scenario_.suppliers, step.name, name_pos);
+    scenario_checks::CheckSupplierDeclared(suppliers, step.name, name_pos);
+  }
+
+  // `arg: {from: acc}` or `arg: {from: attempt}`.
+  static ArgSource ReadArgSource(const Value& v) {
+    Mapping arg(v, {"from"});
+    const Value& from = arg.Require("from");
+    const std::string name = ReadString(from);
+    if (std::optional<ArgSource> source = ParseName<ArgSource>(name)) return *source;
+    Fail(from.pos, fmt::format("unknown argument source '{}' for 'from'; expected one of: {}", name,
+                               NameList<ArgSource>()));
   }
 
   static CallMode ReadCallMode(const Value& mode) {
@@ -228,9 +261,10 @@ class ScenarioParser {
   }
 
   void ParseAttempt(const Value& v) {
-    Mapping map(v, {"restore", "steps"});
+    Mapping map(v, {"restore", "plan", "steps"});
     AttemptSpec attempt;
     attempt.pos = v.pos;
+    if (const Value* plan = map.Find("plan")) attempt.plan = ParseDeployedPlan(*plan);
     // The restore happens before the attempt's steps, whatever the key order.
     if (const Value* restore = map.Find("restore")) {
       attempt.restore = ReadName(*restore);
@@ -240,6 +274,79 @@ class ScenarioParser {
       attempt.steps.push_back(ParseAttemptStep(item));
     }
     scenario_.attempts.push_back(std::move(attempt));
+  }
+
+  // `plan: {suppliers: [...], actions: [...]}`: a new version of the agent.
+  // A part left out is the one of the plan in effect before this attempt.
+  PlanSpec ParseDeployedPlan(const Value& v) {
+    const int attempt = static_cast<int>(scenario_.attempts.size()) + 1;
+    const PlanSpec* before = scenario_.DeployedPlan(attempt - 1);
+    const std::vector<SupplierSpec>& suppliers_before = before ? before->suppliers : scenario_.suppliers;
+    const std::vector<ActionSpec>& actions_before = before ? before->actions : scenario_.actions;
+    Mapping map(v, {"suppliers", "actions"});
+    const Value* suppliers = map.Find("suppliers");
+    const Value* actions = map.Find("actions");
+    if (suppliers == nullptr && actions == nullptr) {
+      Fail(v.pos, "a plan needs 'suppliers', 'actions' or both: the parts of the agent this attempt deploys anew");
+    }
+    PlanSpec plan;
+    plan.pos = v.pos;
+    PlanNames names;
+    if (suppliers != nullptr) {
+      for (const Value& item : ReadSequence(*suppliers, "a supplier", true)) {
+        plan.suppliers.push_back(ParseSupplier(item, names));
+      }
+    } else {
+      plan.suppliers = suppliers_before;
+    }
+    if (actions != nullptr) {
+      for (const Value& item : ReadSequence(*actions, "an action", true)) {
+        plan.actions.push_back(ParseAction(item, plan.suppliers, names));
+      }
+      scenario_checks::CheckListenersHaveEmitters(plan.actions, names.listeners);
+      scenario_checks::CheckNoEmitCycles(plan.actions);
+      CheckKeepsActions(plan.actions, actions_before, *actions);
+      return plan;
+    }
+    plan.actions = actions_before;
+    for (const ActionSpec& action : plan.actions) {
+      for (const ActionStep& step : action.steps) {
+        if (step.kind != ActionStep::Kind::kCall) continue;
+        if (std::none_of(plan.suppliers.begin(), plan.suppliers.end(),
+                         [&](const SupplierSpec& supplier) { return supplier.name == step.name; })) {
+          Fail(suppliers->pos, fmt::format("the plan's suppliers leave out '{}', which action '{}' calls at {}; "
+                                           "deploy the actions anew too",
+                                           step.name, action.name, PosText(step.pos)));
+        }
+      }
+    }
+    return plan;
+  }
+
+  // A deployed plan keeps the actions, in order, each listening on what it
+  // listened on: a queued task in keyed state names its action by position.
+  static void CheckKeepsActions(const std::vector<ActionSpec>& actions, const std::vector<ActionSpec>& before,
+                                const Value& node) {
+    for (size_t i = 0; i < actions.size() || i < before.size(); ++i) {
+      if (i >= actions.size()) {
+        Fail(node.pos, fmt::format("the plan leaves out action '{}': a plan keeps every action, in order, and may "
+                                   "change its steps, on_error and calls",
+                                   before[i].name));
+      }
+      if (i >= before.size()) {
+        Fail(actions[i].pos, fmt::format("the plan adds action '{}': a plan keeps the actions it replaces, in order, "
+                                         "and may change their steps, on_error and calls",
+                                         actions[i].name));
+      }
+      if (actions[i].name != before[i].name) {
+        Fail(actions[i].pos, fmt::format("expected action '{}' here, found '{}': a plan keeps every action, in order",
+                                         before[i].name, actions[i].name));
+      }
+      if (actions[i].on != before[i].on) {
+        Fail(actions[i].pos, fmt::format("action '{}' changes what it listens on: a plan keeps each action's 'on'",
+                                         actions[i].name));
+      }
+    }
   }
 
   AttemptStep ParseAttemptStep(const Value& v) {
@@ -325,9 +432,6 @@ class ScenarioParser {
   }
 
   Scenario scenario_;
-  std::map<std::string, SourcePos> supplier_pos_;  // name -> where declared
-  std::map<std::string, SourcePos> action_pos_;
-  std::vector<Listener> listeners_;  // every `on` entry, in document order
   CheckpointLedger checkpoints_;
   YAML::Node attempts_node_;
 };

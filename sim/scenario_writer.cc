@@ -14,9 +14,15 @@ void WriteStep(YAML::Emitter& out, const ActionStep& step) {
   switch (step.kind) {
     case ActionStep::Kind::kCall:
       out << YAML::Flow << YAML::BeginMap << YAML::Key << keyword;
-      if (step.mode == CallMode::kAsync) {
+      if (step.mode == CallMode::kAsync || step.arg != ArgSource::kAcc) {
         out << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "supplier" << YAML::Value
-            << YAML::DoubleQuoted << step.name << YAML::Key << "mode" << YAML::Value << "async" << YAML::EndMap;
+            << YAML::DoubleQuoted << step.name;
+        if (step.mode == CallMode::kAsync) out << YAML::Key << "mode" << YAML::Value << "async";
+        if (step.arg != ArgSource::kAcc) {
+          out << YAML::Key << "arg" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "from"
+              << YAML::Value << NameOf(step.arg) << YAML::EndMap;
+        }
+        out << YAML::EndMap;
       } else {
         out << YAML::Value << YAML::DoubleQuoted << step.name;
       }
@@ -145,6 +151,12 @@ void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts)
   for (const AttemptSpec& attempt : attempts) {
     out << YAML::BeginMap;
     if (attempt.restore.has_value()) out << YAML::Key << "restore" << YAML::Value << *attempt.restore;
+    if (attempt.plan.has_value()) {
+      out << YAML::Key << "plan" << YAML::Value << YAML::BeginMap;
+      WriteSuppliers(out, attempt.plan->suppliers);
+      WriteActions(out, attempt.plan->actions);
+      out << YAML::EndMap;
+    }
     out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
     for (const AttemptStep& step : attempt.steps) WriteAttemptStep(out, step);
     out << YAML::EndSeq << YAML::EndMap;

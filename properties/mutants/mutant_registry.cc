@@ -8,6 +8,7 @@
 #include "properties/mutants/cancel_as_failure.h"
 #include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/failure_as_miss.h"
+#include "properties/mutants/reuse_by_index.h"
 #include "properties/mutants/reused_failure_not_a_try.h"
 #include "properties/mutants/fire_and_forget_put.h"
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
@@ -81,6 +82,9 @@ const std::vector<Mutant>& AllMutants() {
       {"reused-failure-not-a-try", "after a restore, re-raised saved failures do not count as tries of a retried call",
        "retry counters kept in memory instead of derived from the saved call results", Invariant::kRetryBudget, {},
        RuntimeOf<ReusedFailureNotATryRuntime>()},
+      {"reuse-by-index", "a saved call result is reused by its index alone, whatever function and argument it was saved for",
+       "Flink Agents' DurableExecutionContext matches index, function id and argument digest", Invariant::kProvenance,
+       {}, RuntimeOf<ReuseByIndexRuntime>()},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };

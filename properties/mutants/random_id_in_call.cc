@@ -5,7 +5,7 @@
 
 namespace durasim {
 
-uint64_t RandomIdInCallRuntime::CallDigest(const std::string& function, int64_t arg) const {
+uint64_t RandomIdInCallRuntime::CallDigest(const std::string& function, const CallArgument& arg) const {
   return HashCombine(CallArgsDigest(function, arg), static_cast<uint64_t>(world_.attempt()));  // the bug
 }
 

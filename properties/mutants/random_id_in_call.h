@@ -14,7 +14,7 @@ class RandomIdInCallRuntime : public AgentRuntime {
   using AgentRuntime::AgentRuntime;
 
  protected:
-  uint64_t CallDigest(const std::string& function, int64_t arg) const override;
+  uint64_t CallDigest(const std::string& function, const CallArgument& arg) const override;
 };
 
 }  // namespace durasim
