@@ -75,19 +75,29 @@ Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, co
   return Reference{collector.outputs, MemoryOf(run.runtime().keyed_states()), !call_failed};
 }
 
-// Where two answers without faults first differ, or "" when they agree.
+// Where the answer without faults under another plan (`b`) first differs
+// from the scenario's plan's (`a`), or "" when they agree.
 std::string FirstDifference(const Reference& a, const Reference& b) {
   if (a.finished != b.finished) {
-    return fmt::format("one {} every input, the other failed over on a durable call failure",
-                       a.finished ? "finishes" : "does not finish");
+    return fmt::format("{} fails over on a durable call failure, the other finishes every input",
+                       a.finished ? "this plan" : "the scenario's plan");
   }
   for (const auto& [id, value] : a.outputs) {
     auto other = b.outputs.find(id);
-    if (other == b.outputs.end()) return fmt::format("output {} of input {} is {} in one, missing in the other", id.second, id.first, value);
-    if (other->second != value) return fmt::format("output {} of input {} is {} in one, {} in the other", id.second, id.first, value, other->second);
+    if (other == b.outputs.end()) {
+      return fmt::format("output {} of input {} is {} under the scenario's plan, missing under this one", id.second,
+                         id.first, value);
+    }
+    if (other->second != value) {
+      return fmt::format("output {} of input {} is {} under the scenario's plan, {} under this one", id.second,
+                         id.first, value, other->second);
+    }
   }
   for (const auto& [id, value] : b.outputs) {
-    if (a.outputs.count(id) == 0) return fmt::format("output {} of input {} is missing in one, {} in the other", id.second, id.first, value);
+    if (a.outputs.count(id) == 0) {
+      return fmt::format("output {} of input {} is missing under the scenario's plan, {} under this one", id.second,
+                         id.first, value);
+    }
   }
   if (a.memory != b.memory) return "the final memory differs";
   return "";
@@ -104,7 +114,10 @@ Result<Reference> ReferenceOutputs(const Scenario& scenario, const RunOptions& o
     const std::optional<PlanSpec>& plan = scenario.attempts[i].plan;
     if (!plan.has_value()) continue;
     Result<Reference> other = ReferenceOf(scenario, &*plan, options);
-    if (!other.ok()) return Status(other.status().code(), fmt::format("under the plan of attempt {}: {}", i + 1, other.status().message()));
+    if (!other.ok()) {
+      return Status(other.status().code(),
+                    fmt::format("under the plan of attempt {}: {}", i + 1, other.status().message()));
+    }
     if (const std::string difference = FirstDifference(*reference, *other); !difference.empty()) {
       return Status(StatusCode::kInvalidArgument,
                     fmt::format("{}:{}:{}: the plan of attempt {} answers differently from the scenario's plan without "

@@ -84,6 +84,44 @@ TEST(RunnerTest, UnknownMutantIsAnError) {
   EXPECT_NE(report.error.find("no-such-mutant"), std::string::npos);
 }
 
+// Strategy: a deployed plan that answers differently without faults leaves
+// same-answer nothing to compare with: the run is an error naming the plan's
+// attempt, where it is in the file and the first difference, not a verdict.
+TEST(RunnerTest, PlanThatChangesTheAnswerIsAnError) {
+  Result<Scenario> scenario = ParseScenario(R"(name: plan_changes_answer
+suppliers:
+  - {name: llm, scale: 10}
+  - {name: llm_v2, scale: 20}
+actions:
+  - name: ask
+    on: input
+    steps:
+      - call: llm
+      - output
+inputs:
+  - {key: a, value: 1}
+attempts:
+  - steps:
+      - read: all
+  - plan:
+      actions:
+        - name: ask
+          on: input
+          steps:
+            - call: llm_v2
+            - output
+    steps:
+      - read: all
+)",
+                                            "plan.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
+  const RunReport report = RunScenario(*scenario, RunOptions{});
+  EXPECT_EQ(report.verdict, Verdict::kError);
+  EXPECT_NE(report.error.find("plan.yaml:17:7: the plan of attempt 2 answers differently"), std::string::npos)
+      << report.error;
+  EXPECT_NE(report.error.find("output 0 of input 0 is 10 under the scenario's plan, 20 under this one"), std::string::npos) << report.error;
+}
+
 // Strategy: an attempt that can never go idle within the simulated-time
 // bound is stuck (liveness), not a pass: the broker stays down longer than
 // the bound while a put waits.
