@@ -405,6 +405,17 @@ void AgentRuntime::PostCancel(uint64_t letter) {
   });
 }
 
+std::vector<int64_t> AgentRuntime::UnfinishedInputs() const {
+  std::set<int64_t> unfinished;
+  for (const auto& [key, keyed] : keyed_) {
+    if (keyed.run_input_offset >= 0) unfinished.insert(keyed.run_input_offset);
+    for (const InputRecord& queued : keyed.pending_inputs) unfinished.insert(queued.offset);
+  }
+  const int64_t inputs = static_cast<int64_t>(world_.scenario().inputs.size());
+  for (int64_t offset = source_offset_; offset < inputs; ++offset) unfinished.insert(offset);
+  return std::vector<int64_t>(unfinished.begin(), unfinished.end());
+}
+
 bool AgentRuntime::AllInputsFinished() const {
   if (source_offset_ < static_cast<int64_t>(world_.scenario().inputs.size())) return false;
   for (const auto& [key, keyed] : keyed_) {

@@ -61,6 +61,9 @@ class AgentRuntime {
   bool idle() const { return live_letters_ == 0; }
   // Every input was read and every run finished.
   bool AllInputsFinished() const;
+  // The inputs (offsets) not finished now: unread, queued behind a run, or
+  // whose run is still going.
+  std::vector<int64_t> UnfinishedInputs() const;
   // Cancels the put wait of the letter holding the mailbox (fault injection).
   void CancelRunningWait();
 

@@ -34,9 +34,13 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
   hooks.crash = [this](const std::string& reason) { runtime_->Crash(reason); };
   hooks.cancel_wait = [this] { runtime_->CancelRunningWait(); };
   hooks.corrupt = [this](int32_t partition, int64_t offset) { MarkCorrupted(partition, offset); };
-  hooks.fired = [this](FaultKind fault, int64_t nth, std::optional<PutPoint> put) {
-    world_.Record("fault.fired", fmt::format("fault={} nth={}{}", NameOf(fault), nth,
-                                             put ? std::string(" put=") + NameOf(*put) : ""));
+  hooks.fired = [this](size_t armed, FaultKind fault, int64_t nth, std::optional<PutPoint> put) {
+    const size_t line = world_.Record("fault.fired", fmt::format("fault={} nth={}{}", NameOf(fault), nth,
+                                                                 put ? std::string(" put=") + NameOf(*put) : ""));
+    if (!world_.halted()) {
+      armed_[armed].fired_at = line;
+      armed_[armed].put = put;
+    }
     world_.CountFault(CoveragePoint::Fired(fault));
     if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
   };
@@ -234,10 +238,13 @@ bool Attempt::Apply(const AttemptStep& step) {
       world_.CountFault(CoveragePoint::Made(ScriptFault::kCrashStep));
       runtime.Crash("crash step");
       return true;
-    case AttemptStep::Kind::kArm:
-      faults_->Arm(step.fault, step.nth);
+    case AttemptStep::Kind::kArm: {
+      const size_t index = faults_->Arm(step.fault, step.nth);
+      DURASIM_CHECK_EQ(index, armed_.size());
+      armed_.push_back(ArmedFault{number_, step.fault, step.nth, step.pos, std::nullopt, std::nullopt});
       world_.Record("fault.armed", fmt::format("fault={} nth={}", NameOf(step.fault), step.nth));
       return true;
+    }
     case AttemptStep::Kind::kBrokerDown:
       if (Status down = world_.backend().TakeBrokerDown(); !down.ok()) {
         Error(fmt::format("broker_down on backend {}: {}", world_.backend().name(), down.ToString()));

@@ -11,7 +11,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "model/agent_runtime.h"
 #include "model/backends/log_backend.h"
@@ -24,6 +26,16 @@
 #include "store/check.h"
 
 namespace durasim {
+
+// A fault an attempt's script armed, and where it fired.
+struct ArmedFault {
+  int attempt = 0;
+  FaultKind kind = FaultKind::kCrashAfterPutPersisted;
+  int64_t nth = 1;
+  SourcePos pos;                    // the arm step in the scenario file
+  std::optional<size_t> fired_at;   // its fault.fired trace line; none: it never fired
+  std::optional<PutPoint> put;      // the put it hit, for a put fault
+};
 
 class Attempt {
  public:
@@ -55,6 +67,8 @@ class Attempt {
     DURASIM_CHECK(store_ != nullptr);
     return *store_;
   }
+  // The faults the script armed so far, in arming order.
+  const std::vector<ArmedFault>& armed_faults() const { return armed_; }
   // What went wrong when Run returned kError.
   const std::string& error_message() const { return error_message_; }
 
@@ -99,6 +113,7 @@ class Attempt {
     ~Connection() { Close(); }
   };
   Connection connection_;
+  std::vector<ArmedFault> armed_;
   std::string error_message_;
   bool script_done_ = false;
   bool error_ = false;

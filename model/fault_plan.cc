@@ -7,19 +7,23 @@
 
 namespace durasim {
 
-void FaultPlan::Arm(FaultKind kind, int64_t nth) {
+size_t FaultPlan::Arm(FaultKind kind, int64_t nth) {
   DURASIM_CHECK_GE(nth, 1);  // points are counted from 1: nth 0 would never fire
   armed_.push_back(Armed{kind, nth});
+  return armed_.size() - 1;
 }
 
-void FaultPlan::DisarmAll() { armed_.clear(); }
+void FaultPlan::DisarmAll() {
+  for (Armed& armed : armed_) armed.disarmed = true;
+}
 
 bool FaultPlan::Fire(FaultKind kind, int64_t count, std::optional<PutPoint> put) {
-  for (Armed& armed : armed_) {
-    if (armed.fired || armed.kind != kind || armed.nth != count) continue;
+  for (size_t i = 0; i < armed_.size(); ++i) {
+    Armed& armed = armed_[i];
+    if (armed.fired || armed.disarmed || armed.kind != kind || armed.nth != count) continue;
     armed.fired = true;
     DURASIM_CHECK(hooks_.fired != nullptr);
-    hooks_.fired(kind, count, put);
+    hooks_.fired(i, kind, count, put);
     return true;
   }
   return false;

@@ -19,17 +19,19 @@ class FaultPlan {
  public:
   // `crash` stops the attempt now; `cancel_wait` cancels the put wait that is
   // starting; `corrupt` overwrites a persisted record with garbage; `fired`
-  // reports a fault that fired (kind, nth, the put it hit, if any).
+  // reports a fault that fired (the index Arm returned, kind, nth, the put
+  // it hit, if any).
   struct Hooks {
     std::function<void(const std::string& reason)> crash;
     std::function<void()> cancel_wait;
     std::function<void(int32_t partition, int64_t offset)> corrupt;
-    std::function<void(FaultKind fault, int64_t nth, std::optional<PutPoint> put)> fired;
+    std::function<void(size_t armed, FaultKind fault, int64_t nth, std::optional<PutPoint> put)> fired;
   };
 
   explicit FaultPlan(Hooks hooks) : hooks_(std::move(hooks)) {}
 
-  void Arm(FaultKind kind, int64_t nth);
+  // Returns the armed fault's index (0, 1, ... in arming order).
+  size_t Arm(FaultKind kind, int64_t nth);
   // Faults off, e.g. for the healed epilogue of a run.
   void DisarmAll();
 
@@ -58,6 +60,7 @@ class FaultPlan {
     FaultKind kind;
     int64_t nth;
     bool fired = false;
+    bool disarmed = false;
   };
   // Fires and returns true when an armed fault of `kind` matches `count`.
   bool Fire(FaultKind kind, int64_t count, std::optional<PutPoint> put);

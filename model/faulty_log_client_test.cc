@@ -51,7 +51,7 @@ struct PlanProbe {
       ++cancels;
       if (on_cancel) on_cancel();
     };
-    hooks.fired = [this](FaultKind fault, int64_t nth, std::optional<PutPoint> /*put*/) {
+    hooks.fired = [this](size_t /*armed*/, FaultKind fault, int64_t nth, std::optional<PutPoint> /*put*/) {
       records.push_back("fault.fired fault=" + std::string(NameOf(fault)) + " nth=" + std::to_string(nth));
     };
     return hooks;

@@ -204,6 +204,15 @@ struct Expectation {
   ExpectedVerdict verdict;
   std::optional<std::vector<int64_t>> outputs;  // de-duplicated, in input order
   std::optional<int64_t> supplier_calls;        // total over all attempts
+  // Inputs (0-based positions in `inputs`) allowed to be unfinished at the
+  // end of the last attempt; `unfinished_all`: any. Otherwise an unfinished
+  // input is a liveness violation (unless the run without faults fails over
+  // on a durable call failure, or the run ends in an error).
+  std::vector<int64_t> unfinished;
+  bool unfinished_all = false;
+  // Armed faults may stay unfired (generated scenarios, whose faults are
+  // drawn blind); otherwise an armed fault that never fires is an error.
+  bool allow_unfired = false;
   SourcePos pos;
 };
 

@@ -17,18 +17,34 @@ std::string Outputs(const std::vector<int64_t>& outputs) {
   return fmt::format("[{},... {} total]", fmt::join(head, ","), outputs.size());
 }
 
+// "3/3": armed faults that fired, of those armed; "-" when none was armed.
+std::string FiredColumn(const RunReport& r) {
+  if (r.armed_faults.empty()) return "-";
+  size_t fired = 0;
+  for (const ArmedFault& fault : r.armed_faults) fired += fault.fired_at.has_value() ? 1 : 0;
+  return fmt::format("{}/{}", fired, r.armed_faults.size());
+}
+
+// "reject_put nth=5 (12:9, attempt 1): fired at #45, put=complete".
+std::string DescribeArmedFault(const ArmedFault& fault) {
+  std::string where = fault.fired_at ? fmt::format("fired at #{}", *fault.fired_at) : "never fired";
+  if (fault.put) where += fmt::format(", put={}", NameOf(*fault.put));
+  return fmt::format("{} nth={} ({}:{}, attempt {}): {}", NameOf(fault.kind), fault.nth, fault.pos.line,
+                     fault.pos.column, fault.attempt, where);
+}
+
 }  // namespace
 
 std::string RenderTable(const std::vector<RunReport>& reports) {
-  std::string out = fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:<16}\n", "scenario", "verdict", "ok",
-                                "calls", "outputs", "sim time", "trace hash");
+  std::string out = fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:<5} {:<16}\n", "scenario", "verdict", "ok",
+                                "calls", "outputs", "sim time", "fired", "trace hash");
   size_t ok = 0;
   for (const RunReport& r : reports) {
     ok += r.ok ? 1 : 0;
     const std::string name = r.mutant.empty() ? r.scenario : fmt::format("{} [{}]", r.scenario, r.mutant);
-    out += fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:016x}\n", name, NameOf(r.verdict), r.ok ? "yes" : "NO",
-                       r.supplier_calls, Outputs(r.outputs), fmt::format("{:.3f}ms", r.sim_time.count() / 1000.0),
-                       r.trace_hash);
+    out += fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:<5} {:016x}\n", name, NameOf(r.verdict),
+                       r.ok ? "yes" : "NO", r.supplier_calls, Outputs(r.outputs),
+                       fmt::format("{:.3f}ms", r.sim_time.count() / 1000.0), FiredColumn(r), r.trace_hash);
   }
   for (const RunReport& r : reports) {
     if (r.violations.empty() && r.mismatches.empty() && r.error.empty()) continue;
@@ -36,6 +52,10 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
     if (!r.error.empty()) out += fmt::format("  error: {}\n", r.error);
     for (const Violation& v : r.violations) out += fmt::format("  violation [{}]: {}\n", NameOf(v.invariant), v.message);
     for (const std::string& m : r.mismatches) out += fmt::format("  not as expected: {}\n", m);
+    for (const ArmedFault& fault : r.armed_faults) out += fmt::format("  fault {}\n", DescribeArmedFault(fault));
+    if (!r.unfinished_inputs.empty()) {
+      out += fmt::format("  unfinished inputs: {}\n", fmt::join(r.unfinished_inputs, ", "));
+    }
   }
   out += fmt::format("\n{} runs, {} as expected, {} not\n", reports.size(), ok, reports.size() - ok);
   return out;
@@ -48,6 +68,17 @@ std::string RenderJson(const std::vector<RunReport>& reports) {
     ok += r.ok ? 1 : 0;
     nlohmann::json violations = nlohmann::json::array();
     for (const Violation& v : r.violations) violations.push_back({{"invariant", NameOf(v.invariant)}, {"message", v.message}});
+    nlohmann::json armed = nlohmann::json::array();
+    for (const ArmedFault& fault : r.armed_faults) {
+      armed.push_back({{"attempt", fault.attempt},
+                       {"fault", NameOf(fault.kind)},
+                       {"nth", fault.nth},
+                       {"line", fault.pos.line},
+                       {"column", fault.pos.column},
+                       {"fired", fault.fired_at.has_value()},
+                       {"fired_at_event", fault.fired_at ? nlohmann::json(*fault.fired_at) : nlohmann::json(nullptr)},
+                       {"put", fault.put ? nlohmann::json(NameOf(*fault.put)) : nlohmann::json(nullptr)}});
+    }
     runs.push_back({{"scenario", r.scenario},
                     {"path", r.path},
                     {"mutant", r.mutant.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.mutant)},
@@ -60,6 +91,8 @@ std::string RenderJson(const std::vector<RunReport>& reports) {
                     {"trace_hash", fmt::format("{:016x}", r.trace_hash)},
                     {"sim_time_us", r.sim_time.count()},
                     {"violations", violations},
+                    {"armed_faults", armed},
+                    {"unfinished_inputs", r.unfinished_inputs},
                     {"error", r.error}});
   }
   nlohmann::json doc = {{"runs", runs}, {"summary", {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok}}}};

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 
@@ -191,6 +192,9 @@ struct AttemptsEnd {
   bool error = false;
   MemoryByKey final_memory;    // when all_finished
   std::string failed_by_call;  // the last attempt failed over on a durable call failure: why
+  // How the last attempt ended, and the inputs it left unfinished.
+  std::optional<Attempt::End> last_end;
+  std::vector<int64_t> unfinished;
 };
 
 AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
@@ -201,6 +205,12 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
     Attempt attempt(world, scenario.attempts[i], static_cast<int>(i + 1), parts);
     const Attempt::End end = attempt.Run(options.attempt_time_bound);
     world.Record("attempt.ended", AttemptEndName(end));
+    report.armed_faults.insert(report.armed_faults.end(), attempt.armed_faults().begin(),
+                               attempt.armed_faults().end());
+    if (last) {
+      ended.last_end = end;
+      if (end != Attempt::End::kError) ended.unfinished = attempt.runtime().UnfinishedInputs();
+    }
     if (end == Attempt::End::kStuck) ended.stuck = true;
     if (end == Attempt::End::kError) {
       ended.error = true;
@@ -247,6 +257,46 @@ bool Observe(World& world, RunReport& report) {
   return records.ok();
 }
 
+// No vacuous pass: every input finishes by the end of the last attempt,
+// unless the expectation allows it, the run without faults fails over on a
+// durable call failure itself, or the last attempt ended in an error or a
+// rejected restore (an error verdict, judged as such).
+std::optional<Violation> UnfinishedViolation(const Scenario& scenario, const Reference& reference,
+                                             const AttemptsEnd& ended) {
+  if (!reference.finished || ended.error || !ended.last_end.has_value()) return std::nullopt;
+  if (*ended.last_end == Attempt::End::kRestoreRejected || *ended.last_end == Attempt::End::kStuck) {
+    return std::nullopt;  // a rejected restore ends in an error verdict; a stuck attempt is liveness already
+  }
+  const Expectation& expect = scenario.expect;
+  if (expect.unfinished_all) return std::nullopt;
+  std::vector<std::string> named;
+  for (int64_t offset : ended.unfinished) {
+    if (std::find(expect.unfinished.begin(), expect.unfinished.end(), offset) != expect.unfinished.end()) continue;
+    const InputSpec& input = scenario.inputs[static_cast<size_t>(offset)];
+    named.push_back(fmt::format("{} (key {:?}, line {})", offset, input.key, input.pos.line));
+  }
+  if (named.empty()) return std::nullopt;
+  return Violation{Invariant::kLiveness,
+                   fmt::format("the last attempt ended {} with input{} {} unfinished; a scenario that means it "
+                               "lists them in `expect: {{unfinished: [...]}}`",
+                               AttemptEndName(*ended.last_end), named.size() == 1 ? "" : "s", fmt::join(named, ", "))};
+}
+
+// No silent fault: every armed fault fires, unless the expectation allows
+// it. The message names each one and where it was armed.
+std::optional<std::string> UnfiredFaults(const Scenario& scenario, const std::vector<ArmedFault>& armed) {
+  if (scenario.expect.allow_unfired) return std::nullopt;
+  std::vector<std::string> unfired;
+  for (const ArmedFault& fault : armed) {
+    if (fault.fired_at.has_value()) continue;
+    unfired.push_back(fmt::format("{}:{}:{}: {} nth={} armed in attempt {} never fired", scenario.path, fault.pos.line,
+                                  fault.pos.column, NameOf(fault.kind), fault.nth, fault.attempt));
+  }
+  if (unfired.empty()) return std::nullopt;
+  return fmt::format("{}; the scenario tests nothing there (allow it with `expect: {{allow_unfired: true}}`)",
+                     fmt::join(unfired, "; "));
+}
+
 // One run of the attempts; fills everything but the expectation.
 void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
                  const Reference& reference, RunReport& report) {
@@ -273,7 +323,16 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   if (ended.stuck) {
     report.violations.push_back(Violation{Invariant::kLiveness, "an attempt made no progress: see attempt.stuck"});
   }
-  const bool error = !Observe(world, report) || ended.error;
+  report.unfinished_inputs = ended.unfinished;
+  if (std::optional<Violation> unfinished = UnfinishedViolation(scenario, reference, ended)) {
+    report.violations.push_back(*unfinished);
+  }
+  bool unfired_error = false;
+  if (std::optional<std::string> unfired = UnfiredFaults(scenario, report.armed_faults); unfired && !ended.error) {
+    unfired_error = true;
+    report.error = *unfired;
+  }
+  const bool error = !Observe(world, report) || ended.error || unfired_error;
   for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);
   if (error) {
     report.verdict = Verdict::kError;

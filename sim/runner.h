@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/attempt.h"
 #include "model/backends/backend_kind.h"
 #include "model/scenario.h"
 #include "model/scheduler.h"
@@ -44,6 +45,10 @@ struct RunReport {
   std::map<std::string, int64_t> fault_hits;  // fault kind (and kind@put) -> times fired
   std::map<std::string, int64_t> calls_by_identity;     // call identity -> supplier invocations
   std::vector<std::vector<std::string>> log_records;    // per partition, in offset order: "<key> <value digest>"
+  // Every fault the scripts armed, whether and where it fired.
+  std::vector<ArmedFault> armed_faults;
+  // Inputs (offsets) the last attempt left unfinished.
+  std::vector<int64_t> unfinished_inputs;
   std::string error;  // verdict error: what went wrong
   std::vector<std::string> trace;
 };

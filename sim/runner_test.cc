@@ -84,6 +84,67 @@ TEST(RunnerTest, UnknownMutantIsAnError) {
   EXPECT_NE(report.error.find("no-such-mutant"), std::string::npos);
 }
 
+// A one-action scenario: two inputs, the given attempts and expect blocks.
+Scenario TwoInputs(const std::string& attempts_and_expect) {
+  Result<Scenario> scenario = ParseScenario(R"(name: two_inputs
+suppliers:
+  - {name: llm, scale: 10}
+actions:
+  - name: ask
+    on: input
+    steps:
+      - call: llm
+      - output
+inputs:
+  - {key: a, value: 1}
+  - {key: b, value: 2}
+)" + attempts_and_expect,
+                                            "two.yaml");
+  EXPECT_TRUE(scenario.ok()) << scenario.status().ToString();
+  return scenario.value();
+}
+
+// Strategy: a last attempt that never reads input 1 used to pass with that
+// output missing; now it is a liveness violation naming the input, and
+// passes only when the expectation lists it.
+TEST(RunnerTest, AnUnfinishedInputIsALivenessViolationUnlessExpected) {
+  const std::string attempts = "attempts:\n  - steps:\n      - read: 1\nexpect:\n  outputs: [10]\n";
+  const RunReport silent = RunScenario(TwoInputs(attempts), RunOptions{});
+  EXPECT_EQ(silent.verdict, Verdict::kViolation);
+  ASSERT_TRUE(HasViolation(silent, Invariant::kLiveness));
+  EXPECT_NE(silent.violations.front().message.find("input 1 (key \"b\", line 12) unfinished"), std::string::npos)
+      << silent.violations.front().message;
+  EXPECT_EQ(silent.unfinished_inputs, std::vector<int64_t>{1});
+  const RunReport declared = RunScenario(TwoInputs(attempts + "  unfinished: [1]\n"), RunOptions{});
+  EXPECT_EQ(declared.verdict, Verdict::kPass);
+  EXPECT_TRUE(declared.ok);
+}
+
+// Strategy: an armed fault whose nth is never reached used to pass silently;
+// now the run is an error naming the fault and where it was armed, the
+// report says it never fired, and `allow_unfired` accepts it.
+TEST(RunnerTest, AnArmedFaultThatNeverFiresIsAnErrorUnlessAllowed) {
+  const std::string attempts =
+      "attempts:\n  - steps:\n      - arm: {fault: reject_put, nth: 50}\n      - read: all\nexpect:\n  outputs: [10, 20]\n";
+  const RunReport silent = RunScenario(TwoInputs(attempts), RunOptions{});
+  EXPECT_EQ(silent.verdict, Verdict::kError);
+  EXPECT_NE(silent.error.find("two.yaml:15:9: reject_put nth=50 armed in attempt 1 never fired"), std::string::npos)
+      << silent.error;
+  ASSERT_EQ(silent.armed_faults.size(), 1u);
+  EXPECT_FALSE(silent.armed_faults[0].fired_at.has_value());
+  const RunReport allowed = RunScenario(TwoInputs(attempts + "  allow_unfired: true\n"), RunOptions{});
+  EXPECT_EQ(allowed.verdict, Verdict::kPass);
+  const RunReport fires = RunScenario(
+      TwoInputs("attempts:\n  - steps:\n      - checkpoint: cp0\n      - complete: cp0\n"
+                "      - arm: {fault: crash_after_put_persisted, nth: 1}\n      - read: all\n"
+                "  - restore: latest\n    steps:\n      - read: all\nexpect:\n  outputs: [10, 20]\n"),
+      RunOptions{});
+  EXPECT_EQ(fires.verdict, Verdict::kPass);
+  ASSERT_EQ(fires.armed_faults.size(), 1u);
+  EXPECT_TRUE(fires.armed_faults[0].fired_at.has_value());
+  EXPECT_EQ(fires.armed_faults[0].put, PutPoint::kStart);
+}
+
 // Strategy: a deployed plan that answers differently without faults leaves
 // same-answer nothing to compare with: the run is an error naming the plan's
 // attempt, where it is in the file and the first difference, not a verdict.

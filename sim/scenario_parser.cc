@@ -411,7 +411,7 @@ class ScenarioParser {
   // --- The expectation -----------------------------------------------------
 
   void ParseExpect(const Value& v) {
-    Mapping map(v, {"verdict", "outputs", "supplier_calls"});
+    Mapping map(v, {"verdict", "outputs", "supplier_calls", "unfinished", "allow_unfired"});
     Expectation& expect = scenario_.expect;
     expect.pos = v.pos;
     if (const Value* f = map.Find("verdict")) expect.verdict = ReadVerdict(*f);
@@ -422,6 +422,25 @@ class ScenarioParser {
       }
     }
     if (const Value* f = map.Find("supplier_calls")) expect.supplier_calls = ReadInt(*f, 0, kInt64Max);
+    if (const Value* f = map.Find("unfinished")) ReadUnfinished(*f, expect);
+    if (const Value* f = map.Find("allow_unfired")) expect.allow_unfired = ReadBool(*f);
+  }
+
+  // `unfinished: all` or `unfinished: [<input position>, ...]` (0-based, in `inputs`).
+  void ReadUnfinished(const Value& v, Expectation& expect) const {
+    if (v.node.IsScalar() && v.node.Scalar() == "all") {
+      expect.unfinished_all = true;
+      return;
+    }
+    if (!v.node.IsSequence()) {
+      Fail(v.pos, fmt::format("expected all or a sequence of input positions for 'unfinished', got {}",
+                              Describe(v.node)));
+    }
+    const int64_t last = static_cast<int64_t>(scenario_.inputs.size()) - 1;
+    if (last < 0) Fail(v.pos, "'unfinished' names inputs, but the scenario has none");
+    for (const Value& item : ReadSequence(v, "an 'unfinished' entry", false)) {
+      expect.unfinished.push_back(ReadInt(item, 0, last));
+    }
   }
 
   static ExpectedVerdict ReadVerdict(const Value& v) {

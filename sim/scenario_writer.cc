@@ -164,6 +164,17 @@ void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts)
   out << YAML::EndSeq;
 }
 
+void WriteUnfinished(YAML::Emitter& out, const Expectation& expect) {
+  if (expect.unfinished_all) {
+    out << YAML::Key << "unfinished" << YAML::Value << "all";
+  } else if (!expect.unfinished.empty()) {
+    out << YAML::Key << "unfinished" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (int64_t offset : expect.unfinished) out << offset;
+    out << YAML::EndSeq;
+  }
+  if (expect.allow_unfired) out << YAML::Key << "allow_unfired" << YAML::Value << true;
+}
+
 void WriteExpect(YAML::Emitter& out, const Expectation& expect) {
   out << YAML::Key << "expect" << YAML::Value << YAML::BeginMap << YAML::Key << "verdict" << YAML::Value
       << expect.verdict.name();
@@ -173,6 +184,7 @@ void WriteExpect(YAML::Emitter& out, const Expectation& expect) {
     out << YAML::EndSeq;
   }
   if (expect.supplier_calls.has_value()) out << YAML::Key << "supplier_calls" << YAML::Value << *expect.supplier_calls;
+  WriteUnfinished(out, expect);
   out << YAML::EndMap;
 }
 

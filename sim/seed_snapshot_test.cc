@@ -31,9 +31,9 @@ struct PinnedSeed {
 // error stack). 1000, and 2047 (legacy-end-offset-marker's kill in window
 // 2001): later in the range.
 constexpr PinnedSeed kPinnedSeeds[] = {
-    {1, 0xb99128a2dcfef11f},   {2, 0x9ad97d1697793da2},   {4, 0x44e8d222bfad3ae6},   {10, 0xc318a781cc3d3ef6},
-    {11, 0x3ee2f6c3bf16ba92},  {43, 0x6a58ee1d9595a2bf},  {68, 0x09d5607547a713c6},  {118, 0xd1352dcc20a8ef78},
-    {136, 0xf8c512c4af93cf21}, {188, 0xb088eec5fc541111}, {1000, 0xef8cb3d8d7c98fb8}, {2047, 0x02b1bdcf40932259},
+    {1, 0x0f2f8e7b08dfbba8},   {2, 0xe1ea954e1535ba6a},   {4, 0x3f5d86930ba2c941},   {10, 0x5eed24532f6b0523},
+    {11, 0x2f733c38fbab5f98},  {43, 0xce61e202ae548e25},  {68, 0xa109f3fec67f1e4c},  {118, 0xbb4f9a01a49da960},
+    {136, 0xf71a6be8df698303}, {188, 0x0c51b80fd5b95d99}, {1000, 0x231d7db64aedc972}, {2047, 0x3f5a588529833b6a},
 };
 
 std::string Changed(uint64_t seed) {
