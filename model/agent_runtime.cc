@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <exception>
 
+#include "model/key_groups.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -26,23 +27,33 @@ uint64_t ValueDigest(const StateKey& k, const ActionState& state) { return State
 
 }  // namespace
 
-AgentRuntime::AgentRuntime(World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults)
+AgentRuntime::AgentRuntime(World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults,
+                           const SubtaskContext& subtask)
     : store_(store), world_(world), scheduler_(scheduler), faults_(faults), mailbox_(scheduler),
-      idle_signal_(scheduler) {}
+      idle_signal_(scheduler), subtask_(subtask) {
+  if (subtask_.parallelism > 1) store_.SetOwnership([this](const std::string& key) { return Owns(key); });
+}
 
-Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
-  keyed_ = checkpoint.keyed;
-  source_offset_ = checkpoint.source_offset;
-  const Status rebuilt = store_.Rebuild(checkpoint.marker);
+bool AgentRuntime::Owns(const std::string& key) const {
+  return SubtaskOfKey(key, subtask_.max_parallelism, subtask_.parallelism) == subtask_.index;
+}
+
+std::string AgentRuntime::Tag() const {
+  return subtask_.parallelism == 1 ? std::string() : fmt::format("subtask={} ", subtask_.index);
+}
+
+Status AgentRuntime::Restore(const Checkpoint& checkpoint, KeyedStates owned, const RecoveryMarker& marker) {
+  keyed_ = std::move(owned);
+  const Status rebuilt = store_.Rebuild(marker);
   bool corrupt_in_range = false;
   for (const auto& [partition, offset] : world_.corrupted()) {
-    auto from = checkpoint.marker.find(partition);
-    if (from != checkpoint.marker.end() && offset >= from->second) corrupt_in_range = true;
+    auto from = marker.find(partition);
+    if (from != marker.end() && offset >= from->second) corrupt_in_range = true;
   }
   const StoreStats stats = store_.Stats();
   const size_t index = world_.Record(
       rebuilt.ok() ? "restore" : "restore.rejected",
-      fmt::format("checkpoint={} marker={} source={} scanned={} cached={}{}", checkpoint.id, checkpoint.marker,
+      fmt::format("{}checkpoint={} marker={} source={} scanned={} cached={}{}", Tag(), checkpoint.id, marker,
                   checkpoint.source_offset, stats.records_scanned, stats.cached_states,
                   rebuilt.ok() ? "" : " error=" + rebuilt.ToString()));
   world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, false, corrupt_in_range, index); });
@@ -59,19 +70,9 @@ void AgentRuntime::ResumeRestoredTasks() {
   }
 }
 
-void AgentRuntime::ReadInputs(int64_t count) {
-  DURASIM_CHECK(mailbox_.held());
-  const std::vector<InputSpec>& inputs = world_.scenario().inputs;
-  for (int64_t read = 0; count < 0 || read < count; ++read) {
-    if (source_offset_ >= static_cast<int64_t>(inputs.size())) break;
-    const InputSpec& spec = inputs[static_cast<size_t>(source_offset_)];
-    const InputRecord input{source_offset_++, spec.key, spec.value};
-    world_.Record("input.read", fmt::format("offset={} key={:?} value={}", input.offset, input.key, input.value));
-    ProcessInput(input);
-  }
-}
-
 void AgentRuntime::ProcessInput(const InputRecord& input) {
+  DURASIM_CHECK(mailbox_.held());
+  DURASIM_CHECK_MSG(Owns(input.key), "input " + std::to_string(input.offset) + " routed to a subtask that does not own its key");
   KeyedState& keyed = keyed_[input.key];
   if (keyed.run_input_offset >= 0) {
     keyed.pending_inputs.push_back(input);
@@ -302,39 +303,28 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
   keyed.tasks.pop_front();
 }
 
-void AgentRuntime::TakeCheckpoint(const std::string& id) {
+std::optional<AgentRuntime::Snapshot> AgentRuntime::TakeCheckpoint(const std::string& id) {
   DURASIM_CHECK(mailbox_.held());
-  if (faults_.OnCheckpointBarrier()) return;  // crashed as the barrier arrived
-  CompletedBoundaries completed;
-  size_t queued = 0;
+  if (faults_.OnCheckpointBarrier()) return std::nullopt;  // crashed as the barrier arrived
+  Snapshot snapshot;
   for (const auto& [key, keyed] : keyed_) {
-    completed[key] = keyed.last_completed_seq;
-    queued += keyed.tasks.size();
+    snapshot.completed[key] = keyed.last_completed_seq;
+    snapshot.queued_tasks += keyed.tasks.size();
   }
-  Result<RecoveryMarker> marker = store_.GetRecoveryMarker(completed);
+  Result<RecoveryMarker> marker = store_.GetRecoveryMarker(snapshot.completed);
   if (!marker.ok()) {
-    world_.Record("checkpoint.failed", fmt::format("id={} error={}", id, marker.status().ToString()));
-    return;
+    world_.Record("checkpoint.failed", fmt::format("{}id={} error={}", Tag(), id, marker.status().ToString()));
+    return std::nullopt;
   }
-  pending_checkpoints_[id] = completed;
+  pending_checkpoints_[id] = snapshot.completed;
   pending_order_.push_back(id);
-  world_.checkpoints().Save(
-      Checkpoint{id, Checkpoint::Phase::kTaken, world_.attempt(), keyed_, completed, *marker, source_offset_});
-  const size_t taken = world_.Record(
-      "checkpoint.taken", fmt::format("id={} marker={} source={} queued_tasks={}", id, *marker, source_offset_, queued));
-  world_.Notify([&](RunObserver& o) { o.OnCheckpointTaken(id, taken); });
-  faults_.OnCheckpointTaken();
+  snapshot.keyed = keyed_;
+  snapshot.marker = *std::move(marker);
+  return snapshot;
 }
 
-void AgentRuntime::CompleteCheckpoint(const std::string& id) {
+void AgentRuntime::NotifyCheckpointComplete(const std::string& id) {
   DURASIM_CHECK(mailbox_.held());
-  Checkpoint* checkpoint = world_.checkpoints().Find(id);
-  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
-    world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
-    return;
-  }
-  world_.checkpoints().MarkCompleted(id);
-  world_.Record("checkpoint.completed", fmt::format("id={}", id));
   auto it = pending_checkpoints_.find(id);
   if (it == pending_checkpoints_.end()) return;  // taken by an earlier incarnation
   for (const auto& [key, seq] : it->second) store_.Prune(key, seq);
@@ -346,22 +336,15 @@ void AgentRuntime::CompleteCheckpoint(const std::string& id) {
     if (done == id) break;
   }
   const StoreStats stats = store_.Stats();
-  const size_t pruned =
-      world_.Record("store.pruned", fmt::format("cached={} bookkeeping={}", stats.cached_states, stats.bookkeeping_entries));
+  const size_t pruned = world_.Record(
+      "store.pruned", fmt::format("{}cached={} bookkeeping={}", Tag(), stats.cached_states, stats.bookkeeping_entries));
   world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, true, bookkeeping_entries(), pruned); });
 }
 
-void AgentRuntime::AbortCheckpoint(const std::string& id) {
+void AgentRuntime::NotifyCheckpointAborted(const std::string& id, size_t aborted_line) {
   DURASIM_CHECK(mailbox_.held());
-  Checkpoint* checkpoint = world_.checkpoints().Find(id);
-  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
-    world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
-    return;
-  }
-  checkpoint->phase = Checkpoint::Phase::kAborted;
-  const size_t aborted = world_.Record("checkpoint.aborted", fmt::format("id={}", id));
   ReleaseAbortedCheckpoint(id);
-  world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, false, bookkeeping_entries(), aborted); });
+  world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, false, bookkeeping_entries(), aborted_line); });
 }
 
 void AgentRuntime::ReleaseAbortedCheckpoint(const std::string& id) {
@@ -405,19 +388,14 @@ void AgentRuntime::PostCancel(uint64_t letter) {
   });
 }
 
-std::vector<int64_t> AgentRuntime::UnfinishedInputs() const {
-  std::set<int64_t> unfinished;
+void AgentRuntime::AddUnfinishedInputs(std::set<int64_t>& unfinished) const {
   for (const auto& [key, keyed] : keyed_) {
     if (keyed.run_input_offset >= 0) unfinished.insert(keyed.run_input_offset);
     for (const InputRecord& queued : keyed.pending_inputs) unfinished.insert(queued.offset);
   }
-  const int64_t inputs = static_cast<int64_t>(world_.scenario().inputs.size());
-  for (int64_t offset = source_offset_; offset < inputs; ++offset) unfinished.insert(offset);
-  return std::vector<int64_t>(unfinished.begin(), unfinished.end());
 }
 
-bool AgentRuntime::AllInputsFinished() const {
-  if (source_offset_ < static_cast<int64_t>(world_.scenario().inputs.size())) return false;
+bool AgentRuntime::RunsFinished() const {
   for (const auto& [key, keyed] : keyed_) {
     if (keyed.run_input_offset >= 0 || !keyed.tasks.empty() || !keyed.pending_inputs.empty()) return false;
   }

@@ -1,4 +1,4 @@
-// AgentRuntime: the simulated agent operator. Keyed inputs get per-key
+// AgentRuntime: one subtask of the simulated agent operator. Keyed inputs get per-key
 // sequence numbers; each input's run is the set of action tasks its input
 // event triggers, transitively; runs of one key are serial, runs of different
 // keys interleave on the mailbox. Actions execute their steps, persisting
@@ -7,8 +7,10 @@
 // results after a restore. Checkpoints capture keyed state, the store's
 // recovery marker and the source offset; completion prunes finished states.
 //
-// The driver (the attempt's script) calls ReadInputs, TakeCheckpoint,
-// CompleteCheckpoint, AbortCheckpoint and Crash while it holds the mailbox.
+// The driver (the attempt's script, model/attempt.h) routes inputs to their
+// key's subtask (ProcessInput) and takes checkpoints across the subtasks
+// (TakeCheckpoint, then NotifyCheckpointComplete / NotifyCheckpointAborted)
+// while it holds every subtask's mailbox.
 //
 // Thread-safety: none; runs on one Scheduler.
 #pragma once
@@ -28,6 +30,7 @@
 #include "model/identity.h"
 #include "model/keyed_state.h"
 #include "model/mailbox.h"
+#include "model/parts.h"
 #include "model/world.h"
 #include "store/action_state_store.h"
 
@@ -35,23 +38,43 @@ namespace durasim {
 
 class AgentRuntime {
  public:
+  // What one subtask snapshots as a checkpoint's barrier reaches it.
+  struct Snapshot {
+    KeyedStates keyed;
+    CompletedBoundaries completed;
+    RecoveryMarker marker;
+    size_t queued_tasks = 0;
+  };
+
   // REQUIRES: all references outlive the runtime.
-  AgentRuntime(World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults);
+  AgentRuntime(World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults,
+               const SubtaskContext& subtask = SubtaskContext{});
   virtual ~AgentRuntime() = default;
 
-  // Restores keyed state and the source position from `checkpoint` and
-  // rebuilds the store from its marker. Queued tasks wait for
-  // ResumeRestoredTasks().
-  Status Restore(const Checkpoint& checkpoint);
+  // Restores `owned` (the keyed state of the checkpoint's keys this subtask
+  // owns) and rebuilds the store from `marker` (the minimum over the
+  // checkpoint's union list), keeping only owned keys' states. Queued tasks
+  // wait for ResumeRestoredTasks().
+  Status Restore(const Checkpoint& checkpoint, KeyedStates owned, const RecoveryMarker& marker);
   void ResumeRestoredTasks();
 
   Mailbox& mailbox() { return mailbox_; }
+  const SubtaskContext& subtask() const { return subtask_; }
+  // Whether this subtask owns `key` (its key group is in the subtask's range).
+  bool Owns(const std::string& key) const;
 
   // Driver operations. REQUIRES: the caller holds the mailbox.
-  void ReadInputs(int64_t count);  // count < 0: all remaining
-  virtual void TakeCheckpoint(const std::string& id);
-  virtual void CompleteCheckpoint(const std::string& id);
-  virtual void AbortCheckpoint(const std::string& id);
+  // An input of a key this subtask owns, from the source.
+  void ProcessInput(const InputRecord& input);
+  // The barrier of checkpoint `id`: the subtask's snapshot, or none when it
+  // crashed at the barrier or its store gave no marker (checkpoint.failed).
+  std::optional<Snapshot> TakeCheckpoint(const std::string& id);
+  // After the job saved the checkpoint (and any fault after the snapshot).
+  virtual void SnapshotTaken(const std::string& /*id*/) {}
+  // Checkpoint `id`, which the job marked completed (or aborted, at trace
+  // line `aborted_line`), reaches this subtask.
+  void NotifyCheckpointComplete(const std::string& id);
+  void NotifyCheckpointAborted(const std::string& id, size_t aborted_line);
   // The process dies now: from a script step, or from a fault hook while an
   // action holds the mailbox or an async call is in flight (no mailbox).
   void Crash(const std::string& reason);
@@ -59,11 +82,11 @@ class AgentRuntime {
   // Completes when no action task is queued, running or in flight.
   boost::asio::awaitable<void> WaitIdle();
   bool idle() const { return live_letters_ == 0; }
-  // Every input was read and every run finished.
-  bool AllInputsFinished() const;
-  // The inputs (offsets) not finished now: unread, queued behind a run, or
-  // whose run is still going.
-  std::vector<int64_t> UnfinishedInputs() const;
+  // Every run this subtask started finished, and no input waits for one.
+  bool RunsFinished() const;
+  // The inputs (offsets) this subtask has not finished: queued behind a run,
+  // or whose run is still going.
+  void AddUnfinishedInputs(std::set<int64_t>& unfinished) const;
   // Cancels the put wait of the letter holding the mailbox (fault injection).
   void CancelRunningWait();
 
@@ -126,8 +149,10 @@ class AgentRuntime {
   World& world_;
 
  private:
-  void ProcessInput(const InputRecord& input);
   void StartRun(KeyedState& keyed, const InputRecord& input);
+  // "" for a job of one subtask, else "subtask=<i> ": the prefix of this
+  // subtask's trace details.
+  std::string Tag() const;
   void ScheduleKey(const std::string& key);
   boost::asio::awaitable<void> KeyLetter(std::string key, uint64_t letter);
   boost::asio::awaitable<Status> RunFrontTask(const std::string& key, uint64_t letter);
@@ -163,8 +188,8 @@ class AgentRuntime {
   FaultPlan& faults_;
   Mailbox mailbox_;
   SimSignal idle_signal_;
+  SubtaskContext subtask_;
   KeyedStates keyed_;
-  int64_t source_offset_ = 0;
   std::set<std::string> keys_with_letter_;
   // One per letter spawned by this incarnation; see KeyLetter.
   std::map<uint64_t, std::unique_ptr<boost::asio::cancellation_signal>> letter_signals_;

@@ -1,9 +1,15 @@
 // Attempt implementation.
 #include "model/attempt.h"
 
+#include "model/key_groups.h"
+
 #include "store/check.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -31,8 +37,8 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     : world_(world), spec_(spec), number_(number) {
   scheduler_ = std::make_unique<Scheduler>(world.clock());
   FaultPlan::Hooks hooks;
-  hooks.crash = [this](const std::string& reason) { runtime_->Crash(reason); };
-  hooks.cancel_wait = [this] { runtime_->CancelRunningWait(); };
+  hooks.crash = [this](const std::string& reason) { CrashJob(reason); };
+  hooks.cancel_wait = [this](int subtask) { subtasks_[static_cast<size_t>(subtask)].runtime->CancelRunningWait(); };
   hooks.corrupt = [this](int32_t partition, int64_t offset) { MarkCorrupted(partition, offset); };
   hooks.fired = [this](size_t armed, FaultKind fault, int64_t nth, std::optional<PutPoint> put) {
     const size_t line = world_.Record("fault.fired", fmt::format("fault={} nth={}{}", NameOf(fault), nth,
@@ -45,17 +51,154 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
   };
   faults_ = std::make_unique<FaultPlan>(std::move(hooks));
+  const int32_t parallelism = world.scenario().ParallelismOf(number);
   Result<BackendConnection> connection = world.backend().Connect(
-      *scheduler_, [this](const LogRecord& record, AppendSeen seen) { OnAppended(record, seen); });
+      *scheduler_, [this](const LogRecord& record, AppendSeen seen) { OnAppended(record, seen); }, parallelism);
   if (!connection.ok()) {
     connected_ = connection.status();  // Run() reports it before anything runs
     return;
   }
   connection_.backend = &world.backend();
-  log_client_ = std::move(connection->client);
-  faulty_client_ = std::make_unique<FaultyLogClient>(*log_client_, *faults_, connection->write_faults);
-  store_ = parts.make_store(*faulty_client_, world.scenario().log);
-  runtime_ = parts.make_runtime(world, *scheduler_, *store_, *faults_);
+  DURASIM_CHECK_EQ(connection->clients.size(), static_cast<size_t>(parallelism));
+  subtasks_.resize(static_cast<size_t>(parallelism));
+  for (int32_t i = 0; i < parallelism; ++i) {
+    Subtask& subtask = subtasks_[static_cast<size_t>(i)];
+    BackendClient& client = connection->clients[static_cast<size_t>(i)];
+    subtask.log_client = std::move(client.client);
+    subtask.faulty_client = std::make_unique<FaultyLogClient>(*subtask.log_client, *faults_, client.write_faults, i);
+    subtask.store = parts.make_store(*subtask.faulty_client, world.scenario().log);
+    subtask.runtime = parts.make_runtime(world, *scheduler_, *subtask.store, *faults_,
+                                         SubtaskContext{i, parallelism, world.scenario().max_parallelism});
+  }
+}
+
+void Attempt::CrashJob(const std::string& reason) {
+  // The first records the crash and halts the world; the others only stop.
+  for (Subtask& subtask : subtasks_) subtask.runtime->Crash(reason);
+}
+
+bool Attempt::stopped() const {
+  return std::any_of(subtasks_.begin(), subtasks_.end(), [](const Subtask& s) { return s.runtime->stopped(); });
+}
+
+bool Attempt::failed() const {
+  return std::any_of(subtasks_.begin(), subtasks_.end(), [](const Subtask& s) { return s.runtime->failed(); });
+}
+
+std::string Attempt::call_failure() const {
+  for (const Subtask& subtask : subtasks_) {
+    if (subtask.runtime->call_failed()) return subtask.runtime->call_failure();
+  }
+  return "";
+}
+
+std::vector<int64_t> Attempt::UnfinishedInputs() const {
+  std::set<int64_t> unfinished;
+  for (const Subtask& subtask : subtasks_) subtask.runtime->AddUnfinishedInputs(unfinished);
+  const int64_t inputs = static_cast<int64_t>(world_.scenario().inputs.size());
+  for (int64_t offset = source_offset_; offset < inputs; ++offset) unfinished.insert(offset);
+  return std::vector<int64_t>(unfinished.begin(), unfinished.end());
+}
+
+bool Attempt::AllInputsFinished() const {
+  if (source_offset_ < static_cast<int64_t>(world_.scenario().inputs.size())) return false;
+  return std::all_of(subtasks_.begin(), subtasks_.end(), [](const Subtask& s) { return s.runtime->RunsFinished(); });
+}
+
+KeyedStates Attempt::keyed_states() const {
+  KeyedStates all;
+  for (const Subtask& subtask : subtasks_) {
+    for (const auto& [key, keyed] : subtask.runtime->keyed_states()) all.emplace(key, keyed);
+  }
+  return all;
+}
+
+StoreStats Attempt::store_stats() const {
+  StoreStats sum;
+  for (const Subtask& subtask : subtasks_) {
+    const StoreStats stats = subtask.store->Stats();
+    sum.cached_states += stats.cached_states;
+    sum.bookkeeping_entries += stats.bookkeeping_entries;
+    sum.records_scanned += stats.records_scanned;
+  }
+  return sum;
+}
+
+size_t Attempt::bookkeeping_entries() const {
+  size_t sum = 0;
+  for (const Subtask& subtask : subtasks_) sum += subtask.runtime->bookkeeping_entries();
+  return sum;
+}
+
+void Attempt::ReadInputs(int64_t count) {
+  const std::vector<InputSpec>& inputs = world_.scenario().inputs;
+  const int32_t parallelism = this->parallelism();
+  for (int64_t read = 0; count < 0 || read < count; ++read) {
+    if (source_offset_ >= static_cast<int64_t>(inputs.size())) break;
+    const InputSpec& spec = inputs[static_cast<size_t>(source_offset_)];
+    const InputRecord input{source_offset_++, spec.key, spec.value};
+    const int32_t owner = SubtaskOfKey(input.key, world_.scenario().max_parallelism, parallelism);
+    world_.Record("input.read", fmt::format("offset={} key={:?} value={}{}", input.offset, input.key, input.value,
+                                            parallelism == 1 ? "" : fmt::format(" subtask={}", owner)));
+    subtasks_[static_cast<size_t>(owner)].runtime->ProcessInput(input);
+  }
+}
+
+void Attempt::TakeCheckpoint(const std::string& id) {
+  Checkpoint checkpoint{id, Checkpoint::Phase::kTaken, number_, {}, {}, {}, source_offset_, parallelism()};
+  size_t queued = 0;
+  for (Subtask& subtask : subtasks_) {
+    std::optional<AgentRuntime::Snapshot> snapshot = subtask.runtime->TakeCheckpoint(id);
+    if (!snapshot.has_value()) return;  // crashed at the barrier, or no marker: the checkpoint never completes
+    for (auto& [key, keyed] : snapshot->keyed) checkpoint.keyed.emplace(key, std::move(keyed));
+    checkpoint.completed.insert(snapshot->completed.begin(), snapshot->completed.end());
+    checkpoint.markers.push_back(std::move(snapshot->marker));
+    queued += snapshot->queued_tasks;
+  }
+  const std::string markers = checkpoint.markers.size() == 1 ? fmt::format("marker={}", checkpoint.markers[0])
+                                                             : fmt::format("markers={}", checkpoint.markers);
+  world_.checkpoints().Save(checkpoint);
+  const size_t taken = world_.Record(
+      "checkpoint.taken", fmt::format("id={} {} source={} queued_tasks={}", id, markers, source_offset_, queued));
+  world_.Notify([&](RunObserver& o) { o.OnCheckpointTaken(id, taken); });
+  faults_->OnCheckpointTaken();
+  for (Subtask& subtask : subtasks_) subtask.runtime->SnapshotTaken(id);
+}
+
+void Attempt::CompleteCheckpoint(const std::string& id) {
+  Checkpoint* checkpoint = world_.checkpoints().Find(id);
+  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
+    world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
+    return;
+  }
+  world_.checkpoints().MarkCompleted(id);
+  world_.Record("checkpoint.completed", fmt::format("id={}", id));
+  for (Subtask& subtask : subtasks_) subtask.runtime->NotifyCheckpointComplete(id);
+}
+
+void Attempt::AbortCheckpoint(const std::string& id) {
+  Checkpoint* checkpoint = world_.checkpoints().Find(id);
+  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
+    world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
+    return;
+  }
+  checkpoint->phase = Checkpoint::Phase::kAborted;
+  const size_t aborted = world_.Record("checkpoint.aborted", fmt::format("id={}", id));
+  for (Subtask& subtask : subtasks_) subtask.runtime->NotifyCheckpointAborted(id, aborted);
+}
+
+boost::asio::awaitable<void> Attempt::AcquireMailboxes() {
+  for (Subtask& subtask : subtasks_) co_await subtask.runtime->mailbox().Acquire(true);
+}
+
+void Attempt::ReleaseMailboxes() {
+  for (Subtask& subtask : subtasks_) subtask.runtime->mailbox().Release();
+}
+
+boost::asio::awaitable<void> Attempt::WaitIdle() {
+  // New work comes only from the driver or from a subtask's own tasks, so
+  // once each has been idle after the driver let go, all are.
+  for (Subtask& subtask : subtasks_) co_await subtask.runtime->WaitIdle();
 }
 
 void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
@@ -119,9 +262,23 @@ bool Attempt::Restore(End& end) {
     world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
     world_.clock().now = world_.log().down_until();
   }
-  if (!runtime_->Restore(*checkpoint).ok()) {
-    end = End::kRestoreRejected;
-    return false;
+  if (checkpoint->parallelism != parallelism()) {
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kRescale));
+    world_.Record("rescale", fmt::format("checkpoint={} from={} to={}", id, checkpoint->parallelism, parallelism()));
+  }
+  // Keyed state goes to the owner of each key's key group; the union list
+  // hands every subtask every marker, and each rebuilds from their minimum.
+  const RecoveryMarker marker = MinimumMarker(checkpoint->markers);
+  source_offset_ = checkpoint->source_offset;
+  for (Subtask& subtask : subtasks_) {
+    KeyedStates owned;
+    for (const auto& [key, keyed] : checkpoint->keyed) {
+      if (subtask.runtime->Owns(key)) owned.emplace(key, keyed);
+    }
+    if (!subtask.runtime->Restore(*checkpoint, std::move(owned), marker).ok()) {
+      end = End::kRestoreRejected;
+      return false;
+    }
   }
   return true;
 }
@@ -135,6 +292,7 @@ Scheduler::RunEnd Attempt::Spawn(boost::asio::awaitable<void> script, SimDuratio
 
 Attempt::End Attempt::Run(SimDuration time_bound) {
   world_.BeginAttempt(number_);
+  if (parallelism() > 1) world_.CountFault(CoveragePoint::Reached(WorldFeature::kParallelSubtasks));
   world_.Record("attempt.start", spec_.restore ? fmt::format("restore={}", *spec_.restore) : "fresh");
   if (!connected_.ok()) {
     Error(fmt::format("cannot connect to the log of backend {}: {}", world_.backend().name(), connected_.ToString()));
@@ -159,8 +317,8 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     Error(fmt::format("an exception escaped a coroutine of attempt {}: not a std::exception", number_));
   }
   if (error_) return End::kError;
-  if (runtime_->failed()) return End::kFailed;
-  if (runtime_->stopped()) return End::kCrashed;
+  if (failed()) return End::kFailed;
+  if (stopped()) return End::kCrashed;
   if (script_done_) return End::kFinished;
   world_.Record("attempt.stuck", end == Scheduler::RunEnd::kDeadline ? "simulated-time bound passed"
                                  : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
@@ -172,71 +330,72 @@ bool Attempt::TakeFinalCheckpoint(const std::string& id) {
   DURASIM_CHECK(script_done_);
   DURASIM_CHECK(!error_);
   faults_->DisarmAll();
-  // The script is done and the runtime idle, so the mailbox is free and the
-  // step runs as a driver step, at once. The scheduler stays stopped: work
-  // the checkpoint would start (tombstone writes) does not run, as at the end
-  // of every attempt.
-  Mailbox& mailbox = runtime_->mailbox();
-  if (!mailbox.TryAcquire()) {
-    Error(fmt::format("the final checkpoint {}: the mailbox is still held at the end of the script", id));
-    return false;
+  // The script is done and the subtasks idle, so the mailboxes are free and
+  // the step runs as a driver step, at once. The scheduler stays stopped:
+  // work the checkpoint would start (tombstone writes) does not run, as at
+  // the end of every attempt.
+  for (size_t i = 0; i < subtasks_.size(); ++i) {
+    if (!subtasks_[i].runtime->mailbox().TryAcquire()) {
+      for (size_t held = 0; held < i; ++held) subtasks_[held].runtime->mailbox().Release();
+      Error(fmt::format("the final checkpoint {}: the mailbox of subtask {} is still held at the end of the script",
+                        id, i));
+      return false;
+    }
   }
-  runtime_->TakeCheckpoint(id);
-  runtime_->CompleteCheckpoint(id);
-  mailbox.Release();
+  TakeCheckpoint(id);
+  CompleteCheckpoint(id);
+  ReleaseMailboxes();
   return true;
 }
 
 boost::asio::awaitable<void> Attempt::Drive() {
-  AgentRuntime& runtime = *runtime_;
-  // The driver takes the mailbox before the restored tasks queue for it: they
-  // queue ahead of any new input, and the script's first steps (a checkpoint
-  // before dispatch, say) run before any of them.
-  co_await runtime.mailbox().Acquire(true);
+  // The driver takes the mailboxes before the restored tasks queue for them:
+  // they queue ahead of any new input, and the script's first steps (a
+  // checkpoint before dispatch, say) run before any of them.
+  co_await AcquireMailboxes();
   bool holding = true;
-  runtime.ResumeRestoredTasks();
+  for (Subtask& subtask : subtasks_) subtask.runtime->ResumeRestoredTasks();
   for (const AttemptStep& step : spec_.steps) {
     const bool lets_runtime_work = step.kind == AttemptStep::Kind::kRun || step.kind == AttemptStep::Kind::kRunFor;
     if (lets_runtime_work) {
-      if (holding) runtime.mailbox().Release();
+      if (holding) ReleaseMailboxes();
       holding = false;
       if (step.kind == AttemptStep::Kind::kRun) {
-        co_await runtime.WaitIdle();
+        co_await WaitIdle();
       } else {
         co_await scheduler_->AsyncSleep(Ms(step.duration_ms), boost::asio::use_awaitable);
       }
       continue;
     }
-    if (!holding) co_await runtime.mailbox().Acquire(true);
+    if (!holding) co_await AcquireMailboxes();
     holding = true;
-    if (!Apply(step) || runtime.stopped()) co_return;
+    if (!Apply(step) || stopped()) co_return;
   }
-  if (holding) runtime.mailbox().Release();
-  co_await runtime.WaitIdle();
+  if (holding) ReleaseMailboxes();
+  co_await WaitIdle();
   script_done_ = true;
   world_.Record("attempt.end", "script done, runtime idle");
   scheduler_->Stop();
 }
 
 bool Attempt::Apply(const AttemptStep& step) {
-  AgentRuntime& runtime = *runtime_;
   switch (step.kind) {
     case AttemptStep::Kind::kRead:
-      runtime.ReadInputs(step.count);
+      ReadInputs(step.count);
       return true;
     case AttemptStep::Kind::kCheckpoint:
-      runtime.TakeCheckpoint(step.checkpoint);
+      TakeCheckpoint(step.checkpoint);
       return true;
     case AttemptStep::Kind::kComplete:
-      runtime.CompleteCheckpoint(step.checkpoint);
+      CompleteCheckpoint(step.checkpoint);
       return true;
     case AttemptStep::Kind::kAbort:
       world_.CountFault(CoveragePoint::Made(ScriptFault::kCheckpointAbort));
-      runtime.AbortCheckpoint(step.checkpoint);
+      AbortCheckpoint(step.checkpoint);
       return true;
     case AttemptStep::Kind::kCrash:
       world_.CountFault(CoveragePoint::Made(ScriptFault::kCrashStep));
-      runtime.Crash("crash step");
+      CrashJob("crash step");
       return true;
     case AttemptStep::Kind::kArm: {
       const size_t index = faults_->Arm(step.fault, step.nth);

@@ -1,13 +1,20 @@
-// Attempt: one incarnation of the agent process, from a fresh start or a
-// restore until it crashes, fails, gets stuck or finishes its script. It owns
+// Attempt: one incarnation of the agent job, from a fresh start or a restore
+// until it crashes, fails, gets stuck or finishes its script. It owns
 // everything a crash loses: the scheduler (with every pending handler and
-// suspended coroutine), the producer, the store's cache and the runtime.
+// suspended coroutine) and, per subtask of the action operator, the
+// producer, the store's cache and the runtime (keyed state of the subtask's
+// key groups, its mailbox). All subtasks share the one simulated clock; the
+// source is the attempt's, and routes each input to its key's subtask.
 //
-// The script runs on the mailbox with priority: consecutive driver steps run
-// back to back, ahead of queued action tasks; `run` and `run_ms` let the
-// runtime work. After the last step the attempt runs until idle. Whatever
-// the backend, the attempt is the same: the backend hands it a producer and
-// reports every appended record through one handler (OnAppended).
+// The script runs on every subtask's mailbox with priority: consecutive
+// driver steps run back to back, ahead of queued action tasks; `run` and
+// `run_ms` let the subtasks work. A checkpoint's barrier reaches the
+// subtasks in index order; it is saved once every subtask has snapshotted,
+// and its completion or abort reaches every subtask. A crash or a failure of
+// any subtask ends the whole attempt (Flink's full restart). After the last
+// step the attempt runs until idle. Whatever the backend, the attempt is the
+// same: the backend hands it a producer per subtask and reports every
+// appended record through one handler (OnAppended).
 #pragma once
 
 #include <memory>
@@ -58,15 +65,24 @@ class Attempt {
   // REQUIRES: Run returned kFinished.
   bool TakeFinalCheckpoint(const std::string& id);
 
-  // REQUIRES: connected (Run did not end in error before the script).
-  AgentRuntime& runtime() {
-    DURASIM_CHECK(runtime_ != nullptr);
-    return *runtime_;
+  // The job, across its subtasks. REQUIRES: connected (Run did not end in
+  // error before the script).
+  int32_t parallelism() const { return static_cast<int32_t>(subtasks_.size()); }
+  AgentRuntime& runtime(int32_t subtask) {
+    DURASIM_CHECK(connected_.ok() && subtask >= 0 && subtask < parallelism());
+    return *subtasks_[static_cast<size_t>(subtask)].runtime;
   }
-  ActionStateStore& store() {
-    DURASIM_CHECK(store_ != nullptr);
-    return *store_;
-  }
+  // A durable call failure failed the job over (on_error: fail): why, or "".
+  std::string call_failure() const;
+  // Every input was read and every run finished.
+  bool AllInputsFinished() const;
+  // The inputs (offsets) not finished: unread, queued, or running.
+  std::vector<int64_t> UnfinishedInputs() const;
+  // Every subtask's keyed state (keys are disjoint).
+  KeyedStates keyed_states() const;
+  // The stores' memory and the runtimes' per-checkpoint maps, summed over subtasks.
+  StoreStats store_stats() const;
+  size_t bookkeeping_entries() const;
   // The faults the script armed so far, in arming order.
   const std::vector<ArmedFault>& armed_faults() const { return armed_; }
   // What went wrong when Run returned kError.
@@ -78,6 +94,18 @@ class Attempt {
   Scheduler::RunEnd Spawn(boost::asio::awaitable<void> script, SimDuration time_bound);
   // Executes a step that needs the mailbox; false ends the attempt in error.
   bool Apply(const AttemptStep& step);
+  // Driver steps across the subtasks. REQUIRES: the driver holds every mailbox.
+  void ReadInputs(int64_t count);  // count < 0: all remaining
+  void TakeCheckpoint(const std::string& id);
+  void CompleteCheckpoint(const std::string& id);
+  void AbortCheckpoint(const std::string& id);
+  void CrashJob(const std::string& reason);
+  bool stopped() const;
+  bool failed() const;
+  // Takes (priority) or releases every subtask's mailbox, in index order.
+  boost::asio::awaitable<void> AcquireMailboxes();
+  void ReleaseMailboxes();
+  boost::asio::awaitable<void> WaitIdle();
   // The one route of an appended record to the checkers (and, for this
   // incarnation's own appends, the fault plan).
   void OnAppended(const LogRecord& record, AppendSeen seen);
@@ -91,16 +119,21 @@ class Attempt {
   bool CorruptStep(int32_t partition, int64_t offset);
   void Error(const std::string& message);
 
+  // One subtask of the action operator: what a crash loses of it.
+  struct Subtask {
+    std::unique_ptr<LogClient> log_client;  // its producer in simulated time, from the backend
+    std::unique_ptr<FaultyLogClient> faulty_client;
+    std::unique_ptr<ActionStateStore> store;
+    std::unique_ptr<AgentRuntime> runtime;
+  };
+
   World& world_;
   const AttemptSpec& spec_;
   int number_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;
-  // The producer in simulated time, from the backend.
-  std::unique_ptr<LogClient> log_client_;
-  std::unique_ptr<FaultyLogClient> faulty_client_;
-  std::unique_ptr<ActionStateStore> store_;
-  std::unique_ptr<AgentRuntime> runtime_;
+  std::vector<Subtask> subtasks_;
+  int64_t source_offset_ = 0;  // the next input the source delivers
   Status connected_;
   // Disconnects the backend when the attempt goes, also when building its
   // parts threw (the handler the backend holds refers to this attempt).

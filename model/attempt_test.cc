@@ -47,9 +47,9 @@ TEST(AttemptTest, FinishesAndTakesTheFinalCheckpoint) {
   World world(scenario);
   Attempt attempt(world, scenario.attempts[0], 1, ProductionParts());
   ASSERT_EQ(attempt.Run(std::chrono::minutes(1)), Attempt::End::kFinished) << attempt.error_message();
-  EXPECT_TRUE(attempt.runtime().AllInputsFinished());
+  EXPECT_TRUE(attempt.AllInputsFinished());
   ASSERT_TRUE(attempt.TakeFinalCheckpoint("final")) << attempt.error_message();
-  EXPECT_EQ(attempt.store().Stats().cached_states, 0u);
+  EXPECT_EQ(attempt.store_stats().cached_states, 0u);
 }
 
 // Strategy: an exception thrown inside a coroutine (the store's put, run by

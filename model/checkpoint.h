@@ -19,11 +19,30 @@ struct Checkpoint {
   std::string id;
   Phase phase = Phase::kTaken;
   int attempt = 0;
+  // Every subtask's keyed state and completed boundaries (their keys are
+  // disjoint): redistributed by key group on restore.
   KeyedStates keyed;
   CompletedBoundaries completed;
-  RecoveryMarker marker;
+  // The union list of recovery markers: each subtask's, in subtask order. A
+  // restore hands every subtask all of them; each rebuilds from their
+  // per-partition minimum (MinimumMarker), whatever the new parallelism.
+  std::vector<RecoveryMarker> markers;
   int64_t source_offset = 0;
+  int32_t parallelism = 1;  // of the job that took it
 };
+
+// The per-partition minimum over `markers`: where every subtask of a
+// restored job starts reading, so a state that moved to it is found.
+inline RecoveryMarker MinimumMarker(const std::vector<RecoveryMarker>& markers) {
+  RecoveryMarker minimum;
+  for (const RecoveryMarker& marker : markers) {
+    for (const auto& [partition, offset] : marker) {
+      auto [it, inserted] = minimum.emplace(partition, offset);
+      if (!inserted && offset < it->second) it->second = offset;
+    }
+  }
+  return minimum;
+}
 
 class CheckpointStorage {
  public:

@@ -35,6 +35,10 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
     case WorldFeature::kSavedCallMismatch:
       return EnumInfo{"saved_call_mismatch", "a saved call was not the call at its index: reuse ended there"};
     case WorldFeature::kPlanDeployed: return EnumInfo{"plan_deployed", "an attempt ran a plan other than the scenario's"};
+    case WorldFeature::kParallelSubtasks:
+      return EnumInfo{"parallel_subtasks", "an attempt ran more than one subtask of the action operator"};
+    case WorldFeature::kRescale:
+      return EnumInfo{"rescale", "a restore with another parallelism than the job that took the checkpoint"};
   }
   return std::nullopt;
 }

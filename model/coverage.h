@@ -42,6 +42,8 @@ enum class WorldFeature {
   kAttemptArgument,  // a call with an attempt-dependent argument (`arg: {from: attempt}`) was made
   kSavedCallMismatch,  // a saved call was not the call at its index (function or argument): reuse ended there
   kPlanDeployed,     // an attempt ran a plan other than the scenario's (`plan:`)
+  kParallelSubtasks,  // an attempt ran more than one subtask
+  kRescale,          // a restore with another parallelism than the checkpoint's job
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

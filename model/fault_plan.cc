@@ -55,10 +55,10 @@ void FaultPlan::OnAcked() {
   Crash(FaultKind::kCrashAfterPutAcked, count, next_put_, fmt::format("crash after put {} was acknowledged", count));
 }
 
-void FaultPlan::OnWaitStarted(int64_t ordinal) {
+void FaultPlan::OnWaitStarted(int64_t ordinal, int subtask) {
   // A wait is for a put already produced in this attempt.
   DURASIM_CHECK(ordinal >= 1 && ordinal <= produced_);
-  if (Fire(FaultKind::kCancelPut, ordinal, next_put_)) hooks_.cancel_wait();
+  if (Fire(FaultKind::kCancelPut, ordinal, next_put_)) hooks_.cancel_wait(subtask);
 }
 
 void FaultPlan::OnCallResultSaved(bool more_calls_follow) {

@@ -23,7 +23,7 @@ class FaultPlan {
   // it hit, if any).
   struct Hooks {
     std::function<void(const std::string& reason)> crash;
-    std::function<void()> cancel_wait;
+    std::function<void(int subtask)> cancel_wait;
     std::function<void(int32_t partition, int64_t offset)> corrupt;
     std::function<void(size_t armed, FaultKind fault, int64_t nth, std::optional<PutPoint> put)> fired;
   };
@@ -45,7 +45,8 @@ class FaultPlan {
   // The log holds a put's record at (partition, offset).
   void OnPersisted(int32_t partition, int64_t offset);
   void OnAcked();
-  void OnWaitStarted(int64_t ordinal);
+  // `subtask`: whose put it is (its wait is the one a cancel_put cancels).
+  void OnWaitStarted(int64_t ordinal, int subtask);
   void OnCallResultSaved(bool more_calls_follow);
   void OnAsyncCallStarted();
   // A durable call (sync or async) is in flight; true when it must be

@@ -59,7 +59,7 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
     }
     co_return Status(StatusCode::kNotPersisted, fmt::format("put {} rejected by the broker", produced.ordinal));
   }
-  plan_.OnWaitStarted(produced.ordinal);
+  plan_.OnWaitStarted(produced.ordinal, subtask_);
   Result<RecordPosition> ack = co_await inner().AwaitAck(produced.inner_ticket);
   if (produced.fate == FaultPlan::PutFate::kLoseAck && broker_ != nullptr) {
     if (ack.ok()) {

@@ -36,8 +36,9 @@ class FaultyLogClient : public ForwardingLogClient {
   // With `broker`, a rejected put is sent, at the instant the model answers,
   // for the broker to refuse, and a lost acknowledgement is lost by the
   // broker; an answer other than the expected one is a kInternal error.
-  FaultyLogClient(LogClient& inner, FaultPlan& plan, BrokerWriteFaults* broker = nullptr)
-      : ForwardingLogClient(inner), plan_(plan), broker_(broker) {}
+  // `subtask` names the subtask whose producer this is.
+  FaultyLogClient(LogClient& inner, FaultPlan& plan, BrokerWriteFaults* broker = nullptr, int subtask = 0)
+      : ForwardingLogClient(inner), plan_(plan), broker_(broker), subtask_(subtask) {}
 
   ProduceTicket Produce(int32_t partition, std::string key, std::string value) override;
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
@@ -52,6 +53,7 @@ class FaultyLogClient : public ForwardingLogClient {
 
   FaultPlan& plan_;
   BrokerWriteFaults* broker_;
+  int subtask_;
   std::map<ProduceTicket, Produced> produced_;
   ProduceTicket next_ticket_ = 1;
 };

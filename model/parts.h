@@ -20,9 +20,17 @@ class World;
 
 // Builds the store over a log client, configured as the scenario's log says.
 using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&, const LogConfig&)>;
-// Builds the runtime of one incarnation.
-using RuntimeFactory =
-    std::function<std::unique_ptr<AgentRuntime>(World&, Scheduler&, ActionStateStore&, FaultPlan&)>;
+// Which subtask of the job a runtime is: its index among `parallelism`
+// subtasks over `max_parallelism` key groups.
+struct SubtaskContext {
+  int32_t index = 0;
+  int32_t parallelism = 1;
+  int32_t max_parallelism = 128;
+};
+
+// Builds the runtime of one subtask of one incarnation.
+using RuntimeFactory = std::function<std::unique_ptr<AgentRuntime>(World&, Scheduler&, ActionStateStore&, FaultPlan&,
+                                                                   const SubtaskContext&)>;
 
 struct AttemptParts {
   StoreFactory make_store;
@@ -42,8 +50,10 @@ StoreFactory StoreOf() {
 // call): RuntimeType's definition is visible.
 template <typename RuntimeType>
 RuntimeFactory RuntimeOf() {
-  return [](World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults)
-             -> std::unique_ptr<AgentRuntime> { return std::make_unique<RuntimeType>(world, scheduler, store, faults); };
+  return [](World& world, Scheduler& scheduler, ActionStateStore& store, FaultPlan& faults,
+            const SubtaskContext& subtask) -> std::unique_ptr<AgentRuntime> {
+    return std::make_unique<RuntimeType>(world, scheduler, store, faults, subtask);
+  };
 }
 
 // KafkaActionStateStore and AgentRuntime.

@@ -48,6 +48,14 @@ std::optional<EnumInfo> EnumInfoOf(ArgSource source) {
   return std::nullopt;
 }
 
+int32_t Scenario::ParallelismOf(int attempt) const {
+  int32_t p = parallelism;
+  for (size_t i = 0; i < attempts.size() && static_cast<int>(i) < attempt; ++i) {
+    if (attempts[i].parallelism.has_value()) p = *attempts[i].parallelism;
+  }
+  return p;
+}
+
 const PlanSpec* Scenario::DeployedPlan(int attempt) const {
   const PlanSpec* plan = nullptr;
   for (size_t i = 0; i < attempts.size() && static_cast<int>(i) < attempt; ++i) {

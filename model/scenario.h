@@ -174,6 +174,9 @@ inline constexpr const char* kRestorePrevious = "previous";
 
 struct AttemptSpec {
   std::optional<std::string> restore;  // checkpoint id, latest or previous; none: start fresh
+  // The job's parallelism from this attempt on (a rescale at its restore);
+  // none: the one in effect stays.
+  std::optional<int32_t> parallelism;
   // A new version of the agent deployed as this attempt starts; it stays
   // until an attempt deploys another. None: the plan in effect stays.
   std::optional<PlanSpec> plan;
@@ -222,6 +225,10 @@ struct Scenario {
   std::string description;
   uint64_t seed = 1;
   std::optional<std::string> mutant;  // run with this mutant unless overridden
+  // The action operator's parallelism P (subtasks) and max parallelism M
+  // (key groups), as Flink has them (model/key_groups.h).
+  int32_t parallelism = 1;
+  int32_t max_parallelism = 128;
   LogConfig log;
   std::vector<SupplierSpec> suppliers;
   std::vector<ActionSpec> actions;
@@ -232,6 +239,8 @@ struct Scenario {
   // The plan attempt `attempt` (1-based) runs: the last one deployed at or
   // before it; nullptr: the scenario's own suppliers and actions.
   const PlanSpec* DeployedPlan(int attempt) const;
+  // The parallelism attempt `attempt` (1-based) runs with.
+  int32_t ParallelismOf(int attempt) const;
 };
 
 }  // namespace durasim

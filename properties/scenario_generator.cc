@@ -347,6 +347,24 @@ void DrawChangingCalls(Choices& choices, Scenario& scenario) {
   }
 }
 
+// Several subtasks and rescaling, drawn after every other draw behind one
+// gate of their own (the late-draw rule above; the range leaves out the gate
+// draws of the quoted seeds, sim/seed_snapshot_test.cc). Small max
+// parallelisms come often, so that subtasks share key groups and a rescale
+// moves keys; each restore may rescale, up or down.
+void DrawParallelism(Choices& choices, Scenario& scenario) {
+  const uint64_t gate = choices.Below(100);
+  const bool open = (gate >= 4 && gate <= 19) || (gate >= 53 && gate <= 61);  // 25%
+  if (!open) return;
+  static const int32_t kMaxParallelisms[] = {2, 3, 4, 8, 16, 128};
+  scenario.max_parallelism = kMaxParallelisms[choices.Weighted({3, 2, 3, 2, 2, 1})];
+  const int64_t widest = std::min<int64_t>(4, scenario.max_parallelism);
+  scenario.parallelism = static_cast<int32_t>(choices.Range(2, widest));
+  for (size_t a = 1; a < scenario.attempts.size(); ++a) {
+    if (choices.Percent(40)) scenario.attempts[a].parallelism = static_cast<int32_t>(choices.Range(1, widest));
+  }
+}
+
 class AttemptBuilder {
  public:
   AttemptBuilder(Choices& choices, const Swarm& swarm, int64_t inputs) : choices_(choices), swarm_(swarm), inputs_(inputs) {}
@@ -489,6 +507,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   DrawLateAdditions(choices, swarm, scenario);
   DrawWorldAdditions(choices, scenario);
   DrawChangingCalls(choices, scenario);
+  DrawParallelism(choices, scenario);
   return scenario;
 }
 

@@ -67,13 +67,13 @@ Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, co
   const Attempt::End end = run.Run(options.attempt_time_bound);
   // A failing supplier is part of the world, not a fault: the run without
   // faults fails over too when an action does not handle it.
-  const bool call_failed = end == Attempt::End::kFailed && run.runtime().call_failed();
-  if (!call_failed && (end != Attempt::End::kFinished || !run.runtime().AllInputsFinished())) {
+  const bool call_failed = end == Attempt::End::kFailed && !run.call_failure().empty();
+  if (!call_failed && (end != Attempt::End::kFinished || !run.AllInputsFinished())) {
     return Status(StatusCode::kInternal,
                   fmt::format("the run without faults did not finish (it ended {}){}", AttemptEndName(end),
                               end == Attempt::End::kError ? ": " + run.error_message() : std::string()));
   }
-  return Reference{collector.outputs, MemoryOf(run.runtime().keyed_states()), !call_failed};
+  return Reference{collector.outputs, MemoryOf(run.keyed_states()), !call_failed};
 }
 
 // Where the answer without faults under another plan (`b`) first differs
@@ -176,12 +176,12 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
 // attempt could not take it.
 bool RunEpilogue(World& world, Attempt& attempt) {
   if (!attempt.TakeFinalCheckpoint(kFinalCheckpoint)) return false;
-  AgentRuntime& runtime = attempt.runtime();
-  const StoreStats stats = attempt.store().Stats();
-  const size_t index = world.Record(
-      "run.quiescent", fmt::format("cached={} bookkeeping={} checkpoint_maps={}", stats.cached_states,
-                                   stats.bookkeeping_entries, runtime.bookkeeping_entries()));
-  world.Notify([&](RunObserver& o) { o.OnQuiescent(stats, runtime.bookkeeping_entries(), true, index); });
+  // Summed over the subtasks: nothing may stay live in any of them.
+  const StoreStats stats = attempt.store_stats();
+  const size_t maps = attempt.bookkeeping_entries();
+  const size_t index = world.Record("run.quiescent", fmt::format("cached={} bookkeeping={} checkpoint_maps={}",
+                                                                 stats.cached_states, stats.bookkeeping_entries, maps));
+  world.Notify([&](RunObserver& o) { o.OnQuiescent(stats, maps, true, index); });
   return true;
 }
 
@@ -209,7 +209,7 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
                                attempt.armed_faults().end());
     if (last) {
       ended.last_end = end;
-      if (end != Attempt::End::kError) ended.unfinished = attempt.runtime().UnfinishedInputs();
+      if (end != Attempt::End::kError) ended.unfinished = attempt.UnfinishedInputs();
     }
     if (end == Attempt::End::kStuck) ended.stuck = true;
     if (end == Attempt::End::kError) {
@@ -217,12 +217,12 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
       report.error = fmt::format("attempt {} ended in error: {}", i + 1, attempt.error_message());
       break;
     }
-    if (last && end == Attempt::End::kFailed && attempt.runtime().call_failed()) {
-      ended.failed_by_call = attempt.runtime().call_failure();
+    if (last && end == Attempt::End::kFailed && !attempt.call_failure().empty()) {
+      ended.failed_by_call = attempt.call_failure();
     }
-    if (last && end == Attempt::End::kFinished && attempt.runtime().AllInputsFinished()) {
+    if (last && end == Attempt::End::kFinished && attempt.AllInputsFinished()) {
       ended.all_finished = true;
-      ended.final_memory = MemoryOf(attempt.runtime().keyed_states());
+      ended.final_memory = MemoryOf(attempt.keyed_states());
       if (!RunEpilogue(world, attempt)) {
         ended.error = true;
         report.error = fmt::format("attempt {}: {}", i + 1, attempt.error_message());

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "model/key_groups.h"
 #include "model/scenario.h"
 #include "sim/scenario_checks.h"
 #include "sim/scenario_keywords.h"
@@ -61,12 +62,16 @@ class ScenarioParser {
  public:
   Scenario Parse(const YAML::Node& root) {
     Mapping top(Value{root, PosOf(root.Mark()), "the scenario"},
-                {"name", "description", "seed", "mutant", "log", "suppliers", "actions", "inputs", "attempts",
-                 "expect"});
+                {"name", "description", "seed", "mutant", "parallelism", "max_parallelism", "log", "suppliers", "actions",
+                 "inputs", "attempts", "expect"});
     scenario_.name = ReadName(top.Require("name"));
     if (const Value* v = top.Find("description")) scenario_.description = ReadString(*v);
     if (const Value* v = top.Find("seed")) scenario_.seed = ReadUint64(*v);
     if (const Value* v = top.Find("mutant")) scenario_.mutant = ReadName(*v);
+    if (const Value* v = top.Find("max_parallelism")) {
+      scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, kMaxParallelismUpperBound));
+    }
+    if (const Value* v = top.Find("parallelism")) scenario_.parallelism = ReadParallelism(*v);
     if (const Value* v = top.Find("log")) ParseLog(*v);
     // Fixed order, not document order: calls need the suppliers, corrupt steps the partitions.
     PlanSpec plan = ParsePlan(top.Require("suppliers"), top.Require("actions"));
@@ -261,9 +266,10 @@ class ScenarioParser {
   }
 
   void ParseAttempt(const Value& v) {
-    Mapping map(v, {"restore", "plan", "steps"});
+    Mapping map(v, {"restore", "parallelism", "plan", "steps"});
     AttemptSpec attempt;
     attempt.pos = v.pos;
+    if (const Value* p = map.Find("parallelism")) attempt.parallelism = ReadParallelism(*p);
     if (const Value* plan = map.Find("plan")) attempt.plan = ParseDeployedPlan(*plan);
     // The restore happens before the attempt's steps, whatever the key order.
     if (const Value* restore = map.Find("restore")) {
@@ -274,6 +280,12 @@ class ScenarioParser {
       attempt.steps.push_back(ParseAttemptStep(item));
     }
     scenario_.attempts.push_back(std::move(attempt));
+  }
+
+  // A parallelism: at least 1 and at most the max parallelism (Flink: every
+  // subtask owns at least one key group).
+  int32_t ReadParallelism(const Value& v) const {
+    return static_cast<int32_t>(ReadInt(v, 1, scenario_.max_parallelism));
   }
 
   // `plan: {suppliers: [...], actions: [...]}`: a new version of the agent.

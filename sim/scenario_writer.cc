@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "model/key_groups.h"
 #include "sim/scenario_keywords.h"
 
 namespace durasim {
@@ -151,6 +152,7 @@ void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts)
   for (const AttemptSpec& attempt : attempts) {
     out << YAML::BeginMap;
     if (attempt.restore.has_value()) out << YAML::Key << "restore" << YAML::Value << *attempt.restore;
+    if (attempt.parallelism.has_value()) out << YAML::Key << "parallelism" << YAML::Value << *attempt.parallelism;
     if (attempt.plan.has_value()) {
       out << YAML::Key << "plan" << YAML::Value << YAML::BeginMap;
       WriteSuppliers(out, attempt.plan->suppliers);
@@ -197,6 +199,10 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   if (!s.description.empty()) out << YAML::Key << "description" << YAML::Value << YAML::DoubleQuoted << s.description;
   out << YAML::Key << "seed" << YAML::Value << s.seed;
   if (s.mutant.has_value()) out << YAML::Key << "mutant" << YAML::Value << *s.mutant;
+  if (s.max_parallelism != kDefaultMaxParallelism) {
+    out << YAML::Key << "max_parallelism" << YAML::Value << s.max_parallelism;
+  }
+  if (s.parallelism != 1) out << YAML::Key << "parallelism" << YAML::Value << s.parallelism;
   WriteLog(out, s.log);
   WriteSuppliers(out, s.suppliers);
   WriteActions(out, s.actions);

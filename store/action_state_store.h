@@ -4,6 +4,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -38,8 +39,13 @@ class ActionStateStore {
   // The latest acknowledged (or rebuilt) state, if any.
   virtual std::optional<ActionState> Get(const StateKey& state_key) const = 0;
   // Replaces the cache with the log's contents from `marker` to the end.
-  // Rejects markers and records it cannot use (kInvalidRecovery).
+  // Rejects markers and records it cannot use (kInvalidRecovery). Keeps only
+  // the states of input keys the store owns (SetOwnership).
   virtual Status Rebuild(const RecoveryMarker& marker) = 0;
+  // The input keys whose states this store keeps from a rebuild: those of
+  // its subtask's key groups (Flink Agents #1010). Default: every key.
+  using KeyOwnership = std::function<bool(const std::string& input_key)>;
+  virtual void SetOwnership(KeyOwnership owns) = 0;
   // Drops the states of `key` with sequence numbers <= `seq`.
   virtual void Prune(const std::string& key, int64_t seq) = 0;
   // The marker a checkpoint saves, given that checkpoint's boundaries.

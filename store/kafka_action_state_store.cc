@@ -112,7 +112,7 @@ Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const
         return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
       }
       if (record.value.empty()) {  // a tombstone: the state was pruned
-        Forget(record.key, parsed_key->key);
+        if (Owns(parsed_key->key)) Forget(record.key, parsed_key->key);
         continue;
       }
       Result<DecodedState> decoded = DecodeStateValue(record.value);
@@ -124,6 +124,8 @@ Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const
                       fmt::format("{}: record key \"{}\" does not match the state key in its value", where,
                                   record.key));
       }
+      // Every record scanned is checked; only an owned key's state is kept.
+      if (!Owns(parsed_key->key)) continue;
       Remember(record.key, CachedState{*parsed_key, std::move(decoded->state),
                                        RecordPosition{record.partition, record.offset}});
     }

@@ -37,8 +37,12 @@ class KafkaActionStateStore : public ActionStateStore {
   void Prune(const std::string& key, int64_t seq) override;
   Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) override;
   StoreStats Stats() const override;
+  void SetOwnership(KeyOwnership owns) override { owns_ = std::move(owns); }
 
  protected:
+  // Whether the states of `input_key` are this store's to keep.
+  bool Owns(const std::string& input_key) const { return !owns_ || owns_(input_key); }
+
   struct CachedState {
     StateKey state_key;
     ActionState state;
@@ -61,6 +65,7 @@ class KafkaActionStateStore : public ActionStateStore {
   std::map<std::string, CachedState> cache_;                  // by record key
   std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
   size_t records_scanned_ = 0;
+  KeyOwnership owns_;  // empty: every key
 };
 
 }  // namespace durasim

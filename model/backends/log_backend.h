@@ -32,10 +32,15 @@ const char* AppendSeenTraceKind(AppendSeen seen);
 
 using AppendHandler = std::function<void(const LogRecord&, AppendSeen)>;
 
-// What one incarnation gets from the backend.
-struct BackendConnection {
+// One producer of an incarnation (one per subtask).
+struct BackendClient {
   std::unique_ptr<LogClient> client;       // the producer, in simulated time
   BrokerWriteFaults* write_faults = nullptr;  // the broker's own write faults; null: the wrapper injects them
+};
+
+// What one incarnation gets from the backend: a producer per subtask.
+struct BackendConnection {
+  std::vector<BackendClient> clients;
 };
 
 class LogBackend {
@@ -43,10 +48,12 @@ class LogBackend {
   virtual ~LogBackend() = default;
 
   virtual std::string name() const = 0;
-  // The producer of a new incarnation. Every record appended to the log from
-  // now until Disconnect is reported to `on_append`, once.
-  // REQUIRES: `scheduler` outlives the connection; no other connection is open.
-  virtual Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append) = 0;
+  // The `clients` producers of a new incarnation (one per subtask), each its
+  // own client of the log. Every record appended to the log from now until
+  // Disconnect is reported to `on_append`, once, whichever producer wrote it.
+  // REQUIRES: `scheduler` outlives the connection; no other connection is
+  // open; clients >= 1.
+  virtual Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append, int clients) = 0;
   // The incarnation is gone: nothing more is reported to its handler.
   virtual void Disconnect() = 0;
   // Reports, as kDiscovered, every record the log holds that was never

@@ -5,12 +5,15 @@
 
 namespace durasim {
 
-Result<BackendConnection> MemoryLogBackend::Connect(Scheduler& scheduler, AppendHandler on_append) {
+Result<BackendConnection> MemoryLogBackend::Connect(Scheduler& scheduler, AppendHandler on_append, int clients) {
   DURASIM_CHECK_MSG(!log_.has_append_listener(), "a second incarnation connected before the first disconnected");
+  DURASIM_CHECK_GE(clients, 1);
   log_.set_append_listener(
       [on_append = std::move(on_append)](const LogRecord& record) { on_append(record, AppendSeen::kAppended); });
   BackendConnection connection;
-  connection.client = std::make_unique<MemoryLogClient>(scheduler, log_, config_);
+  for (int i = 0; i < clients; ++i) {
+    connection.clients.push_back(BackendClient{std::make_unique<MemoryLogClient>(scheduler, log_, config_), nullptr});
+  }
   return connection;
 }
 

@@ -18,7 +18,7 @@ class MemoryLogBackend : public LogBackend {
   ~MemoryLogBackend() override { log_.set_append_listener(nullptr); }
 
   std::string name() const override { return NameOf(BackendKind::kModel); }
-  Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append) override;
+  Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append, int clients) override;
   void Disconnect() override { log_.set_append_listener(nullptr); }
   Status DiscoverAppends() override { return Status::Ok(); }
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;

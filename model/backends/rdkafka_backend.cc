@@ -75,15 +75,25 @@ Result<std::unique_ptr<LogClient>> RdKafkaBackend::ConnectClient() {
   return std::unique_ptr<LogClient>(std::move(client).value());
 }
 
-Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHandler on_append) {
+Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHandler on_append, int clients) {
   DURASIM_CHECK_MSG(!on_append_, "a second incarnation connected before the first disconnected");
-  Result<std::unique_ptr<LogClient>> client = ConnectClient();
-  if (!client.ok()) return client.status();
+  DURASIM_CHECK_GE(clients, 1);
+  // Each subtask has its own librdkafka producer and consumer.
+  std::vector<std::unique_ptr<LogClient>> connected;
+  for (int i = 0; i < clients; ++i) {
+    Result<std::unique_ptr<LogClient>> client = ConnectClient();
+    if (!client.ok()) return client.status();
+    connected.push_back(std::move(client).value());
+  }
   Listen(std::move(on_append));
-  auto sink = std::make_unique<ClientRecordSink>(std::move(client).value(), *this, harness_.corrupted);
   BackendConnection connection;
-  if (has_write_fault_controls()) connection.write_faults = sink.get();
-  connection.client = std::make_unique<SimulatedLogClient>(scheduler, harness_.outage, harness_.config, std::move(sink));
+  for (std::unique_ptr<LogClient>& client : connected) {
+    auto sink = std::make_unique<ClientRecordSink>(std::move(client), *this, harness_.corrupted);
+    BrokerWriteFaults* write_faults = has_write_fault_controls() ? sink.get() : nullptr;
+    connection.clients.push_back(BackendClient{
+        std::make_unique<SimulatedLogClient>(scheduler, harness_.outage, harness_.config, std::move(sink)),
+        write_faults});
+  }
   return connection;
 }
 

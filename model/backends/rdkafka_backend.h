@@ -38,7 +38,7 @@ class RdKafkaBackend : public LogBackend {
   static Result<std::unique_ptr<RdKafkaBackend>> OnBroker(const std::string& bootstrap_servers, const Harness& harness);
 
   std::string name() const override { return NameOf(mock_ ? BackendKind::kMock : BackendKind::kKafka); }
-  Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append) override;
+  Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append, int clients) override;
   void Disconnect() override { on_append_ = nullptr; }
   Status DiscoverAppends() override;
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;

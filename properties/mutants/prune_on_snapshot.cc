@@ -3,8 +3,7 @@
 
 namespace durasim {
 
-void PruneOnSnapshotRuntime::TakeCheckpoint(const std::string& id) {
-  AgentRuntime::TakeCheckpoint(id);
+void PruneOnSnapshotRuntime::SnapshotTaken(const std::string& id) {
   auto taken = pending_checkpoints_.find(id);
   if (taken == pending_checkpoints_.end()) return;  // not taken: a crash at the barrier, or no marker
   for (const auto& [key, seq] : taken->second) store_.Prune(key, seq);  // the bug: before completion

@@ -11,7 +11,7 @@ namespace durasim {
 class PruneOnSnapshotRuntime : public AgentRuntime {
  public:
   using AgentRuntime::AgentRuntime;
-  void TakeCheckpoint(const std::string& id) override;
+  void SnapshotTaken(const std::string& id) override;
 };
 
 }  // namespace durasim
