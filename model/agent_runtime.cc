@@ -42,8 +42,17 @@ std::string AgentRuntime::Tag() const {
   return subtask_.parallelism == 1 ? std::string() : fmt::format("subtask={} ", subtask_.index);
 }
 
-Status AgentRuntime::Restore(const Checkpoint& checkpoint, KeyedStates owned, const RecoveryMarker& marker) {
-  keyed_ = std::move(owned);
+KeyedStates AgentRuntime::RestoredKeyedStates(const Checkpoint& checkpoint) const {
+  KeyedStates owned;
+  for (const auto& [key, keyed] : checkpoint.keyed) {
+    if (Owns(key)) owned.emplace(key, keyed);
+  }
+  return owned;
+}
+
+Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
+  keyed_ = RestoredKeyedStates(checkpoint);
+  const RecoveryMarker marker = RebuildMarker(checkpoint);
   const Status rebuilt = store_.Rebuild(marker);
   bool corrupt_in_range = false;
   for (const auto& [partition, offset] : world_.corrupted()) {

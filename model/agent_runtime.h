@@ -51,11 +51,11 @@ class AgentRuntime {
                const SubtaskContext& subtask = SubtaskContext{});
   virtual ~AgentRuntime() = default;
 
-  // Restores `owned` (the keyed state of the checkpoint's keys this subtask
-  // owns) and rebuilds the store from `marker` (the minimum over the
-  // checkpoint's union list), keeping only owned keys' states. Queued tasks
-  // wait for ResumeRestoredTasks().
-  Status Restore(const Checkpoint& checkpoint, KeyedStates owned, const RecoveryMarker& marker);
+  // Restores the keyed state of the checkpoint's keys this subtask owns and
+  // rebuilds the store from the minimum over the checkpoint's union list of
+  // markers, keeping only owned keys' states. Queued tasks wait for
+  // ResumeRestoredTasks().
+  Status Restore(const Checkpoint& checkpoint);
   void ResumeRestoredTasks();
 
   Mailbox& mailbox() { return mailbox_; }
@@ -132,6 +132,11 @@ class AgentRuntime {
   virtual int64_t TriesOf(bool /*reused*/) const { return 1; }
   // Drops the per-checkpoint map of an aborted checkpoint.
   virtual void ReleaseAbortedCheckpoint(const std::string& id);
+  // What a restored subtask takes of a checkpoint: the keyed state of the
+  // keys it owns (their key groups are in its range), and the marker it
+  // rebuilds from: the per-partition minimum over every subtask's marker.
+  virtual KeyedStates RestoredKeyedStates(const Checkpoint& checkpoint) const;
+  virtual RecoveryMarker RebuildMarker(const Checkpoint& checkpoint) const { return MinimumMarker(checkpoint.markers); }
   // A durable call was cancelled while in flight; `state` holds its PENDING
   // slot, last. A cancellation is no result: nothing is persisted, so a
   // restore calls again; the cancellation reaches the caller.

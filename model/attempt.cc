@@ -267,15 +267,10 @@ bool Attempt::Restore(End& end) {
     world_.Record("rescale", fmt::format("checkpoint={} from={} to={}", id, checkpoint->parallelism, parallelism()));
   }
   // Keyed state goes to the owner of each key's key group; the union list
-  // hands every subtask every marker, and each rebuilds from their minimum.
-  const RecoveryMarker marker = MinimumMarker(checkpoint->markers);
+  // hands every subtask every marker (AgentRuntime::Restore).
   source_offset_ = checkpoint->source_offset;
   for (Subtask& subtask : subtasks_) {
-    KeyedStates owned;
-    for (const auto& [key, keyed] : checkpoint->keyed) {
-      if (subtask.runtime->Owns(key)) owned.emplace(key, keyed);
-    }
-    if (!subtask.runtime->Restore(*checkpoint, std::move(owned), marker).ok()) {
+    if (!subtask.runtime->Restore(*checkpoint).ok()) {
       end = End::kRestoreRejected;
       return false;
     }

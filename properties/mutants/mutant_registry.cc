@@ -8,6 +8,9 @@
 #include "properties/mutants/cancel_as_failure.h"
 #include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/failure_as_miss.h"
+#include "properties/mutants/no_ownership_filter.h"
+#include "properties/mutants/own_marker_only.h"
+#include "properties/mutants/resume_unowned_keys.h"
 #include "properties/mutants/reuse_by_index.h"
 #include "properties/mutants/reused_failure_not_a_try.h"
 #include "properties/mutants/fire_and_forget_put.h"
@@ -85,6 +88,13 @@ const std::vector<Mutant>& AllMutants() {
       {"reuse-by-index", "a saved call result is reused by its index alone, whatever function and argument it was saved for",
        "Flink Agents' DurableExecutionContext matches index, function id and argument digest", Invariant::kProvenance,
        {}, RuntimeOf<ReuseByIndexRuntime>()},
+      {"no-ownership-filter", "a rebuilding store keeps every key group's states, not only its subtask's",
+       "apache/flink-agents #1010", Invariant::kBoundedMemory, StoreOf<NoOwnershipFilterStore>(), {}},
+      {"own-marker-only",
+       "a restored subtask rebuilds from its own marker instead of the minimum over the union list",
+       "union-list recovery markers merged per subtask", Invariant::kOnce, {}, RuntimeOf<OwnMarkerOnlyRuntime>()},
+      {"resume-unowned-keys", "after a restore every subtask resumes every in-flight key, owned or not",
+       "apache/flink-agents #581", Invariant::kOnce, {}, RuntimeOf<ResumeUnownedKeysRuntime>()},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };

@@ -16,6 +16,9 @@ Scenario FailingScenario(const Scenario& generated, const std::optional<std::str
   failing.mutant = mutant;
   failing.expect = Expectation{};
   failing.expect.verdict = filed;
+  // A generated scenario's faults are armed blind: the file may keep an arm
+  // that never fires (the shrinker drops those it can).
+  failing.expect.allow_unfired = generated.expect.allow_unfired;
   return failing;
 }
 
