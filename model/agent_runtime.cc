@@ -314,7 +314,7 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
 
 std::optional<AgentRuntime::Snapshot> AgentRuntime::TakeCheckpoint(const std::string& id) {
   DURASIM_CHECK(mailbox_.held());
-  if (faults_.OnCheckpointBarrier()) return std::nullopt;  // crashed as the barrier arrived
+  if (faults_.OnCheckpointBarrier(subtask_.index)) return std::nullopt;  // crashed as the barrier arrived
   Snapshot snapshot;
   for (const auto& [key, keyed] : keyed_) {
     snapshot.completed[key] = keyed.last_completed_seq;

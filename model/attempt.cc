@@ -46,6 +46,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     if (!world_.halted()) {
       armed_[armed].fired_at = line;
       armed_[armed].put = put;
+      if (armed_[armed].subtask) world_.CountFault(CoveragePoint::Reached(WorldFeature::kSubtaskFault));
     }
     world_.CountFault(CoveragePoint::Fired(fault));
     if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
@@ -207,7 +208,15 @@ void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
   Result<DecodedState> decoded = DecodeStateValue(record.value);
   const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;
   world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, state, index); });
-  if (seen == AppendSeen::kAppended) faults_->OnPersisted(record.partition, record.offset);
+  if (seen == AppendSeen::kAppended) faults_->OnPersisted(record.partition, record.offset, WriterOf(record));
+}
+
+int Attempt::WriterOf(const LogRecord& record) const {
+  // Every record is an action state of some input key (tombstones too), and
+  // only the key's owner writes it.
+  Result<StateKey> key = ParseRecordKey(record.key);
+  if (!key.ok()) return -1;
+  return SubtaskOfKey(key->key, world_.scenario().max_parallelism, parallelism());
 }
 
 void Attempt::MarkCorrupted(int32_t partition, int64_t offset) {
@@ -393,10 +402,11 @@ bool Attempt::Apply(const AttemptStep& step) {
       CrashJob("crash step");
       return true;
     case AttemptStep::Kind::kArm: {
-      const size_t index = faults_->Arm(step.fault, step.nth);
+      const size_t index = faults_->Arm(step.fault, step.nth, step.subtask);
       DURASIM_CHECK_EQ(index, armed_.size());
-      armed_.push_back(ArmedFault{number_, step.fault, step.nth, step.pos, std::nullopt, std::nullopt});
-      world_.Record("fault.armed", fmt::format("fault={} nth={}", NameOf(step.fault), step.nth));
+      armed_.push_back(ArmedFault{number_, step.fault, step.nth, step.subtask, step.pos, std::nullopt, std::nullopt});
+      world_.Record("fault.armed", fmt::format("fault={} nth={}{}", NameOf(step.fault), step.nth,
+                                               step.subtask ? fmt::format(" subtask={}", *step.subtask) : ""));
       return true;
     }
     case AttemptStep::Kind::kBrokerDown:

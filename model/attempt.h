@@ -39,6 +39,7 @@ struct ArmedFault {
   int attempt = 0;
   FaultKind kind = FaultKind::kCrashAfterPutPersisted;
   int64_t nth = 1;
+  std::optional<int32_t> subtask;   // armed on this subtask's points only
   SourcePos pos;                    // the arm step in the scenario file
   std::optional<size_t> fired_at;   // its fault.fired trace line; none: it never fired
   std::optional<PutPoint> put;      // the put it hit, for a put fault
@@ -109,6 +110,8 @@ class Attempt {
   // The one route of an appended record to the checkers (and, for this
   // incarnation's own appends, the fault plan).
   void OnAppended(const LogRecord& record, AppendSeen seen);
+  // The subtask whose producer wrote `record` (-1 when its key is no state key).
+  int WriterOf(const LogRecord& record) const;
   // The restore of the attempt's spec; false ends the attempt (`end`).
   bool Restore(End& end);
   // Garbage at (partition, offset), written by the backend where it can and

@@ -39,6 +39,7 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
       return EnumInfo{"parallel_subtasks", "an attempt ran more than one subtask of the action operator"};
     case WorldFeature::kRescale:
       return EnumInfo{"rescale", "a restore with another parallelism than the job that took the checkpoint"};
+    case WorldFeature::kSubtaskFault: return EnumInfo{"subtask_fault", "a fault armed on one subtask fired"};
   }
   return std::nullopt;
 }

@@ -44,6 +44,7 @@ enum class WorldFeature {
   kPlanDeployed,     // an attempt ran a plan other than the scenario's (`plan:`)
   kParallelSubtasks,  // an attempt ran more than one subtask
   kRescale,          // a restore with another parallelism than the checkpoint's job
+  kSubtaskFault,     // a fault armed on one subtask (`arm: {subtask: i}`) fired
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

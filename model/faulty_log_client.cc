@@ -18,7 +18,7 @@ Status LostAck(int64_t ordinal) {
 
 ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
   Produced produced{};
-  produced.fate = plan_.OnProduce(produced.ordinal);
+  produced.fate = plan_.OnProduce(produced.ordinal, subtask_);
   DURASIM_CHECK_GE(produced.ordinal, 1);  // puts are counted from 1
   if (broker_ != nullptr && produced.fate != FaultPlan::PutFate::kDeliver) {
     produced.record = LogRecord{partition, -1, key, value};
@@ -75,7 +75,7 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
   }
   if (!ack.ok()) co_return ack;
   if (produced.fate == FaultPlan::PutFate::kLoseAck) co_return LostAck(produced.ordinal);
-  plan_.OnAcked();
+  plan_.OnAcked(subtask_);
   co_return ack;
 }
 

@@ -212,7 +212,7 @@ TEST(FaultyLogClientTest, CrashAfterPutPersistedCallsTheCrashHookOnTheNthAppend)
   probe.on_crash = [&] { records_at_crash.push_back(log.total_records()); };
   FaultPlan plan(probe.Hooks());
   plan.Arm(FaultKind::kCrashAfterPutPersisted, 2);
-  log.set_append_listener([&](const LogRecord& record) { plan.OnPersisted(record.partition, record.offset); });
+  log.set_append_listener([&](const LogRecord& record) { plan.OnPersisted(record.partition, record.offset, 0); });
   FaultyLogClient client(inner, plan);
 
   const std::vector<AckSeen> seen = ProduceAndAwait(scheduler, client, clock, 3);

@@ -161,6 +161,7 @@ struct AttemptStep {
   int64_t duration_ms = 0;     // kRunFor, kBrokerDown
   FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
   int64_t nth = 1;             // kArm
+  std::optional<int32_t> subtask;  // kArm: count only this subtask's points
   int32_t partition = 0;       // kCorrupt
   int64_t offset = 0;          // kCorrupt
   SourcePos pos;

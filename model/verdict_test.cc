@@ -85,7 +85,7 @@ TEST(VocabularyTest, CoveragePointNames) {
   ASSERT_EQ(required.size(), AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() + AllOf<WorldFeature>().size());
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
-  EXPECT_EQ(required.back(), "rescale");
+  EXPECT_EQ(required.back(), "subtask_fault");
 }
 
 }  // namespace

@@ -363,6 +363,16 @@ void DrawParallelism(Choices& choices, Scenario& scenario) {
   for (size_t a = 1; a < scenario.attempts.size(); ++a) {
     if (choices.Percent(40)) scenario.attempts[a].parallelism = static_cast<int32_t>(choices.Range(1, widest));
   }
+  // Some faults aim at one subtask's points.
+  for (size_t a = 0; a < scenario.attempts.size(); ++a) {
+    const int32_t p = scenario.ParallelismOf(static_cast<int>(a) + 1);
+    if (p == 1) continue;
+    for (AttemptStep& step : scenario.attempts[a].steps) {
+      if (step.kind == AttemptStep::Kind::kArm && choices.Percent(30)) {
+        step.subtask = static_cast<int32_t>(choices.Below(static_cast<uint64_t>(p)));
+      }
+    }
+  }
 }
 
 class AttemptBuilder {

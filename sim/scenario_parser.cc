@@ -270,6 +270,7 @@ class ScenarioParser {
     AttemptSpec attempt;
     attempt.pos = v.pos;
     if (const Value* p = map.Find("parallelism")) attempt.parallelism = ReadParallelism(*p);
+    parallelism_ = attempt.parallelism.value_or(scenario_.ParallelismOf(static_cast<int>(scenario_.attempts.size())));
     if (const Value* plan = map.Find("plan")) attempt.plan = ParseDeployedPlan(*plan);
     // The restore happens before the attempt's steps, whatever the key order.
     if (const Value* restore = map.Find("restore")) {
@@ -400,10 +401,13 @@ class ScenarioParser {
     return ReadInt(count, 1, kCountMax);
   }
 
-  static void ParseArm(const Value& arg, AttemptStep& step) {
-    Mapping arm(arg, {"fault", "nth"});
+  void ParseArm(const Value& arg, AttemptStep& step) const {
+    Mapping arm(arg, {"fault", "nth", "subtask"});
     step.fault = ReadFault(arm.Require("fault"));
     if (const Value* nth = arm.Find("nth")) step.nth = ReadInt(*nth, 1, kCountMax);
+    if (const Value* subtask = arm.Find("subtask")) {
+      step.subtask = static_cast<int32_t>(ReadInt(*subtask, 0, parallelism_ - 1));
+    }
   }
 
   static FaultKind ReadFault(const Value& v) {
@@ -463,6 +467,7 @@ class ScenarioParser {
   }
 
   Scenario scenario_;
+  int32_t parallelism_ = 1;  // of the attempt being parsed
   CheckpointLedger checkpoints_;
   YAML::Node attempts_node_;
 };

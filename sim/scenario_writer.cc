@@ -68,7 +68,9 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
     case AttemptStep::Kind::kArm:
       begin_options();
       out << YAML::Key << "fault" << YAML::Value << NameOf(step.fault) << YAML::Key << "nth" << YAML::Value
-          << step.nth << YAML::EndMap << YAML::EndMap;
+          << step.nth;
+      if (step.subtask) out << YAML::Key << "subtask" << YAML::Value << *step.subtask;
+      out << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kBrokerDown:
       begin_options();
