@@ -12,6 +12,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 
@@ -50,8 +51,27 @@ KeyedStates AgentRuntime::RestoredKeyedStates(const Checkpoint& checkpoint) cons
   return owned;
 }
 
+std::vector<std::string> AgentRuntime::ProcessingKeys() const {
+  std::vector<std::string> keys;
+  for (const auto& [key, keyed] : keyed_) {
+    if (keyed.run_input_offset >= 0) keys.push_back(key);
+  }
+  return keys;
+}
+
+std::vector<std::string> AgentRuntime::RestoredProcessingKeys(const Checkpoint& checkpoint) const {
+  std::set<std::string> owned;
+  for (const std::vector<std::string>& keys : checkpoint.processing_keys) {
+    for (const std::string& key : keys) {
+      if (Owns(key)) owned.insert(key);
+    }
+  }
+  return std::vector<std::string>(owned.begin(), owned.end());
+}
+
 Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   keyed_ = RestoredKeyedStates(checkpoint);
+  restored_processing_keys_ = RestoredProcessingKeys(checkpoint);
   const RecoveryMarker marker = RebuildMarker(checkpoint);
   const Status rebuilt = store_.Rebuild(marker);
   bool corrupt_in_range = false;
@@ -65,6 +85,7 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
       fmt::format("{}checkpoint={} marker={} source={} scanned={} cached={}{}", Tag(), checkpoint.id, marker,
                   checkpoint.source_offset, stats.records_scanned, stats.cached_states,
                   rebuilt.ok() ? "" : " error=" + rebuilt.ToString()));
+  restore_line_ = index;
   world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, false, corrupt_in_range, index); });
   if (rebuilt.ok()) {
     const RestoreView view{checkpoint.id, checkpoint.completed, checkpoint.source_offset};
@@ -74,8 +95,11 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
 }
 
 void AgentRuntime::ResumeRestoredTasks() {
-  for (const auto& [key, keyed] : keyed_) {
-    if (!keyed.tasks.empty()) ScheduleKey(key);
+  for (const std::string& key : restored_processing_keys_) {
+    const int32_t owner = SubtaskOfKey(key, subtask_.max_parallelism, subtask_.parallelism);
+    world_.Notify([&](RunObserver& o) { o.OnKeyResumed(key, subtask_.index, owner, restore_line_); });
+    auto keyed = keyed_.find(key);
+    if (keyed != keyed_.end() && !keyed->second.tasks.empty()) ScheduleKey(key);
   }
 }
 
@@ -320,6 +344,7 @@ std::optional<AgentRuntime::Snapshot> AgentRuntime::TakeCheckpoint(const std::st
     snapshot.completed[key] = keyed.last_completed_seq;
     snapshot.queued_tasks += keyed.tasks.size();
   }
+  snapshot.processing_keys = ProcessingKeys();
   Result<RecoveryMarker> marker = store_.GetRecoveryMarker(snapshot.completed);
   if (!marker.ok()) {
     world_.Record("checkpoint.failed", fmt::format("{}id={} error={}", Tag(), id, marker.status().ToString()));

@@ -43,6 +43,7 @@ class AgentRuntime {
     KeyedStates keyed;
     CompletedBoundaries completed;
     RecoveryMarker marker;
+    std::vector<std::string> processing_keys;  // keys with a run in progress, in key order
     size_t queued_tasks = 0;
   };
 
@@ -75,6 +76,9 @@ class AgentRuntime {
   // line `aborted_line`), reaches this subtask.
   void NotifyCheckpointComplete(const std::string& id);
   void NotifyCheckpointAborted(const std::string& id, size_t aborted_line);
+  // The job declined checkpoint `id` after this subtask snapshotted it (another
+  // subtask gave no marker): its map of it goes.
+  void DropCheckpoint(const std::string& id) { ReleaseAbortedCheckpoint(id); }
   // The process dies now: from a script step, or from a fault hook while an
   // action holds the mailbox or an async call is in flight (no mailbox).
   void Crash(const std::string& reason);
@@ -137,6 +141,12 @@ class AgentRuntime {
   // rebuilds from: the per-partition minimum over every subtask's marker.
   virtual KeyedStates RestoredKeyedStates(const Checkpoint& checkpoint) const;
   virtual RecoveryMarker RebuildMarker(const Checkpoint& checkpoint) const { return MinimumMarker(checkpoint.markers); }
+  // The processing keys a restored subtask takes from the union list: the
+  // distinct ones it owns, in key order.
+  virtual std::vector<std::string> RestoredProcessingKeys(const Checkpoint& checkpoint) const;
+  // The processing keys a snapshot puts into the union list: the keys with
+  // a run in progress, in key order.
+  virtual std::vector<std::string> ProcessingKeys() const;
   // A durable call was cancelled while in flight; `state` holds its PENDING
   // slot, last. A cancellation is no result: nothing is persisted, so a
   // restore calls again; the cancellation reaches the caller.
@@ -150,6 +160,9 @@ class AgentRuntime {
   // Per-checkpoint completed boundaries, kept from snapshot to notification.
   std::map<std::string, CompletedBoundaries> pending_checkpoints_;
   std::deque<std::string> pending_order_;
+  // Operator state: the processing keys this subtask took from the union
+  // list at its restore, and resumes.
+  std::vector<std::string> restored_processing_keys_;
   ActionStateStore& store_;
   World& world_;
 
@@ -194,6 +207,7 @@ class AgentRuntime {
   Mailbox mailbox_;
   SimSignal idle_signal_;
   SubtaskContext subtask_;
+  size_t restore_line_ = 0;
   KeyedStates keyed_;
   std::set<std::string> keys_with_letter_;
   // One per letter spawned by this incarnation; see KeyLetter.

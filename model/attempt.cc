@@ -41,13 +41,15 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
   hooks.cancel_wait = [this](int subtask) { subtasks_[static_cast<size_t>(subtask)].runtime->CancelRunningWait(); };
   hooks.corrupt = [this](int32_t partition, int64_t offset) { MarkCorrupted(partition, offset); };
   hooks.fired = [this](size_t armed, FaultKind fault, int64_t nth, std::optional<PutPoint> put) {
-    const size_t line = world_.Record("fault.fired", fmt::format("fault={} nth={}{}", NameOf(fault), nth,
-                                                                 put ? std::string(" put=") + NameOf(*put) : ""));
-    if (!world_.halted()) {
-      armed_[armed].fired_at = line;
-      armed_[armed].put = put;
-      if (armed_[armed].subtask) world_.CountFault(CoveragePoint::Reached(WorldFeature::kSubtaskFault));
-    }
+    const std::optional<int32_t> subtask = armed_[armed].subtask;
+    const size_t line = world_.Record(
+        "fault.fired", fmt::format("fault={} nth={}{}{}", NameOf(fault), nth,
+                                   subtask ? fmt::format(" subtask={}", *subtask) : "",
+                                   put ? std::string(" put=") + NameOf(*put) : ""));
+    if (world_.halted()) return;  // after a crash nothing fires that anyone sees
+    armed_[armed].fired_at = line;
+    armed_[armed].put = put;
+    if (subtask) world_.CountFault(CoveragePoint::Reached(WorldFeature::kSubtaskFault));
     world_.CountFault(CoveragePoint::Fired(fault));
     if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
   };
@@ -146,14 +148,21 @@ void Attempt::ReadInputs(int64_t count) {
 }
 
 void Attempt::TakeCheckpoint(const std::string& id) {
-  Checkpoint checkpoint{id, Checkpoint::Phase::kTaken, number_, {}, {}, {}, source_offset_, parallelism()};
+  Checkpoint checkpoint{id, Checkpoint::Phase::kTaken, number_, {}, {}, {}, {}, source_offset_, parallelism()};
   size_t queued = 0;
-  for (Subtask& subtask : subtasks_) {
-    std::optional<AgentRuntime::Snapshot> snapshot = subtask.runtime->TakeCheckpoint(id);
-    if (!snapshot.has_value()) return;  // crashed at the barrier, or no marker: the checkpoint never completes
+  for (size_t i = 0; i < subtasks_.size(); ++i) {
+    std::optional<AgentRuntime::Snapshot> snapshot = subtasks_[i].runtime->TakeCheckpoint(id);
+    if (!snapshot.has_value()) {
+      // Crashed at the barrier, or this subtask declined (no marker): the
+      // checkpoint never completes, and the subtasks that snapshotted drop
+      // their map of it, as on an abort.
+      for (size_t done = 0; done < i && !stopped(); ++done) subtasks_[done].runtime->DropCheckpoint(id);
+      return;
+    }
     for (auto& [key, keyed] : snapshot->keyed) checkpoint.keyed.emplace(key, std::move(keyed));
     checkpoint.completed.insert(snapshot->completed.begin(), snapshot->completed.end());
     checkpoint.markers.push_back(std::move(snapshot->marker));
+    checkpoint.processing_keys.push_back(std::move(snapshot->processing_keys));
     queued += snapshot->queued_tasks;
   }
   const std::string markers = checkpoint.markers.size() == 1 ? fmt::format("marker={}", checkpoint.markers[0])

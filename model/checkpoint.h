@@ -27,6 +27,10 @@ struct Checkpoint {
   // restore hands every subtask all of them; each rebuilds from their
   // per-partition minimum (MinimumMarker), whatever the new parallelism.
   std::vector<RecoveryMarker> markers;
+  // The union list of processing keys (keys with a run in progress): each
+  // subtask's, in subtask order. A restore hands every subtask all of them;
+  // each resumes the distinct ones it owns.
+  std::vector<std::vector<std::string>> processing_keys;
   int64_t source_offset = 0;
   int32_t parallelism = 1;  // of the job that took it
 };

@@ -31,6 +31,8 @@ std::optional<EnumInfo> EnumInfoOf(Invariant invariant) {
       return EnumInfo{"retry-budget", "the tries of one durable call never exceed its budget, across all attempts"};
     case Invariant::kProvenance:
       return EnumInfo{"provenance", "every call result an action uses was produced by the supplier for that very call"};
+    case Invariant::kOwnership:
+      return EnumInfo{"ownership", "a restored in-flight key is resumed by exactly one subtask, its owner"};
   }
   return std::nullopt;
 }

@@ -22,6 +22,7 @@ enum class Invariant {
   kDeterminism,
   kRetryBudget,
   kProvenance,
+  kOwnership,
 };
 
 std::optional<EnumInfo> EnumInfoOf(Invariant invariant);

@@ -81,6 +81,11 @@ class RunObserver {
   virtual void OnCallResultUsed(const CallIdentity& /*call*/, const CallResult& /*used*/, bool /*reused*/,
                                 size_t /*trace_index*/) {}
   virtual void OnActionExecuted(const TaskView& /*task*/, size_t /*trace_index*/) {}
+  // After a restore, subtask `subtask` resumes the in-flight key `key`
+  // (from the union list of processing keys), which subtask `owner` owns;
+  // `trace_index` is that subtask's restore line.
+  virtual void OnKeyResumed(const std::string& /*key*/, int32_t /*subtask*/, int32_t /*owner*/,
+                            size_t /*trace_index*/) {}
   virtual void OnRestore(const RestoreView& /*restore*/, size_t /*trace_index*/) {}
   virtual void OnOutput(int64_t /*input_offset*/, int64_t /*index*/, int64_t /*value*/, size_t /*trace_index*/) {}
   // A completed (or replayed) action's memory update was applied to the

@@ -58,7 +58,9 @@ bool Shows(Verdict verdict, const std::vector<Invariant>& violated, ExpectedVerd
     case ExpectedVerdict::Kind::kPass: return verdict == Verdict::kPass;
     case ExpectedVerdict::Kind::kError: return verdict == Verdict::kError;
     case ExpectedVerdict::Kind::kViolated:
-      if (expected.invariant() == Invariant::kLiveness) return verdict == Verdict::kStuck;
+      // Liveness shows as a stuck attempt, or as a violation naming an input
+      // the last attempt left unfinished.
+      if (expected.invariant() == Invariant::kLiveness && verdict == Verdict::kStuck) return true;
       return verdict == Verdict::kViolation &&
              std::find(violated.begin(), violated.end(), expected.invariant()) != violated.end();
   }
@@ -71,11 +73,12 @@ ExpectedVerdict FiledUnder(Verdict verdict, const std::vector<Invariant>& violat
     case Verdict::kStuck: return ExpectedVerdict::Violated(Invariant::kLiveness);
     case Verdict::kError: return ExpectedVerdict::Error();
     case Verdict::kViolation:
-      // Liveness is shown by a stuck verdict, never by a violation: a stuck
-      // run that also differs from the model is filed under the next one.
+      // Liveness comes last: a run that left inputs unfinished and also
+      // broke another invariant is filed under the other one.
       for (Invariant invariant : violated) {
         if (invariant != Invariant::kLiveness) return ExpectedVerdict::Violated(invariant);
       }
+      if (!violated.empty()) return ExpectedVerdict::Violated(Invariant::kLiveness);
       return ExpectedVerdict::Error();
   }
   return ExpectedVerdict::Error();

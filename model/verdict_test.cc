@@ -43,23 +43,27 @@ TEST(VocabularyTest, TablesRoundTripAndKeepTheirNames) {
 TEST(VocabularyTest, ScenarioExpectationsAreListedInOrder) {
   EXPECT_EQ(ExpectedVerdictNames(),
             "pass, error, once, finished, same-answer, phantom-save, cancellation, invalid-recovery, "
-            "bounded-memory, put-latency, liveness, differential, retry-budget, provenance");
+            "bounded-memory, put-latency, liveness, differential, retry-budget, provenance, ownership");
   EXPECT_EQ(ParseExpectedVerdict("liveness"), ExpectedVerdict::Violated(Invariant::kLiveness));
   EXPECT_EQ(ParseExpectedVerdict("error"), ExpectedVerdict::Error());
   EXPECT_FALSE(ParseExpectedVerdict("determinism").has_value());
   EXPECT_FALSE(ParseExpectedVerdict("violation").has_value());
 }
 
-// Strategy: liveness is the stuck verdict, other invariants need a
-// violation naming them, pass and error are those verdicts; what a run is
-// filed under is shown by it.
+// Strategy: liveness is the stuck verdict or a violation naming it (an input
+// left unfinished), other invariants need a violation naming them, pass and
+// error are those verdicts; what a run is filed under is shown by it.
 TEST(VocabularyTest, ShowsAndFiledUnderAgree) {
   const std::vector<Invariant> once = {Invariant::kOnce, Invariant::kSameAnswer};
   EXPECT_TRUE(Shows(Verdict::kViolation, once, ExpectedVerdict::Violated(Invariant::kSameAnswer)));
   EXPECT_FALSE(Shows(Verdict::kError, once, ExpectedVerdict::Violated(Invariant::kOnce)));
   EXPECT_FALSE(Shows(Verdict::kViolation, once, ExpectedVerdict::Violated(Invariant::kFinished)));
   EXPECT_TRUE(Shows(Verdict::kStuck, {Invariant::kLiveness}, ExpectedVerdict::Violated(Invariant::kLiveness)));
-  EXPECT_FALSE(Shows(Verdict::kViolation, {Invariant::kLiveness}, ExpectedVerdict::Violated(Invariant::kLiveness)));
+  EXPECT_TRUE(Shows(Verdict::kViolation, {Invariant::kLiveness}, ExpectedVerdict::Violated(Invariant::kLiveness)));
+  EXPECT_FALSE(Shows(Verdict::kViolation, {Invariant::kOnce}, ExpectedVerdict::Violated(Invariant::kLiveness)));
+  EXPECT_EQ(FiledUnder(Verdict::kViolation, {Invariant::kLiveness}), ExpectedVerdict::Violated(Invariant::kLiveness));
+  EXPECT_EQ(FiledUnder(Verdict::kViolation, {Invariant::kLiveness, Invariant::kOnce}),
+            ExpectedVerdict::Violated(Invariant::kOnce));
   EXPECT_TRUE(Shows(Verdict::kPass, {}, ExpectedVerdict::Pass()));
   EXPECT_FALSE(Shows(Verdict::kStuck, {}, ExpectedVerdict::Pass()));
   EXPECT_EQ(FiledUnder(Verdict::kViolation, once), ExpectedVerdict::Violated(Invariant::kOnce));

@@ -9,14 +9,22 @@ namespace durasim {
 
 void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded, size_t trace_index) {
   if (decoded == nullptr) return;  // not a state record; other checkers judge decodability
+  const std::vector<CallResult>& calls = decoded->state.call_results;
   if (auto discard = discards_.find(stable_.Of(decoded->state_key)); discard != discards_.end()) {
-    // The state that supersedes the discarded saved calls is in the log.
-    std::erase_if(persisted_terminal_, [&](const auto& entry) {
-      return entry.first.state_key == discard->first && entry.first.call_index >= discard->second;
-    });
+    // The next record of the state, in whichever attempt it is seen: if it
+    // no longer holds the discarded saved call, it superseded the discarded
+    // results.
+    const size_t at = static_cast<size_t>(discard->second.index);
+    const bool kept = at < calls.size() &&
+                      stable_.Of(CallIdentity{decoded->state_key, discard->second.index, calls[at].function_id,
+                                              calls[at].args_digest}) == discard->second.saved;
+    if (!kept) {
+      std::erase_if(persisted_terminal_, [&](const auto& entry) {
+        return entry.first.state_key == discard->first && entry.first.call_index >= discard->second.index;
+      });
+    }
     discards_.erase(discard);
   }
-  const std::vector<CallResult>& calls = decoded->state.call_results;
   for (size_t i = 0; i < calls.size(); ++i) {
     if (calls[i].status == CallStatus::kPending) continue;
     const CallIdentity call{decoded->state_key, static_cast<int>(i), calls[i].function_id, calls[i].args_digest};
@@ -31,8 +39,9 @@ void OnceChecker::OnSavedCallMismatch(const CallIdentity& call, const CallArgume
   stable_.LearnCall(call, argument);
   const CallIdentity stable = stable_.Of(call);
   const CallIdentity saved_call{call.state_key, call.call_index, saved.function_id, saved.args_digest};
-  if (stable_.Of(saved_call) == stable) return;  // the same call under a name that changed: no mismatch
-  discards_.emplace(stable.state_key, stable.call_index);
+  const CallIdentity saved_stable = stable_.Of(saved_call);
+  if (saved_stable == stable) return;  // the same call under a name that changed: no mismatch
+  discards_.insert_or_assign(stable.state_key, Discard{stable.call_index, saved_stable});
 }
 
 void OnceChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) {

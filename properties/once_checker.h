@@ -23,14 +23,18 @@ class OnceChecker : public InvariantChecker {
   void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
   void OnSavedCallMismatch(const CallIdentity& call, const CallArgument& argument, const CallResult& saved,
                            size_t trace_index) override;
-  // A discard whose superseding state was not appended in its attempt did not happen.
-  void OnAttemptStart(int /*attempt*/) override { discards_.clear(); }
 
  private:
   StableIdentity stable_;
   // Real mismatches (by production identity) whose superseding state is yet
-  // to be appended: stable state key -> the first discarded call index.
-  std::map<StateKey, int> discards_;
+  // to be appended, by stable state key: the first discarded call index and
+  // the saved call there (stable). The next record of that state decides:
+  // without that saved call at that index, the discard happened.
+  struct Discard {
+    int index = 0;
+    CallIdentity saved;
+  };
+  std::map<StateKey, Discard> discards_;
   std::map<CallIdentity, size_t> persisted_terminal_;  // stable call -> trace index of the append
 };
 

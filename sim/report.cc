@@ -29,8 +29,9 @@ std::string FiredColumn(const RunReport& r) {
 std::string DescribeArmedFault(const ArmedFault& fault) {
   std::string where = fault.fired_at ? fmt::format("fired at #{}", *fault.fired_at) : "never fired";
   if (fault.put) where += fmt::format(", put={}", NameOf(*fault.put));
-  return fmt::format("{} nth={} ({}:{}, attempt {}): {}", NameOf(fault.kind), fault.nth, fault.pos.line,
-                     fault.pos.column, fault.attempt, where);
+  return fmt::format("{} nth={}{} ({}:{}, attempt {}): {}", NameOf(fault.kind), fault.nth,
+                     fault.subtask ? fmt::format(" subtask={}", *fault.subtask) : "", fault.pos.line, fault.pos.column,
+                     fault.attempt, where);
 }
 
 }  // namespace
@@ -73,6 +74,7 @@ std::string RenderJson(const std::vector<RunReport>& reports) {
       armed.push_back({{"attempt", fault.attempt},
                        {"fault", NameOf(fault.kind)},
                        {"nth", fault.nth},
+                       {"subtask", fault.subtask ? nlohmann::json(*fault.subtask) : nlohmann::json(nullptr)},
                        {"line", fault.pos.line},
                        {"column", fault.pos.column},
                        {"fired", fault.fired_at.has_value()},

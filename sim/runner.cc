@@ -14,6 +14,7 @@
 #include "properties/finished_checker.h"
 #include "properties/mutants/mutant.h"
 #include "properties/once_checker.h"
+#include "properties/ownership_checker.h"
 #include "properties/phantom_save_checker.h"
 #include "properties/provenance_checker.h"
 #include "properties/put_latency_checker.h"
@@ -167,6 +168,7 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
   }
   checkers.push_back(std::make_unique<RetryBudgetChecker>(trace, every_plans_actions));
   checkers.push_back(std::make_unique<ProvenanceChecker>(trace));
+  checkers.push_back(std::make_unique<OwnershipChecker>(trace));
   for (auto& checker : checkers) world.AddObserver(checker.get());
   return checkers;
 }
@@ -289,8 +291,9 @@ std::optional<std::string> UnfiredFaults(const Scenario& scenario, const std::ve
   std::vector<std::string> unfired;
   for (const ArmedFault& fault : armed) {
     if (fault.fired_at.has_value()) continue;
-    unfired.push_back(fmt::format("{}:{}:{}: {} nth={} armed in attempt {} never fired", scenario.path, fault.pos.line,
-                                  fault.pos.column, NameOf(fault.kind), fault.nth, fault.attempt));
+    unfired.push_back(fmt::format("{}:{}:{}: {} nth={}{} armed in attempt {} never fired", scenario.path,
+                                  fault.pos.line, fault.pos.column, NameOf(fault.kind), fault.nth,
+                                  fault.subtask ? fmt::format(" subtask={}", *fault.subtask) : "", fault.attempt));
   }
   if (unfired.empty()) return std::nullopt;
   return fmt::format("{}; the scenario tests nothing there (allow it with `expect: {{allow_unfired: true}}`)",
@@ -327,8 +330,11 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   if (std::optional<Violation> unfinished = UnfinishedViolation(scenario, reference, ended)) {
     report.violations.push_back(*unfinished);
   }
+  // A violation outranks an unfired arm: a bug may end the job before a
+  // later arm's point comes.
   bool unfired_error = false;
-  if (std::optional<std::string> unfired = UnfiredFaults(scenario, report.armed_faults); unfired && !ended.error) {
+  if (std::optional<std::string> unfired = UnfiredFaults(scenario, report.armed_faults);
+      unfired && !ended.error && report.violations.empty()) {
     unfired_error = true;
     report.error = *unfired;
   }

@@ -12,6 +12,7 @@
 #include "properties/mutants/own_marker_only.h"
 #include "properties/mutants/resume_unowned_keys.h"
 #include "properties/mutants/reuse_by_index.h"
+#include "properties/mutants/stale_processing_keys.h"
 #include "properties/mutants/reused_failure_not_a_try.h"
 #include "properties/mutants/fire_and_forget_put.h"
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
@@ -95,6 +96,9 @@ const std::vector<Mutant>& AllMutants() {
        "union-list recovery markers merged per subtask", Invariant::kOnce, {}, RuntimeOf<OwnMarkerOnlyRuntime>()},
       {"resume-unowned-keys", "after a restore every subtask resumes every in-flight key, owned or not",
        "apache/flink-agents #581", Invariant::kOnce, {}, RuntimeOf<ResumeUnownedKeysRuntime>()},
+      {"stale-processing-keys",
+       "a restored subtask keeps every processing key of the union list, owned or not, and snapshots them again",
+       "apache/flink-agents #824", Invariant::kOwnership, {}, RuntimeOf<StaleProcessingKeysRuntime>()},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };

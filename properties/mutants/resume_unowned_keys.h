@@ -14,6 +14,7 @@ class ResumeUnownedKeysRuntime : public AgentRuntime {
 
  protected:
   KeyedStates RestoredKeyedStates(const Checkpoint& checkpoint) const override;
+  std::vector<std::string> RestoredProcessingKeys(const Checkpoint& checkpoint) const override;
 };
 
 }  // namespace durasim
