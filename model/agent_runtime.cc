@@ -36,16 +36,20 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   const Status rebuilt = store_.Rebuild(checkpoint.marker);
   bool corrupt_in_range = false;
   for (const auto& [partition, offset] : world_.corrupted()) {
-    auto from = checkpoint.marker.find(partition);
-    if (from != checkpoint.marker.end() && offset >= from->second) corrupt_in_range = true;
+    auto from = checkpoint.marker.offsets.find(partition);
+    if (from != checkpoint.marker.offsets.end() && offset >= from->second) corrupt_in_range = true;
   }
+  // The harness knows whether a log event made the marker stale: then the
+  // store must reject it; otherwise it must accept it.
+  const std::optional<std::string> stale = world_.lifecycle().WhyStale(checkpoint.marker, checkpoint.topic_incarnation);
+  if (stale) world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
   const StoreStats stats = store_.Stats();
   const size_t index = world_.Record(
       rebuilt.ok() ? "restore" : "restore.rejected",
       fmt::format("checkpoint={} marker={} source={} scanned={} cached={}{}", checkpoint.id, checkpoint.marker,
                   checkpoint.source_offset, stats.records_scanned, stats.cached_states,
                   rebuilt.ok() ? "" : " error=" + rebuilt.ToString()));
-  world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, false, corrupt_in_range, index); });
+  world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, stale.has_value(), corrupt_in_range, index); });
   if (rebuilt.ok()) {
     const RestoreView view{checkpoint.id, checkpoint.completed, checkpoint.source_offset};
     world_.Notify([&](RunObserver& o) { o.OnRestore(view, index); });
@@ -319,7 +323,8 @@ void AgentRuntime::TakeCheckpoint(const std::string& id) {
   pending_checkpoints_[id] = completed;
   pending_order_.push_back(id);
   world_.checkpoints().Save(
-      Checkpoint{id, Checkpoint::Phase::kTaken, world_.attempt(), keyed_, completed, *marker, source_offset_});
+      Checkpoint{id, Checkpoint::Phase::kTaken, world_.attempt(), keyed_, completed, *marker, source_offset_,
+                 world_.lifecycle().incarnation()});
   const size_t taken = world_.Record(
       "checkpoint.taken", fmt::format("id={} marker={} source={} queued_tasks={}", id, *marker, source_offset_, queued));
   world_.Notify([&](RunObserver& o) { o.OnCheckpointTaken(id, taken); });

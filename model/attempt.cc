@@ -55,6 +55,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
 }
 
 void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
+  if (!world_.halted()) world_.lifecycle().NoteAppend(record.partition, record.offset, world_.now());
   const size_t index = world_.Record(AppendSeenTraceKind(seen), fmt::format("partition={} offset={} key={:?}",
                                                                             record.partition, record.offset, record.key));
   Result<DecodedState> decoded = DecodeStateValue(record.value);
@@ -81,6 +82,51 @@ bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
     return false;
   }
   MarkCorrupted(partition, offset);
+  return true;
+}
+
+bool Attempt::DeleteRecords(int32_t partition, int64_t before_offset, LogEvent why) {
+  const char* what = why == LogEvent::kRetention ? "retention" : "delete_records";
+  Result<int64_t> start = world_.backend().DeleteRecords(partition, before_offset);
+  if (!start.ok()) {
+    Error(fmt::format("{}: backend {} failed: {}", what, world_.backend().name(), start.status().ToString()));
+    return false;
+  }
+  LogLifecycle& lifecycle = world_.lifecycle();
+  if (*start <= lifecycle.start(partition)) return true;  // nothing left the log
+  const int64_t from = lifecycle.start(partition);
+  lifecycle.NoteDeleted(partition, *start);
+  world_.CountFault(CoveragePoint::Happened(why));
+  world_.Record(why == LogEvent::kRetention ? "log.retention" : "log.deleted",
+                fmt::format("partition={} records=[{}, {}) start={}", partition, from, *start, *start));
+  return true;
+}
+
+bool Attempt::ApplyRetention() {
+  const int64_t retention_ms = world_.scenario().log.retention_ms;
+  if (retention_ms <= 0) return true;
+  for (const auto& [partition, before] : world_.lifecycle().Expired(world_.now(), Ms(retention_ms))) {
+    if (!DeleteRecords(partition, before, LogEvent::kRetention)) return false;
+  }
+  return true;
+}
+
+bool Attempt::RecreateTopic() {
+  LogLifecycle& lifecycle = world_.lifecycle();
+  world_.Record("log.recreated", fmt::format("incarnation={}", lifecycle.incarnation() + 1));
+  world_.CountFault(CoveragePoint::Happened(LogEvent::kRecreateTopic));
+  // The job fails over first, as Flink's would when its topic vanishes; the
+  // topic is re-created with no incarnation connected.
+  runtime_->Crash("recreate_topic");
+  connection_.Close();
+  if (Status recreated = world_.backend().RecreateTopic(); !recreated.ok()) {
+    error_message_ = fmt::format("recreate_topic on backend {}: {}", world_.backend().name(), recreated.ToString());
+    error_ = true;
+    scheduler_->Stop();
+    return false;
+  }
+  lifecycle.NoteRecreated();
+  world_.ForgetCorrupted();
   return true;
 }
 
@@ -140,6 +186,8 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     Error(fmt::format("reading the log of backend {} failed: {}", world_.backend().name(), discovered.ToString()));
     return End::kError;
   }
+  // Retention runs while the agent is down too.
+  if (!ApplyRetention()) return End::kError;
   if (spec_.restore.has_value()) {
     End end = End::kError;
     if (!Restore(end)) return end;
@@ -205,7 +253,7 @@ boost::asio::awaitable<void> Attempt::Drive() {
     }
     if (!holding) co_await runtime.mailbox().Acquire(true);
     holding = true;
-    if (!Apply(step) || runtime.stopped()) co_return;
+    if (!ApplyRetention() || !Apply(step) || runtime.stopped()) co_return;
   }
   if (holding) runtime.mailbox().Release();
   co_await runtime.WaitIdle();
@@ -249,6 +297,10 @@ bool Attempt::Apply(const AttemptStep& step) {
       return true;
     case AttemptStep::Kind::kCorrupt:
       return CorruptStep(step.partition, step.offset);
+    case AttemptStep::Kind::kDeleteRecords:
+      return DeleteRecords(step.partition, step.offset, LogEvent::kDeleteRecords);
+    case AttemptStep::Kind::kRecreateTopic:
+      return RecreateTopic();
     case AttemptStep::Kind::kRun:
     case AttemptStep::Kind::kRunFor:
       return true;  // handled by Drive

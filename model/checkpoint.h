@@ -23,6 +23,9 @@ struct Checkpoint {
   CompletedBoundaries completed;
   RecoveryMarker marker;
   int64_t source_offset = 0;
+  // The harness's truth, not the store's: the topic incarnation the
+  // checkpoint was taken in (model/log_lifecycle.h).
+  int64_t topic_incarnation = 1;
 };
 
 class CheckpointStorage {

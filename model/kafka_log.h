@@ -17,6 +17,9 @@
 
 namespace durasim {
 
+// The name of the model's state topic.
+inline constexpr std::string_view kModelTopicName = "durasim-action-state";
+
 // What a corrupted record holds instead of its value: bytes that do not
 // decode.
 inline constexpr std::string_view kCorruptValue = "\x01garbage{";
@@ -29,11 +32,19 @@ using CorruptedPositions = std::set<std::pair<int32_t, int64_t>>;
 // cluster, a real broker) shows a corruption to the reader.
 void ApplyCorruption(const CorruptedPositions& corrupted, std::vector<LogRecord>& records);
 
+// A read from `from` of a partition whose log starts at `start`: kOk, or
+// kInvalidRecovery when records it asks for were deleted (a consumer with
+// auto.offset.reset=error gets OFFSET_OUT_OF_RANGE there).
+Status CheckNotDeleted(int64_t start, int32_t partition, int64_t from);
+
 class KafkaLog {
  public:
   explicit KafkaLog(int32_t partitions);
 
   int32_t partitions() const { return static_cast<int32_t>(partitions_.size()); }
+  // The topic's name and incarnation (1 until the topic is re-created).
+  TopicIdentity topic() const;
+  int64_t incarnation() const { return incarnation_; }
 
   // Appends and returns the record's position. REQUIRES: the broker is up.
   RecordPosition Append(int32_t partition, std::string key, std::string value);
@@ -47,6 +58,15 @@ class KafkaLog {
   // tool could. Returns false when there is no such record.
   bool Corrupt(int32_t partition, int64_t offset);
 
+  // Kafka's DeleteRecords: the records of `partition` below `before_offset`
+  // leave the log and its start moves there. An offset past the end is
+  // clipped to the end; one at or below the start changes nothing. Returns
+  // the new log start.
+  int64_t DeleteRecords(int32_t partition, int64_t before_offset);
+  // The topic is deleted and created again with as many partitions: every
+  // record is gone, offsets start over at 0, and the incarnation moves on.
+  void Recreate();
+
   // Availability: the broker is unreachable before `until`.
   void SetDownUntil(SimTime until) { down_until_ = until; }
   bool IsUp(SimTime now) const { return now >= down_until_; }
@@ -59,7 +79,18 @@ class KafkaLog {
   size_t total_records() const;
 
  private:
-  std::vector<std::vector<LogRecord>> partitions_;
+  // Each partition's records from its log start: records[i].offset is
+  // start + i (offsets are dense: no compaction yet).
+  struct Partition {
+    std::vector<LogRecord> records;
+    int64_t start = 0;
+    int64_t end() const { return start + static_cast<int64_t>(records.size()); }
+  };
+  Partition& At(int32_t partition);
+  const Partition& At(int32_t partition) const;
+
+  std::vector<Partition> partitions_;
+  int64_t incarnation_ = 1;
   SimTime down_until_{0};
   std::function<void(const LogRecord&)> on_append_;
 };

@@ -130,6 +130,8 @@ struct AttemptStep {
     kArm,         // arm fault `fault` on the `nth` matching point
     kBrokerDown,  // the broker is unreachable for `duration_ms` from now
     kCorrupt,     // overwrite the record at (partition, offset) with garbage
+    kDeleteRecords,  // Kafka's DeleteRecords: records of `partition` below `offset` leave the log
+    kRecreateTopic,  // the topic is deleted and created again (a new incarnation); the running job fails over
   };
   Kind kind = Kind::kRun;
   int64_t count = 0;           // kRead
@@ -137,8 +139,8 @@ struct AttemptStep {
   int64_t duration_ms = 0;     // kRunFor, kBrokerDown
   FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
   int64_t nth = 1;             // kArm
-  int32_t partition = 0;       // kCorrupt
-  int64_t offset = 0;          // kCorrupt
+  int32_t partition = 0;       // kCorrupt, kDeleteRecords
+  int64_t offset = 0;          // kCorrupt; kDeleteRecords: the before offset
   SourcePos pos;
 };
 
@@ -169,6 +171,10 @@ struct LogConfig {
   // older than the prune then loses those states: with tombstones, restore
   // only the latest completed checkpoint.
   bool tombstones = false;
+  // Kafka's retention.ms in simulated time: a record appended longer ago
+  // than this leaves the log (checked at each attempt's start and before
+  // each script step). 0: records are kept forever.
+  int64_t retention_ms = 0;
 };
 
 // What the scenario expects of a run.

@@ -121,4 +121,9 @@ Result<std::vector<LogRecord>> SimulatedLogClient::Read(int32_t partition, int64
   return sink_->Read(partition, from, to);
 }
 
+Result<TopicIdentity> SimulatedLogClient::Topic() {
+  if (!outage_.IsUp(scheduler_.now())) return Status(StatusCode::kUnavailable, "broker unavailable: topic metadata");
+  return sink_->Topic();
+}
+
 }  // namespace durasim

@@ -39,6 +39,7 @@ class SimulatedLogClient : public LogClient {
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
   Result<std::vector<PartitionOffsets>> Offsets() override;
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+  Result<TopicIdentity> Topic() override;
 
   size_t buffered() const { return buffer_.size(); }
 

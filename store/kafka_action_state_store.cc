@@ -57,26 +57,11 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
   records_scanned_ = 0;
   Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
   if (!offsets.ok()) return offsets.status();
-  const int32_t partitions = static_cast<int32_t>(offsets->size());
-  std::set<int32_t> topic_partitions;
-  for (int32_t p = 0; p < partitions; ++p) topic_partitions.insert(p);
-  std::set<int32_t> marker_partitions;
-  for (const auto& [partition, offset] : marker) marker_partitions.insert(partition);
-  if (marker_partitions != topic_partitions) {
-    return Status(StatusCode::kInvalidRecovery,
-                  fmt::format("recovery marker partitions {} do not match the topic's partitions {}",
-                              marker_partitions, topic_partitions));
-  }
-  // Every offset is checked before anything is read, so a rejected marker
-  // leaves nothing behind.
-  for (const auto& [partition, from] : marker) {
-    const PartitionOffsets range = (*offsets)[partition];
-    if (from < range.start || from > range.end) {
-      return Status(StatusCode::kInvalidRecovery,
-                    fmt::format("recovery marker offset {} for partition {} is outside the log [{}, {}]", from,
-                                partition, range.start, range.end));
-    }
-  }
+  Result<TopicIdentity> topic = client_.Topic();
+  if (!topic.ok()) return topic.status();
+  // The whole marker is checked before anything is read, so a rejected
+  // marker leaves nothing behind.
+  if (Status usable = CheckMarker(marker, *topic, *offsets); !usable.ok()) return usable;
   const Status read = ReadFromMarker(marker, *offsets);
   if (!read.ok()) {
     // A half-read log is no recovery state: the store stays empty.
@@ -87,7 +72,7 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
 }
 
 Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets) {
-  for (const auto& [partition, from] : marker) {
+  for (const auto& [partition, from] : marker.offsets) {
     // Rebuild checked the marker: every partition of the topic, each offset
     // within its log.
     DURASIM_CHECK(partition >= 0 && static_cast<size_t>(partition) < offsets.size());
@@ -167,13 +152,15 @@ bool KafkaActionStateStore::NeedsReplay(const StateKey& state_key, const Complet
 Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedBoundaries& completed) {
   Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
   if (!offsets.ok()) return offsets.status();
-  RecoveryMarker marker;
-  for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker[p] = (*offsets)[p].end;
+  Result<TopicIdentity> topic = client_.Topic();
+  if (!topic.ok()) return topic.status();
+  RecoveryMarker marker = MarkerOf(*topic, {});
+  for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker.offsets[p] = (*offsets)[p].end;
   // Rewind each partition to the oldest state a restore must still see.
   for (const auto& [record_key, cached] : cache_) {
     if (!NeedsReplay(cached.state_key, completed)) continue;
-    auto offset = marker.find(cached.position.partition);
-    DURASIM_CHECK(offset != marker.end());  // cached positions lie in the topic's partitions
+    auto offset = marker.offsets.find(cached.position.partition);
+    DURASIM_CHECK(offset != marker.offsets.end());  // cached positions lie in the topic's partitions
     offset->second = std::min(offset->second, cached.position.offset);
   }
   return marker;

@@ -33,6 +33,16 @@ struct PartitionOffsets {
   int64_t end = 0;
 };
 
+// Which topic a client reads: its name and its incarnation. A topic deleted
+// and created again under the same name is a new incarnation, with offsets
+// that start over; the incarnation tells them apart (Kafka's topic id; on
+// librdkafka 2.0.2, which has no topic ids, see rdkafka_topic_admin.h).
+struct TopicIdentity {
+  std::string name;
+  std::string incarnation;
+  bool operator==(const TopicIdentity&) const = default;
+};
+
 using ProduceTicket = uint64_t;
 
 class LogClient {
@@ -54,6 +64,8 @@ class LogClient {
   virtual Result<std::vector<PartitionOffsets>> Offsets() = 0;
   // Records of `partition` with offsets in [from, to).
   virtual Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) = 0;
+  // The topic this client reads and writes, as it is now.
+  virtual Result<TopicIdentity> Topic() = 0;
 };
 
 }  // namespace durasim

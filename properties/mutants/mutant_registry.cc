@@ -13,6 +13,7 @@
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
 #include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
+#include "properties/mutants/marker_without_topic_identity.h"
 #include "properties/mutants/pending_as_hit.h"
 #include "properties/mutants/per_process_action_id.h"
 #include "properties/mutants/prune_on_snapshot.h"
@@ -81,6 +82,9 @@ const std::vector<Mutant>& AllMutants() {
       {"reused-failure-not-a-try", "after a restore, re-raised saved failures do not count as tries of a retried call",
        "retry counters kept in memory instead of derived from the saved call results", Invariant::kRetryBudget, {},
        RuntimeOf<ReusedFailureNotATryRuntime>()},
+      {"marker-without-topic-identity", "the recovery marker holds offsets only; a re-created topic's restore "
+       "rebuilds from the new topic's data", "apache/flink-agents #1101: versioned marker with topic name and id",
+       Invariant::kInvalidRecovery, StoreOf<MarkerWithoutTopicIdentityStore>(), {}},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };

@@ -1,0 +1,56 @@
+// LogLifecycle: the harness's record of what happened to the state topic's
+// log during a run: when each record was appended, which records left it
+// (DeleteRecords, retention) and how often the topic was created. It is
+// the truth the invalid-recovery oracle judges a checkpoint's marker by, and
+// on librdkafka's mock cluster and a real broker the view of deletions the
+// harness shows every reader (docs/backends.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/scheduler.h"
+#include "store/recovery_marker.h"
+
+namespace durasim {
+
+class LogLifecycle {
+ public:
+  explicit LogLifecycle(int32_t partitions) : starts_(static_cast<size_t>(partitions), 0), appended_at_(starts_.size()) {}
+
+  // A record the harness saw appended (or discovered) at `at`.
+  void NoteAppend(int32_t partition, int64_t offset, SimTime at);
+  // The log start of `partition` moved to `start` (never backwards).
+  void NoteDeleted(int32_t partition, int64_t start);
+
+  // The topic was deleted and created again: its offsets start over.
+  void NoteRecreated();
+
+  // The log start of each partition, by partition, as deletions left it.
+  const std::vector<int64_t>& starts() const { return starts_; }
+  int64_t start(int32_t partition) const { return starts_.at(static_cast<size_t>(partition)); }
+  // 1, plus one per re-creation of the topic.
+  int64_t incarnation() const { return incarnation_; }
+
+  // Retention: for each partition whose oldest records were appended more
+  // than `retention` before `now`, the offset below which they all are
+  // (Kafka removes whole segments from the start; here, records).
+  std::vector<std::pair<int32_t, int64_t>> Expired(SimTime now, SimDuration retention) const;
+
+  // Why a restore cannot use `marker` of a checkpoint taken in topic
+  // incarnation `incarnation`, or nothing when the log still holds every
+  // record from it: the topic was re-created since, or an offset lies below
+  // its partition's log start.
+  std::optional<std::string> WhyStale(const RecoveryMarker& marker, int64_t incarnation) const;
+
+ private:
+  std::vector<int64_t> starts_;
+  std::vector<std::map<int64_t, SimTime>> appended_at_;  // by partition: offset -> when
+  int64_t incarnation_ = 1;
+};
+
+}  // namespace durasim
