@@ -161,6 +161,7 @@ bool Attempt::Restore(End& end) {
     world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
     world_.clock().now = world_.log().down_until();
   }
+  if (world_.log().FetchesSlow(world_.now())) world_.CountFault(CoveragePoint::Happened(LogEvent::kSlowFetch));
   if (!runtime_->Restore(*checkpoint).ok()) {
     end = End::kRestoreRejected;
     return false;
@@ -301,6 +302,10 @@ bool Attempt::Apply(const AttemptStep& step) {
       return DeleteRecords(step.partition, step.offset, LogEvent::kDeleteRecords);
     case AttemptStep::Kind::kRecreateTopic:
       return RecreateTopic();
+    case AttemptStep::Kind::kSlowFetch:
+      world_.log().SetSlowFetchUntil(world_.now() + Ms(step.duration_ms));
+      world_.Record("log.slow_fetch", fmt::format("until={}", FormatSimTime(world_.log().slow_fetch_until())));
+      return true;
     case AttemptStep::Kind::kRun:
     case AttemptStep::Kind::kRunFor:
       return true;  // handled by Drive

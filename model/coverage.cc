@@ -41,6 +41,7 @@ std::optional<EnumInfo> EnumInfoOf(LogEvent event) {
     case LogEvent::kStaleMarker:
       return EnumInfo{"stale_marker", "a restore met a marker that a log event made stale"};
     case LogEvent::kRecreateTopic: return EnumInfo{"recreate_topic", "the topic was deleted and created again"};
+    case LogEvent::kSlowFetch: return EnumInfo{"slow_fetch", "a rebuild met fetches that returned nothing"};
   }
   return std::nullopt;
 }

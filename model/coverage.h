@@ -51,6 +51,7 @@ enum class LogEvent {
   kRetention,      // records left the log by retention
   kStaleMarker,    // a restore met a marker a log event made stale (the oracle expected a rejection)
   kRecreateTopic,  // the topic was deleted and created again
+  kSlowFetch,      // a rebuild met fetches that returned nothing
 };
 
 std::optional<EnumInfo> EnumInfoOf(LogEvent event);

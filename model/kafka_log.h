@@ -71,6 +71,11 @@ class KafkaLog {
   void SetDownUntil(SimTime until) { down_until_ = until; }
   bool IsUp(SimTime now) const { return now >= down_until_; }
   SimTime down_until() const { return down_until_; }
+  // Slow fetches: before `until`, a fetch waits its whole wait and returns
+  // nothing (a broker with no data for the fetch yet, a slow follower).
+  void SetSlowFetchUntil(SimTime until) { slow_fetch_until_ = until; }
+  bool FetchesSlow(SimTime now) const { return now < slow_fetch_until_; }
+  SimTime slow_fetch_until() const { return slow_fetch_until_; }
 
   // Called after every append, with the stored record.
   void set_append_listener(std::function<void(const LogRecord&)> listener) { on_append_ = std::move(listener); }
@@ -92,6 +97,7 @@ class KafkaLog {
   std::vector<Partition> partitions_;
   int64_t incarnation_ = 1;
   SimTime down_until_{0};
+  SimTime slow_fetch_until_{0};
   std::function<void(const LogRecord&)> on_append_;
 };
 

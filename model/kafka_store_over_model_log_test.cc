@@ -852,3 +852,83 @@ TEST_F(KafkaActionStateStoreTest, RecordsScannedReportsWhatTheRebuildRead) {
 
 }  // namespace
 }  // namespace durasim
+
+namespace durasim {
+namespace {
+
+// A client whose fetches return nothing `empty_fetches` times (each saying
+// it waited `wait`), then one record per fetch, and which appends a record
+// to the log during the rebuild: a rebuild must read to the end it
+// captured, no further and no less.
+class DribblingClient : public ForwardingLogClient {
+ public:
+  DribblingClient(LogClient& inner, KafkaLog& log, int empty_fetches, std::chrono::milliseconds wait)
+      : ForwardingLogClient(inner), log_(log), empty_fetches_(empty_fetches), wait_(wait) {}
+  Result<FetchResult> Fetch(int32_t partition, int64_t from, int64_t /*to*/) override {
+    ++fetches;
+    if (empty_fetches_-- > 0) return FetchResult{{}, from, wait_};
+    if (!appended_) {
+      appended_ = true;
+      log_.Append(partition, EncodeRecordKey(Key("late", 1)), EncodeStateValue(Key("late", 1), StateTagged(9)));
+    }
+    Result<std::vector<LogRecord>> one = inner().Read(partition, from, from + 1);
+    if (!one.ok()) return one.status();
+    return FetchResult{std::move(one).value(), from + 1, std::chrono::milliseconds(0)};
+  }
+  int fetches = 0;
+
+ private:
+  KafkaLog& log_;
+  int empty_fetches_;
+  std::chrono::milliseconds wait_;
+  bool appended_ = false;
+};
+
+TEST_F(KafkaActionStateStoreTest, RebuildReadsPastEmptyFetchesToTheCapturedEnd) {
+  // Strategy: three states at offsets 0..2; the rebuild meets five empty
+  // fetches, then gets one record per fetch while a fourth record is
+  // appended: it reads exactly offsets 0..2 (three scans) and not the late
+  // record.
+  KafkaLog log(1);
+  {
+    Process first(clock_, log, Config(1));
+    for (int64_t seq = 1; seq <= 3; ++seq) ASSERT_TRUE(RunPut(first, Key("a", seq), StateTagged(seq)).ok());
+  }
+  Process restored(clock_, log, Config(1));
+  DribblingClient client(restored.client, log, 5, std::chrono::milliseconds(100));
+  KafkaActionStateStore store(client);
+  ASSERT_TRUE(store.Rebuild(ModelMarker({{0, 0}})).ok());
+  EXPECT_EQ(store.Stats().records_scanned, 3u);
+  EXPECT_EQ(store.Stats().cached_states, 3u);
+  EXPECT_FALSE(store.Get(Key("late", 1)).has_value());
+  EXPECT_EQ(client.fetches, 8);
+  EXPECT_EQ(log.Offsets(0).end, 4);
+}
+
+TEST_F(KafkaActionStateStoreTest, RebuildGivesUpAfterTheNoProgressBound) {
+  // Strategy: fetches that return nothing for longer than 30 s of waiting
+  // (301 of 100 ms): the rebuild fails kUnavailable naming the partition and
+  // offset, and keeps nothing; fetches that never say they waited are
+  // bounded too (one millisecond each).
+  KafkaLog log(1);
+  {
+    Process first(clock_, log, Config(1));
+    ASSERT_TRUE(RunPut(first, Key("a", 1), StateTagged(1)).ok());
+  }
+  Process restored(clock_, log, Config(1));
+  DribblingClient slow(restored.client, log, 301, std::chrono::milliseconds(100));
+  KafkaActionStateStore store(slow);
+  const Status rebuilt = store.Rebuild(ModelMarker({{0, 0}}));
+  EXPECT_EQ(rebuilt.code(), StatusCode::kUnavailable) << rebuilt.ToString();
+  EXPECT_NE(rebuilt.message().find("no progress for 30000 ms at partition 0 offset 0"), std::string::npos)
+      << rebuilt.message();
+  EXPECT_EQ(slow.fetches, 300);
+  EXPECT_EQ(store.Stats().cached_states, 0u);
+  DribblingClient mute(restored.client, log, 1'000'000, std::chrono::milliseconds(0));
+  KafkaActionStateStore other(mute);
+  EXPECT_EQ(other.Rebuild(ModelMarker({{0, 0}})).code(), StatusCode::kUnavailable);
+  EXPECT_EQ(mute.fetches, 30'000);
+}
+
+}  // namespace
+}  // namespace durasim

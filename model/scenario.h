@@ -132,11 +132,12 @@ struct AttemptStep {
     kCorrupt,     // overwrite the record at (partition, offset) with garbage
     kDeleteRecords,  // Kafka's DeleteRecords: records of `partition` below `offset` leave the log
     kRecreateTopic,  // the topic is deleted and created again (a new incarnation); the running job fails over
+    kSlowFetch,      // fetches return nothing for `duration_ms` from now (each waits its fetch wait)
   };
   Kind kind = Kind::kRun;
   int64_t count = 0;           // kRead
   std::string checkpoint;      // kCheckpoint, kComplete, kAbort
-  int64_t duration_ms = 0;     // kRunFor, kBrokerDown
+  int64_t duration_ms = 0;     // kRunFor, kBrokerDown, kSlowFetch
   FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
   int64_t nth = 1;             // kArm
   int32_t partition = 0;       // kCorrupt, kDeleteRecords

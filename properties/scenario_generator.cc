@@ -267,6 +267,14 @@ void DrawLogEvents(Choices& choices, Scenario& scenario) {
   }
   // A re-created topic ends its attempt (the job fails over) and leaves
   // every earlier checkpoint stale: at most one, in a faulty attempt.
+  // Slow fetches at the end of a faulty attempt meet the next attempt's
+  // rebuild; now and then longer than the store's no-progress bound.
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    if (!choices.Percent(40)) continue;
+    AttemptStep slow = Step(AttemptStep::Kind::kSlowFetch);
+    slow.duration_ms = choices.Percent(85) ? choices.Range(1, 3000) : choices.Range(30'001, 40'000);
+    scenario.attempts[a].steps.push_back(slow);
+  }
   // Never before the first attempt's opening checkpoint completes: every
   // later attempt restores one.
   if (scenario.attempts.size() > 1 && choices.Percent(35)) {

@@ -40,6 +40,7 @@ inline constexpr StepKeyword<AttemptStep::Kind> kAttemptStepKeywords[] = {
     {AttemptStep::Kind::kCorrupt, "corrupt", true},
     {AttemptStep::Kind::kDeleteRecords, "delete_records", true},
     {AttemptStep::Kind::kRecreateTopic, "recreate_topic", false},
+    {AttemptStep::Kind::kSlowFetch, "slow_fetch", true},
 };
 
 // Each table lists every kind once, in declaration order, up to the last one
@@ -52,7 +53,7 @@ constexpr bool InDeclarationOrder(const StepKeyword<Kind> (&table)[N], Kind last
   return table[N - 1].kind == last;
 }
 static_assert(InDeclarationOrder(kActionStepKeywords, ActionStep::Kind::kMemoryAdd));
-static_assert(InDeclarationOrder(kAttemptStepKeywords, AttemptStep::Kind::kRecreateTopic));
+static_assert(InDeclarationOrder(kAttemptStepKeywords, AttemptStep::Kind::kSlowFetch));
 
 // The entry of `keyword` in `table`, or null when it is no step keyword.
 template <typename Kind, size_t N>

@@ -268,9 +268,10 @@ class ScenarioParser {
       case AttemptStep::Kind::kRecreateTopic: break;
       case AttemptStep::Kind::kRunFor: step.duration_ms = ReadInt(*form.arg, 1, kDurationMsMax); break;
       case AttemptStep::Kind::kArm: ParseArm(*form.arg, step); break;
-      case AttemptStep::Kind::kBrokerDown: {
-        Mapping down(*form.arg, {"for_ms"});
-        step.duration_ms = ReadInt(down.Require("for_ms"), 1, kDurationMsMax);
+      case AttemptStep::Kind::kBrokerDown:
+      case AttemptStep::Kind::kSlowFetch: {
+        Mapping window(*form.arg, {"for_ms"});
+        step.duration_ms = ReadInt(window.Require("for_ms"), 1, kDurationMsMax);
         break;
       }
       case AttemptStep::Kind::kCorrupt: ParseCorrupt(*form.arg, step); break;

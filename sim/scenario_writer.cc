@@ -65,6 +65,7 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
           << step.nth << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kBrokerDown:
+    case AttemptStep::Kind::kSlowFetch:
       begin_options();
       out << YAML::Key << "for_ms" << YAML::Value << step.duration_ms << YAML::EndMap << YAML::EndMap;
       return;

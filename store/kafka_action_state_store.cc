@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "store/check.h"
 #include "store/state_codec.h"
 
@@ -80,39 +82,66 @@ Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const
     // not read.
     const PartitionOffsets range = offsets[partition];
     DURASIM_CHECK(from >= range.start && from <= range.end);
-    Result<std::vector<LogRecord>> records = client_.Read(partition, from, range.end);
-    if (!records.ok()) return records.status();
-    int64_t previous_offset = from - 1;
-    for (LogRecord& record : *records) {
-      // The port's contract: records of that partition in [from, end), in
+    if (Status read = ReadPartition(partition, from, range); !read.ok()) return read;
+  }
+  return Status::Ok();
+}
+
+Status KafkaActionStateStore::ReadPartition(int32_t partition, int64_t from, const PartitionOffsets& range) {
+  int64_t next = from;
+  std::chrono::milliseconds stalled{0};
+  while (next < range.end) {
+    Result<FetchResult> fetched = client_.Fetch(partition, next, range.end);
+    if (!fetched.ok()) return fetched.status();
+    if (fetched->records.empty() && fetched->next_offset <= next) {
+      // Nothing yet: an empty fetch is no end (the first design stopped at
+      // the first empty poll). A fetch that says it waited nothing still
+      // counts, so the loop is bounded.
+      stalled += std::max(fetched->waited, std::chrono::milliseconds(1));
+      if (stalled >= kRebuildStallMax) {
+        return Status(StatusCode::kUnavailable,
+                      fmt::format("rebuild made no progress for {} ms at partition {} offset {} (reading to {}): "
+                                  "giving up",
+                                  stalled.count(), partition, next, range.end));
+      }
+      continue;
+    }
+    stalled = std::chrono::milliseconds(0);
+    for (const LogRecord& record : fetched->records) {
+      // The port's contract: records of that partition in [next, end), in
       // increasing offset order (compaction may leave gaps).
       DURASIM_CHECK_EQ(record.partition, partition);
-      DURASIM_CHECK_GT(record.offset, previous_offset);
+      DURASIM_CHECK_GE(record.offset, next);
       DURASIM_CHECK_LT(record.offset, range.end);
-      previous_offset = record.offset;
+      next = record.offset + 1;
       ++records_scanned_;
-      const std::string where = fmt::format("partition {} offset {}", record.partition, record.offset);
-      Result<StateKey> parsed_key = ParseRecordKey(record.key);
-      if (!parsed_key.ok()) {
-        return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
-      }
-      if (record.value.empty()) {  // a tombstone: the state was pruned
-        Forget(record.key, parsed_key->key);
-        continue;
-      }
-      Result<DecodedState> decoded = DecodeStateValue(record.value);
-      if (!decoded.ok()) {
-        return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, decoded.status().message()));
-      }
-      if (decoded->state_key != *parsed_key) {
-        return Status(StatusCode::kInvalidRecovery,
-                      fmt::format("{}: record key \"{}\" does not match the state key in its value", where,
-                                  record.key));
-      }
-      Remember(record.key, CachedState{*parsed_key, std::move(decoded->state),
-                                       RecordPosition{record.partition, record.offset}});
+      if (Status taken = TakeRecord(record); !taken.ok()) return taken;
     }
+    next = std::max(next, std::min(fetched->next_offset, range.end));
   }
+  return Status::Ok();
+}
+
+Status KafkaActionStateStore::TakeRecord(const LogRecord& record) {
+  const std::string where = fmt::format("partition {} offset {}", record.partition, record.offset);
+  Result<StateKey> parsed_key = ParseRecordKey(record.key);
+  if (!parsed_key.ok()) {
+    return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
+  }
+  if (record.value.empty()) {  // a tombstone: the state was pruned
+    Forget(record.key, parsed_key->key);
+    return Status::Ok();
+  }
+  Result<DecodedState> decoded = DecodeStateValue(record.value);
+  if (!decoded.ok()) {
+    return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, decoded.status().message()));
+  }
+  if (decoded->state_key != *parsed_key) {
+    return Status(StatusCode::kInvalidRecovery,
+                  fmt::format("{}: record key \"{}\" does not match the state key in its value", where, record.key));
+  }
+  Remember(record.key,
+           CachedState{*parsed_key, std::move(decoded->state), RecordPosition{record.partition, record.offset}});
   return Status::Ok();
 }
 

@@ -45,8 +45,19 @@ class KafkaActionStateStore : public ActionStateStore {
     RecordPosition position;
   };
 
+  // How long a rebuild may fetch without progress before it gives up
+  // (#1101: 30 s), counted in the time the fetches say they waited.
+  static constexpr std::chrono::milliseconds kRebuildStallMax{30'000};
+
   // Reads the log from a checked marker into the cache.
   Status ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets);
+  // Reads `partition` from `from` to exactly `range.end` (captured when the
+  // rebuild started, whatever the fetches return meanwhile), fetch by
+  // fetch. kUnavailable when no fetch made progress for kRebuildStallMax.
+  virtual Status ReadPartition(int32_t partition, int64_t from, const PartitionOffsets& range);
+  // Takes one record of a rebuild into the cache (or forgets the state of a
+  // tombstone). kInvalidRecovery for a record that does not decode.
+  Status TakeRecord(const LogRecord& record);
   // Records an acknowledged or rebuilt state in the cache and the index.
   void Remember(const std::string& record_key, CachedState cached);
   // Drops a state a rebuild found a tombstone for.

@@ -19,6 +19,7 @@
 #include "properties/mutants/prune_on_snapshot.h"
 #include "properties/mutants/random_id_in_call.h"
 #include "properties/mutants/rebuild_accepts_invalid.h"
+#include "properties/mutants/stop_at_first_empty_fetch.h"
 #include "properties/mutants/swallow_cancellation.h"
 #include "properties/mutants/mutant.h"
 #include "store/kafka_action_state_store.h"
@@ -85,6 +86,9 @@ const std::vector<Mutant>& AllMutants() {
       {"marker-without-topic-identity", "the recovery marker holds offsets only; a re-created topic's restore "
        "rebuilds from the new topic's data", "apache/flink-agents #1101: versioned marker with topic name and id",
        Invariant::kInvalidRecovery, StoreOf<MarkerWithoutTopicIdentityStore>(), {}},
+      {"stop-at-first-empty-fetch", "rebuild ends a partition at the first fetch that returns nothing",
+       "Flink Agents' first rebuild loop, which ended at the first empty poll (#1101)", Invariant::kOnce,
+       StoreOf<StopAtFirstEmptyFetchStore>(), {}},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };
