@@ -41,7 +41,7 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   }
   // The harness knows whether a log event made the marker stale: then the
   // store must reject it; otherwise it must accept it.
-  const std::optional<std::string> stale = world_.lifecycle().WhyStale(checkpoint.marker, checkpoint.topic_incarnation);
+  const std::optional<std::string> stale = world_.lifecycle().WhyStale(checkpoint.marker, checkpoint.topic_incarnation, checkpoint.completed);
   if (stale) world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
   const StoreStats stats = store_.Stats();
   const size_t index = world_.Record(

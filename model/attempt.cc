@@ -55,7 +55,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
 }
 
 void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
-  if (!world_.halted()) world_.lifecycle().NoteAppend(record.partition, record.offset, world_.now());
+  if (!world_.halted()) world_.lifecycle().NoteAppend(record, world_.now());
   const size_t index = world_.Record(AppendSeenTraceKind(seen), fmt::format("partition={} offset={} key={:?}",
                                                                             record.partition, record.offset, record.key));
   Result<DecodedState> decoded = DecodeStateValue(record.value);
@@ -272,9 +272,18 @@ bool Attempt::Apply(const AttemptStep& step) {
     case AttemptStep::Kind::kCheckpoint:
       runtime.TakeCheckpoint(step.checkpoint);
       return true;
-    case AttemptStep::Kind::kComplete:
+    case AttemptStep::Kind::kComplete: {
       runtime.CompleteCheckpoint(step.checkpoint);
+      // The harness's record of committed cleanups: a checkpoint completed
+      // in the incarnation that took it pruned (with tombstones) up to its
+      // boundaries.
+      const Checkpoint* completed = world_.checkpoints().Find(step.checkpoint);
+      if (world_.scenario().log.tombstones && completed != nullptr && completed->attempt == number_ &&
+          completed->phase == Checkpoint::Phase::kCompleted) {
+        world_.lifecycle().NoteCommittedPrune(completed->completed);
+      }
       return true;
+    }
     case AttemptStep::Kind::kAbort:
       world_.CountFault(CoveragePoint::Made(ScriptFault::kCheckpointAbort));
       runtime.AbortCheckpoint(step.checkpoint);

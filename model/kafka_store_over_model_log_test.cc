@@ -793,7 +793,9 @@ TEST_F(KafkaActionStateStoreTest, PruneWorksOnRebuiltStates) {
 TEST_F(KafkaActionStateStoreTest, PruneWithTombstonesAppendsThemAndRebuildForgetsThoseStates) {
   // Strategy: with tombstones on, Prune(a, 1) appends one empty-valued record
   // per dropped state (a/1 on two actions), without waiting; a rebuild from
-  // the start then forgets a/1 and keeps a/2, with a's bookkeeping. Without
+  // the start of a checkpoint at which a/1 was finished then forgets a/1 and
+  // keeps a/2, with a's bookkeeping. A checkpoint older than the prune (a/1
+  // not finished there) is rejected at the first tombstone (#691). Without
   // tombstones the same prune appends nothing.
   KafkaLog log(1);
   SimClock clock;
@@ -810,7 +812,14 @@ TEST_F(KafkaActionStateStoreTest, PruneWithTombstonesAppendsThemAndRebuildForget
   EXPECT_EQ(log.Read(0, 3, 5)[0].key, EncodeRecordKey(Key("a", 1)));
 
   Process restored(clock_, log, Config(1));
-  ASSERT_TRUE(restored.store.Rebuild(ModelMarker({{0, 0}})).ok());
+  const Status older = restored.store.Rebuild(ModelMarker({{0, 0}}));
+  EXPECT_EQ(older.code(), StatusCode::kInvalidRecovery) << older.ToString();
+  EXPECT_TRUE(Mentions(older, "partition 0 offset 3: a tombstone removes the state of key \"a\" sequence number 1, "
+                              "which this checkpoint still needs (finished there: up to 0)"));
+  EXPECT_EQ(restored.store.Stats().cached_states, 0u);
+  RecoveryMarker after_prune = ModelMarker({{0, 0}});
+  after_prune.completed = {{"a", 1}};
+  ASSERT_TRUE(restored.store.Rebuild(after_prune).ok());
   EXPECT_FALSE(restored.store.Get(Key("a", 1)).has_value());
   EXPECT_FALSE(restored.store.Get(Key("a", 1, kEvent, kAction + 1)).has_value());
   EXPECT_TRUE(restored.store.Get(Key("a", 2)).has_value());

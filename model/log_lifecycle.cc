@@ -3,14 +3,19 @@
 
 #include <fmt/format.h>
 
+#include "store/state_codec.h"
+
 #include "store/check.h"
 
 namespace durasim {
 
-void LogLifecycle::NoteAppend(int32_t partition, int64_t offset, SimTime at) {
-  DURASIM_CHECK_GE(partition, 0);
-  DURASIM_CHECK_LT(static_cast<size_t>(partition), appended_at_.size());
-  appended_at_[static_cast<size_t>(partition)].emplace(offset, at);
+void LogLifecycle::NoteAppend(const LogRecord& record, SimTime at) {
+  DURASIM_CHECK_GE(record.partition, 0);
+  DURASIM_CHECK_LT(static_cast<size_t>(record.partition), appended_at_.size());
+  appended_at_[static_cast<size_t>(record.partition)].emplace(record.offset, at);
+  if (!record.value.empty()) return;
+  Result<StateKey> state_key = ParseRecordKey(record.key);
+  if (state_key.ok()) tombstones_[{record.partition, record.offset}] = std::move(state_key).value();
 }
 
 void LogLifecycle::NoteDeleted(int32_t partition, int64_t start) {
@@ -19,11 +24,14 @@ void LogLifecycle::NoteDeleted(int32_t partition, int64_t start) {
   current = start;
   std::map<int64_t, SimTime>& times = appended_at_[static_cast<size_t>(partition)];
   times.erase(times.begin(), times.lower_bound(start));
+  tombstones_.erase(tombstones_.lower_bound({partition, 0}), tombstones_.lower_bound({partition, start}));
 }
 
 void LogLifecycle::NoteRecreated() {
   starts_.assign(starts_.size(), 0);
   appended_at_.assign(appended_at_.size(), {});
+  tombstones_.clear();
+  committed_prunes_.clear();
   ++incarnation_;
 }
 
@@ -42,7 +50,8 @@ std::vector<std::pair<int32_t, int64_t>> LogLifecycle::Expired(SimTime now, SimD
   return expired;
 }
 
-std::optional<std::string> LogLifecycle::WhyStale(const RecoveryMarker& marker, int64_t incarnation) const {
+std::optional<std::string> LogLifecycle::WhyStale(const RecoveryMarker& marker, int64_t incarnation,
+                                                  const CompletedBoundaries& completed) const {
   if (incarnation != incarnation_) {
     return fmt::format("the topic was re-created since the checkpoint (incarnation {}, now {})", incarnation,
                        incarnation_);
@@ -52,6 +61,21 @@ std::optional<std::string> LogLifecycle::WhyStale(const RecoveryMarker& marker, 
     if (offset < starts_[static_cast<size_t>(partition)]) {
       return fmt::format("partition {}: the marker's offset {} is below the log start {}", partition, offset,
                          starts_[static_cast<size_t>(partition)]);
+    }
+  }
+  auto finished_at = [](const CompletedBoundaries& boundaries, const std::string& key) {
+    auto it = boundaries.find(key);
+    return it == boundaries.end() ? int64_t{0} : it->second;
+  };
+  for (const auto& [position, state_key] : tombstones_) {
+    auto from = marker.offsets.find(position.first);
+    if (from == marker.offsets.end() || position.second < from->second) continue;  // not read
+    if (state_key.seq <= finished_at(completed, state_key.key)) continue;        // not needed
+    for (const CompletedBoundaries& pruned : committed_prunes_) {
+      if (state_key.seq > finished_at(pruned, state_key.key)) continue;
+      return fmt::format("partition {} offset {}: a committed cleanup's tombstone removes key {:?} sequence number {}, "
+                         "which the checkpoint still needs",
+                         position.first, position.second, state_key.key, state_key.seq);
     }
   }
   return std::nullopt;

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "model/scheduler.h"
+#include "store/action_state.h"
+#include "store/log_client.h"
 #include "store/recovery_marker.h"
 
 namespace durasim {
@@ -22,8 +24,12 @@ class LogLifecycle {
  public:
   explicit LogLifecycle(int32_t partitions) : starts_(static_cast<size_t>(partitions), 0), appended_at_(starts_.size()) {}
 
-  // A record the harness saw appended (or discovered) at `at`.
-  void NoteAppend(int32_t partition, int64_t offset, SimTime at);
+  // A record the harness saw appended (or discovered) at `at`; a tombstone
+  // (an empty value) is kept with the state it names.
+  void NoteAppend(const LogRecord& record, SimTime at);
+  // A checkpoint with boundaries `completed` completed in the incarnation
+  // that took it, with tombstones on: its prune is a committed cleanup.
+  void NoteCommittedPrune(const CompletedBoundaries& completed) { committed_prunes_.push_back(completed); }
   // The log start of `partition` moved to `start` (never backwards).
   void NoteDeleted(int32_t partition, int64_t start);
 
@@ -44,12 +50,19 @@ class LogLifecycle {
   // Why a restore cannot use `marker` of a checkpoint taken in topic
   // incarnation `incarnation`, or nothing when the log still holds every
   // record from it: the topic was re-created since, or an offset lies below
-  // its partition's log start.
-  std::optional<std::string> WhyStale(const RecoveryMarker& marker, int64_t incarnation) const;
+  // its partition's log start, or the log holds, at or after the marker, a
+  // tombstone of a committed cleanup for a state past `completed` (the
+  // checkpoint's boundaries): a state this checkpoint still needs is gone
+  // (#691, #1101). A tombstone no completed checkpoint's prune accounts for
+  // (a prune before completion) does not make a marker stale.
+  std::optional<std::string> WhyStale(const RecoveryMarker& marker, int64_t incarnation,
+                                      const CompletedBoundaries& completed = {}) const;
 
  private:
   std::vector<int64_t> starts_;
   std::vector<std::map<int64_t, SimTime>> appended_at_;  // by partition: offset -> when
+  std::map<std::pair<int32_t, int64_t>, StateKey> tombstones_;  // (partition, offset) -> the state it removes
+  std::vector<CompletedBoundaries> committed_prunes_;
   int64_t incarnation_ = 1;
 };
 

@@ -267,6 +267,14 @@ void DrawLogEvents(Choices& choices, Scenario& scenario) {
   }
   // A re-created topic ends its attempt (the job fails over) and leaves
   // every earlier checkpoint stale: at most one, in a faulty attempt.
+  // Tombstones with restores of older checkpoints: a restore older than a
+  // committed cleanup is rejected (the committed cleanup boundary).
+  if (!scenario.log.tombstones && choices.Percent(60)) {
+    scenario.log.tombstones = true;
+    for (size_t a = 1; a + 1 < scenario.attempts.size(); ++a) {  // never the healed last attempt
+      if (choices.Percent(60)) scenario.attempts[a].restore = kRestorePrevious;
+    }
+  }
   // Slow fetches at the end of a faulty attempt meet the next attempt's
   // rebuild; now and then longer than the store's no-progress bound.
   for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {

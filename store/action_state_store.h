@@ -14,10 +14,6 @@
 
 namespace durasim {
 
-// Input key -> the last sequence number whose run finished, as captured by a
-// checkpoint's keyed state. The runtime owns it; the store keeps no copy.
-using CompletedBoundaries = std::map<std::string, int64_t>;
-
 // What the store holds in memory, for the bounded-memory invariant.
 struct StoreStats {
   size_t cached_states = 0;       // latest state per state key

@@ -64,6 +64,7 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
   // The whole marker is checked before anything is read, so a rejected
   // marker leaves nothing behind.
   if (Status usable = CheckMarker(marker, *topic, *offsets); !usable.ok()) return usable;
+  rebuilding_completed_ = marker.completed;
   const Status read = ReadFromMarker(marker, *offsets);
   if (!read.ok()) {
     // A half-read log is no recovery state: the store stays empty.
@@ -129,6 +130,7 @@ Status KafkaActionStateStore::TakeRecord(const LogRecord& record) {
     return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
   }
   if (record.value.empty()) {  // a tombstone: the state was pruned
+    if (Status usable = CheckTombstone(*parsed_key, where); !usable.ok()) return usable;
     Forget(record.key, parsed_key->key);
     return Status::Ok();
   }
@@ -184,6 +186,7 @@ Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedB
   Result<TopicIdentity> topic = client_.Topic();
   if (!topic.ok()) return topic.status();
   RecoveryMarker marker = MarkerOf(*topic, {});
+  if (tombstones_) marker.completed = completed;
   for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker.offsets[p] = (*offsets)[p].end;
   // Rewind each partition to the oldest state a restore must still see.
   for (const auto& [record_key, cached] : cache_) {
@@ -193,6 +196,16 @@ Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedB
     offset->second = std::min(offset->second, cached.position.offset);
   }
   return marker;
+}
+
+Status KafkaActionStateStore::CheckTombstone(const StateKey& state_key, const std::string& where) const {
+  if (!NeedsReplay(state_key, rebuilding_completed_)) return Status::Ok();
+  auto finished = rebuilding_completed_.find(state_key.key);
+  return Status(StatusCode::kInvalidRecovery,
+                fmt::format("{}: a tombstone removes the state of key {:?} sequence number {}, which this checkpoint "
+                            "still needs (finished there: up to {}): the checkpoint is older than a committed cleanup",
+                            where, state_key.key, state_key.seq,
+                            finished == rebuilding_completed_.end() ? 0 : finished->second));
 }
 
 StoreStats KafkaActionStateStore::Stats() const {

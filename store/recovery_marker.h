@@ -25,6 +25,10 @@ namespace durasim {
 // Partition -> offset.
 using MarkerOffsets = std::map<int32_t, int64_t>;
 
+// Input key -> the last sequence number whose run finished, as captured by a
+// checkpoint's keyed state. The runtime owns it; the store keeps no copy.
+using CompletedBoundaries = std::map<std::string, int64_t>;
+
 struct RecoveryMarker {
   // 1: offsets only (before #1101; never written by this store).
   // 2: version, topic name and identity, offsets.
@@ -33,6 +37,11 @@ struct RecoveryMarker {
   int32_t version = kVersion;
   TopicIdentity topic;
   MarkerOffsets offsets;
+  // With tombstones: the checkpoint's completed boundaries (key -> last
+  // finished sequence number). A committed cleanup that pruned a state past
+  // them (one this checkpoint still needs) makes it unrestorable (#691,
+  // #1101). Empty without tombstones.
+  CompletedBoundaries completed;
 
   bool operator==(const RecoveryMarker&) const = default;
 };

@@ -21,6 +21,7 @@
 #include "properties/mutants/rebuild_accepts_invalid.h"
 #include "properties/mutants/stop_at_first_empty_fetch.h"
 #include "properties/mutants/swallow_cancellation.h"
+#include "properties/mutants/tombstones_without_boundary.h"
 #include "properties/mutants/mutant.h"
 #include "store/kafka_action_state_store.h"
 
@@ -58,8 +59,10 @@ const std::vector<Mutant>& AllMutants() {
        "#1158 review: recovery must reject invalid recovery data", Invariant::kInvalidRecovery,
        StoreOf<RebuildAcceptsInvalidStore>(), {}},
       {"prune-on-snapshot", "states are pruned when a checkpoint is taken instead of when it completes",
-       "pruning (with tombstones) before the checkpoint is confirmed", Invariant::kFinished, {},
-       RuntimeOf<PruneOnSnapshotRuntime>()},
+       "pruning (with tombstones) before the checkpoint is confirmed", Invariant::kFinished,
+       // On the store before the cleanup check (#691): the production store
+       // rejects the restore the premature prune broke (invalid-recovery).
+       StoreOf<TombstonesWithoutBoundaryStore>(), RuntimeOf<PruneOnSnapshotRuntime>()},
       {"pending-as-hit", "a PENDING call slot is replayed as a saved result", "durable-call replay matching",
        Invariant::kSameAnswer, {}, RuntimeOf<PendingAsHitRuntime>()},
       {"cancel-as-failure", "a durable call cancelled in flight is persisted as FAILED and replayed as a failure",
@@ -89,6 +92,9 @@ const std::vector<Mutant>& AllMutants() {
       {"stop-at-first-empty-fetch", "rebuild ends a partition at the first fetch that returns nothing",
        "Flink Agents' first rebuild loop, which ended at the first empty poll (#1101)", Invariant::kOnce,
        StoreOf<StopAtFirstEmptyFetchStore>(), {}},
+      {"tombstones-without-boundary", "tombstones on, no committed cleanup boundary: an older checkpoint's restore "
+       "loses states its inputs need", "apache/flink-agents #691 / #1101: the committed cleanup boundary",
+       Invariant::kFinished, StoreOf<TombstonesWithoutBoundaryStore>(), {}},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };
