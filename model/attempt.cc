@@ -111,6 +111,19 @@ bool Attempt::ApplyRetention() {
   return true;
 }
 
+bool Attempt::Compact() {
+  Result<std::vector<std::pair<int32_t, int64_t>>> removed = world_.backend().Compact();
+  if (!removed.ok()) {
+    Error(fmt::format("compact: backend {} failed: {}", world_.backend().name(), removed.status().ToString()));
+    return false;
+  }
+  world_.lifecycle().NoteCompacted(*removed);
+  for (const auto& [partition, offset] : *removed) world_.ForgetCorrupted(partition, offset);
+  if (!removed->empty()) world_.CountFault(CoveragePoint::Happened(LogEvent::kCompact));
+  world_.Record("log.compacted", fmt::format("records_removed={}", removed->size()));
+  return true;
+}
+
 bool Attempt::RecreateTopic() {
   LogLifecycle& lifecycle = world_.lifecycle();
   world_.Record("log.recreated", fmt::format("incarnation={}", lifecycle.incarnation() + 1));
@@ -311,6 +324,8 @@ bool Attempt::Apply(const AttemptStep& step) {
       return DeleteRecords(step.partition, step.offset, LogEvent::kDeleteRecords);
     case AttemptStep::Kind::kRecreateTopic:
       return RecreateTopic();
+    case AttemptStep::Kind::kCompact:
+      return Compact();
     case AttemptStep::Kind::kSlowFetch:
       world_.log().SetSlowFetchUntil(world_.now() + Ms(step.duration_ms));
       world_.Record("log.slow_fetch", fmt::format("until={}", FormatSimTime(world_.log().slow_fetch_until())));

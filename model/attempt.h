@@ -83,6 +83,8 @@ class Attempt {
   // recreate_topic: the running job fails over (its topic is gone), then
   // the topic is deleted and created again.
   bool RecreateTopic();
+  // compact: log compaction (KafkaLog::Compact) on the backend.
+  bool Compact();
   void Error(const std::string& message);
 
   World& world_;

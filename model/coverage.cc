@@ -42,6 +42,7 @@ std::optional<EnumInfo> EnumInfoOf(LogEvent event) {
       return EnumInfo{"stale_marker", "a restore met a marker that a log event made stale"};
     case LogEvent::kRecreateTopic: return EnumInfo{"recreate_topic", "the topic was deleted and created again"};
     case LogEvent::kSlowFetch: return EnumInfo{"slow_fetch", "a rebuild met fetches that returned nothing"};
+    case LogEvent::kCompact: return EnumInfo{"compact", "compaction removed superseded records"};
   }
   return std::nullopt;
 }

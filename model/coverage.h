@@ -52,6 +52,7 @@ enum class LogEvent {
   kStaleMarker,    // a restore met a marker a log event made stale (the oracle expected a rejection)
   kRecreateTopic,  // the topic was deleted and created again
   kSlowFetch,      // a rebuild met fetches that returned nothing
+  kCompact,        // compaction removed superseded records
 };
 
 std::optional<EnumInfo> EnumInfoOf(LogEvent event);

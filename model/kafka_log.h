@@ -27,6 +27,11 @@ inline constexpr std::string_view kCorruptValue = "\x01garbage{";
 // Positions (partition, offset) of corrupted records.
 using CorruptedPositions = std::set<std::pair<int32_t, int64_t>>;
 
+// The positions of the records compaction removes from `partitions` (each
+// partition's records in offset order): every record with a later record
+// of the same key in its partition.
+std::vector<std::pair<int32_t, int64_t>> SupersededPositions(const std::vector<std::vector<LogRecord>>& partitions);
+
 // Replaces the value of every record of `records` at a corrupted position:
 // how a log whose bytes cannot be overwritten in place (librdkafka's mock
 // cluster, a real broker) shows a corruption to the reader.
@@ -66,6 +71,12 @@ class KafkaLog {
   // The topic is deleted and created again with as many partitions: every
   // record is gone, offsets start over at 0, and the incarnation moves on.
   void Recreate();
+  // Kafka's log compaction, all of the log at once: for each record key
+  // only its latest record stays (a tombstone too: tombstones are never
+  // removed here, log.delete_retention_ms is not modelled); offsets keep
+  // their gaps and the log start and end do not move. Returns the
+  // positions removed.
+  std::vector<std::pair<int32_t, int64_t>> Compact();
 
   // Availability: the broker is unreachable before `until`.
   void SetDownUntil(SimTime until) { down_until_ = until; }
@@ -84,12 +95,14 @@ class KafkaLog {
   size_t total_records() const;
 
  private:
-  // Each partition's records from its log start: records[i].offset is
-  // start + i (offsets are dense: no compaction yet).
+  // Each partition's records from its log start, in increasing offset
+  // order; compaction leaves gaps, so an offset is found by search.
   struct Partition {
     std::vector<LogRecord> records;
     int64_t start = 0;
-    int64_t end() const { return start + static_cast<int64_t>(records.size()); }
+    int64_t next = 0;  // the end offset: where the next append goes
+    int64_t end() const { return next; }
+    std::vector<LogRecord>::const_iterator LowerBound(int64_t offset) const;
   };
   Partition& At(int32_t partition);
   const Partition& At(int32_t partition) const;

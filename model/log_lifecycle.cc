@@ -32,17 +32,26 @@ void LogLifecycle::NoteRecreated() {
   appended_at_.assign(appended_at_.size(), {});
   tombstones_.clear();
   committed_prunes_.clear();
+  removed_.clear();
   ++incarnation_;
+}
+
+void LogLifecycle::NoteCompacted(const std::vector<std::pair<int32_t, int64_t>>& positions) {
+  for (const auto& [partition, offset] : positions) {
+    removed_.insert({partition, offset});
+    appended_at_.at(static_cast<size_t>(partition)).erase(offset);
+    tombstones_.erase({partition, offset});
+  }
 }
 
 std::vector<std::pair<int32_t, int64_t>> LogLifecycle::Expired(SimTime now, SimDuration retention) const {
   std::vector<std::pair<int32_t, int64_t>> expired;
   for (size_t p = 0; p < appended_at_.size(); ++p) {
     int64_t before = starts_[p];
-    // Offsets are contiguous from the start; stop at the first record that
-    // is young enough (or the harness never saw).
+    // From the start, in offset order (compaction leaves gaps): stop at the
+    // first record that is young enough.
     for (const auto& [offset, at] : appended_at_[p]) {
-      if (offset != before || now - at <= retention) break;
+      if (now - at <= retention) break;
       before = offset + 1;
     }
     if (before > starts_[p]) expired.emplace_back(static_cast<int32_t>(p), before);

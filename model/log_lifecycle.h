@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,10 @@ class LogLifecycle {
 
   // The topic was deleted and created again: its offsets start over.
   void NoteRecreated();
+  // Compaction removed the records at `positions`.
+  void NoteCompacted(const std::vector<std::pair<int32_t, int64_t>>& positions);
+  // Whether compaction removed the record at (partition, offset).
+  bool Removed(int32_t partition, int64_t offset) const { return removed_.count({partition, offset}) != 0; }
 
   // The log start of each partition, by partition, as deletions left it.
   const std::vector<int64_t>& starts() const { return starts_; }
@@ -63,6 +68,7 @@ class LogLifecycle {
   std::vector<std::map<int64_t, SimTime>> appended_at_;  // by partition: offset -> when
   std::map<std::pair<int32_t, int64_t>, StateKey> tombstones_;  // (partition, offset) -> the state it removes
   std::vector<CompletedBoundaries> committed_prunes_;
+  std::set<std::pair<int32_t, int64_t>> removed_;  // positions compaction removed
   int64_t incarnation_ = 1;
 };
 

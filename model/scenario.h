@@ -133,6 +133,7 @@ struct AttemptStep {
     kDeleteRecords,  // Kafka's DeleteRecords: records of `partition` below `offset` leave the log
     kRecreateTopic,  // the topic is deleted and created again (a new incarnation); the running job fails over
     kSlowFetch,      // fetches return nothing for `duration_ms` from now (each waits its fetch wait)
+    kCompact,        // log compaction: only the latest record of each key stays
   };
   Kind kind = Kind::kRun;
   int64_t count = 0;           // kRead

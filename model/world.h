@@ -77,6 +77,7 @@ class World {
   const CorruptedPositions& corrupted() const { return corrupted_; }
   // The topic was re-created: no record is corrupted any more.
   void ForgetCorrupted() { corrupted_.clear(); }
+  void ForgetCorrupted(int32_t partition, int64_t offset) { corrupted_.erase({partition, offset}); }
   // Every record of the backend's log, by partition, as a reader sees it:
   // with the records the harness corrupted corrupted.
   Result<std::vector<std::vector<LogRecord>>> ReadLog();

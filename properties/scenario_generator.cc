@@ -269,10 +269,18 @@ void DrawLogEvents(Choices& choices, Scenario& scenario) {
   // every earlier checkpoint stale: at most one, in a faulty attempt.
   // Tombstones with restores of older checkpoints: a restore older than a
   // committed cleanup is rejected (the committed cleanup boundary).
-  if (!scenario.log.tombstones && choices.Percent(60)) {
+  if (!scenario.log.tombstones && choices.Percent(75)) {
     scenario.log.tombstones = true;
     for (size_t a = 1; a + 1 < scenario.attempts.size(); ++a) {  // never the healed last attempt
-      if (choices.Percent(60)) scenario.attempts[a].restore = kRestorePrevious;
+      if (choices.Percent(75)) scenario.attempts[a].restore = kRestorePrevious;
+    }
+    // Now and then one more attempt, before the healed one, that restores
+    // the previous checkpoint after everything the faulty attempts pruned.
+    if (choices.Percent(50)) {
+      AttemptSpec older;
+      older.restore = kRestorePrevious;
+      older.steps.push_back(Step(AttemptStep::Kind::kRun));
+      scenario.attempts.insert(scenario.attempts.end() - 1, older);
     }
   }
   // Slow fetches at the end of a faulty attempt meet the next attempt's
@@ -282,6 +290,13 @@ void DrawLogEvents(Choices& choices, Scenario& scenario) {
     AttemptStep slow = Step(AttemptStep::Kind::kSlowFetch);
     slow.duration_ms = choices.Percent(85) ? choices.Range(1, 3000) : choices.Range(30'001, 40'000);
     scenario.attempts[a].steps.push_back(slow);
+  }
+  // Compaction at a drawn place of some faulty attempts.
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    if (!choices.Percent(40)) continue;
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(steps.size() + 1)),
+                 Step(AttemptStep::Kind::kCompact));
   }
   // Never before the first attempt's opening checkpoint completes: every
   // later attempt restores one.

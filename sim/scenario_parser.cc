@@ -265,7 +265,8 @@ class ScenarioParser {
         break;
       case AttemptStep::Kind::kRun:
       case AttemptStep::Kind::kCrash:
-      case AttemptStep::Kind::kRecreateTopic: break;
+      case AttemptStep::Kind::kRecreateTopic:
+      case AttemptStep::Kind::kCompact: break;
       case AttemptStep::Kind::kRunFor: step.duration_ms = ReadInt(*form.arg, 1, kDurationMsMax); break;
       case AttemptStep::Kind::kArm: ParseArm(*form.arg, step); break;
       case AttemptStep::Kind::kBrokerDown:

@@ -57,7 +57,8 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
     case AttemptStep::Kind::kAbort: one(step.checkpoint); return;
     case AttemptStep::Kind::kRun:
     case AttemptStep::Kind::kCrash:
-    case AttemptStep::Kind::kRecreateTopic: out << keyword; return;
+    case AttemptStep::Kind::kRecreateTopic:
+    case AttemptStep::Kind::kCompact: out << keyword; return;
     case AttemptStep::Kind::kRunFor: one(step.duration_ms); return;
     case AttemptStep::Kind::kArm:
       begin_options();

@@ -98,7 +98,11 @@ Result<std::vector<LogRecord>> ClientRecordSink::Read(int32_t partition, int64_t
     if (Status deleted = CheckNotDeleted(lifecycle_.start(partition), partition, from); !deleted.ok()) return deleted;
   }
   Result<std::vector<LogRecord>> records = client_->Read(partition, from, to);
-  if (records.ok()) ApplyCorruption(corrupted_, *records);
+  if (records.ok()) {
+    // Emulated compaction: the records the harness compacted away are gone.
+    std::erase_if(*records, [&](const LogRecord& r) { return lifecycle_.Removed(r.partition, r.offset); });
+    ApplyCorruption(corrupted_, *records);
+  }
   return records;
 }
 

@@ -68,6 +68,12 @@ class LogBackend {
   // The topic is deleted and created again under its name: every record is
   // gone and offsets start over. REQUIRES: no incarnation is connected.
   virtual Status RecreateTopic() = 0;
+  // Log compaction of the whole log (KafkaLog::Compact); returns the
+  // positions removed. The model removes them; on librdkafka (the mock
+  // ignores topic configs, a real broker compacts when its cleaner decides)
+  // the harness hides them from every reader once the caller notes them in
+  // LogLifecycle.
+  virtual Result<std::vector<std::pair<int32_t, int64_t>>> Compact() = 0;
 
   // Takes the broker down for real where the backend can (librdkafka's mock
   // cluster): its connections close and new ones are refused. The outage's

@@ -27,6 +27,7 @@ class MemoryLogBackend : public LogBackend {
   Result<int64_t> DeleteRecords(int32_t partition, int64_t before_offset) override {
     return log_.DeleteRecords(partition, before_offset);
   }
+  Result<std::vector<std::pair<int32_t, int64_t>>> Compact() override { return log_.Compact(); }
   Status RecreateTopic() override {
     log_.Recreate();
     return Status::Ok();

@@ -51,6 +51,9 @@ class RdKafkaBackend : public LogBackend {
   // offsets start at 0 and whose incarnation is its own; clients see it
   // under the first topic's name (topic_name()).
   Status RecreateTopic() override;
+  // Emulated: the positions compaction would remove from the log as every
+  // reader sees it (ReadAll).
+  Result<std::vector<std::pair<int32_t, int64_t>>> Compact() override;
   // The name the run's topic goes by, whichever topic holds it now.
   const std::string& topic_name() const { return topic_name_; }
   // On the mock cluster, its only broker; a real broker stays up.
