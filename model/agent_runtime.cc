@@ -41,8 +41,12 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   }
   // The harness knows whether a log event made the marker stale: then the
   // store must reject it; otherwise it must accept it.
-  const std::optional<std::string> stale = world_.lifecycle().WhyStale(checkpoint.marker, checkpoint.topic_incarnation, checkpoint.completed);
-  if (stale) world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
+  const std::optional<std::string> stale =
+      world_.lifecycle().WhyStale(checkpoint.marker, checkpoint.topic_incarnation, checkpoint.completed);
+  if (stale) {
+    world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
+    world_.Record("restore.stale", fmt::format("checkpoint={} {}", checkpoint.id, *stale));
+  }
   const StoreStats stats = store_.Stats();
   const size_t index = world_.Record(
       rebuilt.ok() ? "restore" : "restore.rejected",
