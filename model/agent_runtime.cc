@@ -76,8 +76,16 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   const Status rebuilt = store_.Rebuild(marker);
   bool corrupt_in_range = false;
   for (const auto& [partition, offset] : world_.corrupted()) {
-    auto from = marker.find(partition);
-    if (from != marker.end() && offset >= from->second) corrupt_in_range = true;
+    auto from = marker.offsets.find(partition);
+    if (from != marker.offsets.end() && offset >= from->second) corrupt_in_range = true;
+  }
+  // The harness knows whether a log event made the marker stale: then the
+  // store must reject it; otherwise it must accept it.
+  const std::optional<std::string> stale =
+      world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation, checkpoint.completed);
+  if (stale) {
+    world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
+    world_.Record("restore.stale", fmt::format("{}checkpoint={} {}", Tag(), checkpoint.id, *stale));
   }
   const StoreStats stats = store_.Stats();
   const size_t index = world_.Record(
@@ -86,7 +94,7 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
                   checkpoint.source_offset, stats.records_scanned, stats.cached_states,
                   rebuilt.ok() ? "" : " error=" + rebuilt.ToString()));
   restore_line_ = index;
-  world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, false, corrupt_in_range, index); });
+  world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, stale.has_value(), corrupt_in_range, index); });
   if (rebuilt.ok()) {
     const RestoreView view{checkpoint.id, checkpoint.completed, checkpoint.source_offset};
     world_.Notify([&](RunObserver& o) { o.OnRestore(view, index); });

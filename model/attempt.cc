@@ -148,7 +148,8 @@ void Attempt::ReadInputs(int64_t count) {
 }
 
 void Attempt::TakeCheckpoint(const std::string& id) {
-  Checkpoint checkpoint{id, Checkpoint::Phase::kTaken, number_, {}, {}, {}, {}, source_offset_, parallelism()};
+  Checkpoint checkpoint{id,           Checkpoint::Phase::kTaken, number_, {}, {}, {}, {}, source_offset_,
+                        parallelism(), world_.lifecycle().incarnation()};
   size_t queued = 0;
   for (size_t i = 0; i < subtasks_.size(); ++i) {
     std::optional<AgentRuntime::Snapshot> snapshot = subtasks_[i].runtime->TakeCheckpoint(id);
@@ -212,6 +213,7 @@ boost::asio::awaitable<void> Attempt::WaitIdle() {
 }
 
 void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
+  if (!world_.halted()) world_.lifecycle().NoteAppend(record, world_.now());
   const size_t index = world_.Record(AppendSeenTraceKind(seen), fmt::format("partition={} offset={} key={:?}",
                                                                             record.partition, record.offset, record.key));
   Result<DecodedState> decoded = DecodeStateValue(record.value);
@@ -249,6 +251,64 @@ bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
   return true;
 }
 
+bool Attempt::DeleteRecords(int32_t partition, int64_t before_offset, LogEvent why) {
+  const char* what = why == LogEvent::kRetention ? "retention" : "delete_records";
+  Result<int64_t> start = world_.backend().DeleteRecords(partition, before_offset);
+  if (!start.ok()) {
+    Error(fmt::format("{}: backend {} failed: {}", what, world_.backend().name(), start.status().ToString()));
+    return false;
+  }
+  LogLifecycle& lifecycle = world_.lifecycle();
+  if (*start <= lifecycle.start(partition)) return true;  // nothing left the log
+  const int64_t from = lifecycle.start(partition);
+  lifecycle.NoteDeleted(partition, *start);
+  world_.CountFault(CoveragePoint::Happened(why));
+  world_.Record(why == LogEvent::kRetention ? "log.retention" : "log.deleted",
+                fmt::format("partition={} records=[{}, {}) start={}", partition, from, *start, *start));
+  return true;
+}
+
+bool Attempt::ApplyRetention() {
+  const int64_t retention_ms = world_.scenario().log.retention_ms;
+  if (retention_ms <= 0) return true;
+  for (const auto& [partition, before] : world_.lifecycle().Expired(world_.now(), Ms(retention_ms))) {
+    if (!DeleteRecords(partition, before, LogEvent::kRetention)) return false;
+  }
+  return true;
+}
+
+bool Attempt::Compact() {
+  Result<std::vector<std::pair<int32_t, int64_t>>> removed = world_.backend().Compact();
+  if (!removed.ok()) {
+    Error(fmt::format("compact: backend {} failed: {}", world_.backend().name(), removed.status().ToString()));
+    return false;
+  }
+  world_.lifecycle().NoteCompacted(*removed);
+  for (const auto& [partition, offset] : *removed) world_.ForgetCorrupted(partition, offset);
+  if (!removed->empty()) world_.CountFault(CoveragePoint::Happened(LogEvent::kCompact));
+  world_.Record("log.compacted", fmt::format("records_removed={}", removed->size()));
+  return true;
+}
+
+bool Attempt::RecreateTopic() {
+  LogLifecycle& lifecycle = world_.lifecycle();
+  world_.Record("log.recreated", fmt::format("incarnation={}", lifecycle.incarnation() + 1));
+  world_.CountFault(CoveragePoint::Happened(LogEvent::kRecreateTopic));
+  // The job fails over first, as Flink's would when its topic vanishes; the
+  // topic is re-created with no incarnation connected.
+  CrashJob("recreate_topic");
+  connection_.Close();
+  if (Status recreated = world_.backend().RecreateTopic(); !recreated.ok()) {
+    error_message_ = fmt::format("recreate_topic on backend {}: {}", world_.backend().name(), recreated.ToString());
+    error_ = true;
+    scheduler_->Stop();
+    return false;
+  }
+  lifecycle.NoteRecreated();
+  world_.ForgetCorrupted();
+  return true;
+}
+
 void Attempt::Error(const std::string& message) {
   world_.Record("error", message);
   error_message_ = message;
@@ -280,6 +340,7 @@ bool Attempt::Restore(End& end) {
     world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
     world_.clock().now = world_.log().down_until();
   }
+  if (world_.log().FetchesSlow(world_.now())) world_.CountFault(CoveragePoint::Happened(LogEvent::kSlowFetch));
   if (checkpoint->parallelism != parallelism()) {
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kRescale));
     world_.Record("rescale", fmt::format("checkpoint={} from={} to={}", id, checkpoint->parallelism, parallelism()));
@@ -315,6 +376,8 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     Error(fmt::format("reading the log of backend {} failed: {}", world_.backend().name(), discovered.ToString()));
     return End::kError;
   }
+  // Retention runs while the agent is down too.
+  if (!ApplyRetention()) return End::kError;
   if (spec_.restore.has_value()) {
     End end = End::kError;
     if (!Restore(end)) return end;
@@ -382,7 +445,7 @@ boost::asio::awaitable<void> Attempt::Drive() {
     }
     if (!holding) co_await AcquireMailboxes();
     holding = true;
-    if (!Apply(step) || stopped()) co_return;
+    if (!ApplyRetention() || !Apply(step) || stopped()) co_return;
   }
   if (holding) ReleaseMailboxes();
   co_await WaitIdle();
@@ -399,9 +462,18 @@ bool Attempt::Apply(const AttemptStep& step) {
     case AttemptStep::Kind::kCheckpoint:
       TakeCheckpoint(step.checkpoint);
       return true;
-    case AttemptStep::Kind::kComplete:
+    case AttemptStep::Kind::kComplete: {
       CompleteCheckpoint(step.checkpoint);
+      // The harness's record of committed cleanups: a checkpoint completed
+      // in the incarnation that took it pruned (with tombstones) up to its
+      // boundaries.
+      const Checkpoint* completed = world_.checkpoints().Find(step.checkpoint);
+      if (world_.scenario().log.tombstones && completed != nullptr && completed->attempt == number_ &&
+          completed->phase == Checkpoint::Phase::kCompleted) {
+        world_.lifecycle().NoteCommittedPrune(completed->completed);
+      }
       return true;
+    }
     case AttemptStep::Kind::kAbort:
       world_.CountFault(CoveragePoint::Made(ScriptFault::kCheckpointAbort));
       AbortCheckpoint(step.checkpoint);
@@ -429,6 +501,16 @@ bool Attempt::Apply(const AttemptStep& step) {
       return true;
     case AttemptStep::Kind::kCorrupt:
       return CorruptStep(step.partition, step.offset);
+    case AttemptStep::Kind::kDeleteRecords:
+      return DeleteRecords(step.partition, step.offset, LogEvent::kDeleteRecords);
+    case AttemptStep::Kind::kRecreateTopic:
+      return RecreateTopic();
+    case AttemptStep::Kind::kCompact:
+      return Compact();
+    case AttemptStep::Kind::kSlowFetch:
+      world_.log().SetSlowFetchUntil(world_.now() + Ms(step.duration_ms));
+      world_.Record("log.slow_fetch", fmt::format("until={}", FormatSimTime(world_.log().slow_fetch_until())));
+      return true;
     case AttemptStep::Kind::kRun:
     case AttemptStep::Kind::kRunFor:
       return true;  // handled by Drive

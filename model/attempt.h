@@ -120,6 +120,16 @@ class Attempt {
   // The corrupt step: false (and the attempt ends in error) when there is
   // no record at (partition, offset).
   bool CorruptStep(int32_t partition, int64_t offset);
+  // Log events (model/log_lifecycle.h): records below `before_offset` of
+  // `partition` leave the log, by DeleteRecords or by retention.
+  bool DeleteRecords(int32_t partition, int64_t before_offset, LogEvent why);
+  // Retention (log.retention_ms): deletes what has expired by now.
+  bool ApplyRetention();
+  // recreate_topic: the running job fails over (its topic is gone), then
+  // the topic is deleted and created again.
+  bool RecreateTopic();
+  // compact: log compaction (KafkaLog::Compact) on the backend.
+  bool Compact();
   void Error(const std::string& message);
 
   // One subtask of the action operator: what a crash loses of it.

@@ -33,17 +33,27 @@ struct Checkpoint {
   std::vector<std::vector<std::string>> processing_keys;
   int64_t source_offset = 0;
   int32_t parallelism = 1;  // of the job that took it
+  // The harness's truth, not the store's: the topic incarnation the
+  // checkpoint was taken in (model/log_lifecycle.h).
+  int64_t topic_incarnation = 1;
 };
 
 // The per-partition minimum over `markers`: where every subtask of a
-// restored job starts reading, so a state that moved to it is found.
+// restored job starts reading, so a state that moved to it is found. The
+// version and topic are the first marker's (every subtask of one job names
+// the same topic; the rebuild checks them against the log), the completed
+// boundaries the union of all (the subtasks' keys are disjoint).
 inline RecoveryMarker MinimumMarker(const std::vector<RecoveryMarker>& markers) {
   RecoveryMarker minimum;
+  if (markers.empty()) return minimum;
+  minimum.version = markers.front().version;
+  minimum.topic = markers.front().topic;
   for (const RecoveryMarker& marker : markers) {
-    for (const auto& [partition, offset] : marker) {
-      auto [it, inserted] = minimum.emplace(partition, offset);
+    for (const auto& [partition, offset] : marker.offsets) {
+      auto [it, inserted] = minimum.offsets.emplace(partition, offset);
       if (!inserted && offset < it->second) it->second = offset;
     }
+    minimum.completed.insert(marker.completed.begin(), marker.completed.end());
   }
   return minimum;
 }

@@ -44,6 +44,19 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(LogEvent event) {
+  switch (event) {
+    case LogEvent::kDeleteRecords: return EnumInfo{"delete_records", "records left the log by DeleteRecords"};
+    case LogEvent::kRetention: return EnumInfo{"retention", "records left the log by retention"};
+    case LogEvent::kStaleMarker:
+      return EnumInfo{"stale_marker", "a restore met a marker that a log event made stale"};
+    case LogEvent::kRecreateTopic: return EnumInfo{"recreate_topic", "the topic was deleted and created again"};
+    case LogEvent::kSlowFetch: return EnumInfo{"slow_fetch", "a rebuild met fetches that returned nothing"};
+    case LogEvent::kCompact: return EnumInfo{"compact", "compaction removed superseded records"};
+  }
+  return std::nullopt;
+}
+
 std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
   switch (point) {
     case PutPoint::kStart: return EnumInfo{"start", "the action's first state"};
@@ -63,6 +76,7 @@ std::vector<std::string> RequiredCoverage() {
   std::vector<std::string> names = NamesOf<FaultKind>();
   for (const std::string& name : NamesOf<ScriptFault>()) names.push_back(name);
   for (const std::string& name : NamesOf<WorldFeature>()) names.push_back(name);
+  for (const std::string& name : NamesOf<LogEvent>()) names.push_back(name);
   return names;
 }
 

@@ -49,6 +49,20 @@ enum class WorldFeature {
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);
 
+// What happened to the state topic's log (its lifecycle), counted like
+// faults. A separate table, so that adding an entry draws nothing more from
+// a seed's choices (the generator iterates the fault tables).
+enum class LogEvent {
+  kDeleteRecords,  // records left the log by DeleteRecords
+  kRetention,      // records left the log by retention
+  kStaleMarker,    // a restore met a marker a log event made stale (the oracle expected a rejection)
+  kRecreateTopic,  // the topic was deleted and created again
+  kSlowFetch,      // a rebuild met fetches that returned nothing
+  kCompact,        // compaction removed superseded records
+};
+
+std::optional<EnumInfo> EnumInfoOf(LogEvent event);
+
 // Which put of an action the runtime issues: the `why=` of put.issued
 // lines, and the refinement of a put fault's coverage point.
 enum class PutPoint {
@@ -68,20 +82,21 @@ class CoveragePoint {
   }
   static CoveragePoint Made(ScriptFault fault) { return CoveragePoint(fault, std::nullopt); }
   static CoveragePoint Reached(WorldFeature feature) { return CoveragePoint(feature, std::nullopt); }
+  static CoveragePoint Happened(LogEvent event) { return CoveragePoint(event, std::nullopt); }
 
   // "lose_ack", "lose_ack@start", "crash_step".
   std::string Name() const;
 
  private:
-  CoveragePoint(std::variant<FaultKind, ScriptFault, WorldFeature> what, std::optional<PutPoint> put)
+  CoveragePoint(std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent> what, std::optional<PutPoint> put)
       : what_(what), put_(put) {}
 
-  std::variant<FaultKind, ScriptFault, WorldFeature> what_;
+  std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent> what_;
   std::optional<PutPoint> put_;
 };
 
 // The points --require-coverage requires to fire, by name: every fault
-// kind, then every script fault, then every world feature (put refinements
+// kind, then every script fault, every world feature, every log event (put refinements
 // are not required).
 std::vector<std::string> RequiredCoverage();
 

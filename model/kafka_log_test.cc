@@ -110,3 +110,31 @@ TEST(KafkaLogTest, AvailabilityWindow) {
 
 }  // namespace
 }  // namespace durasim
+
+namespace durasim {
+namespace {
+
+TEST(KafkaLogTest, DeleteRecordsMovesTheLogStart) {
+  // Strategy: five records; deleting below 2 leaves [2, 5): reads clip to it,
+  // Find misses the deleted ones, appends go on at 5; a lower offset changes
+  // nothing and one past the end is clipped to it.
+  KafkaLog log(1);
+  for (int i = 0; i < 5; ++i) log.Append(0, "k", std::to_string(i));
+  EXPECT_EQ(log.DeleteRecords(0, 2), 2);
+  EXPECT_EQ(log.Offsets(0).start, 2);
+  EXPECT_EQ(log.Offsets(0).end, 5);
+  EXPECT_EQ(log.Find(0, 1), nullptr);
+  ASSERT_NE(log.Find(0, 2), nullptr);
+  EXPECT_EQ(log.Find(0, 2)->value, "2");
+  std::vector<LogRecord> read = log.Read(0, 0, 5);
+  ASSERT_EQ(read.size(), 3u);
+  EXPECT_EQ(read.front().offset, 2);
+  EXPECT_EQ(log.Append(0, "k", "5"), (RecordPosition{0, 5}));
+  EXPECT_EQ(log.DeleteRecords(0, 1), 2);
+  EXPECT_EQ(log.DeleteRecords(0, 99), 6);
+  EXPECT_EQ(log.Offsets(0).start, 6);
+  EXPECT_EQ(log.total_records(), 0u);
+}
+
+}  // namespace
+}  // namespace durasim

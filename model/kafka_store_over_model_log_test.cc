@@ -123,10 +123,13 @@ FaultPlan::Hooks StrictHooks(std::vector<std::string>* fired) {
   return hooks;
 }
 
+// A marker of the model's topic as every fresh KafkaLog is.
+RecoveryMarker ModelMarker(MarkerOffsets offsets) { return MarkerOf(KafkaLog(1).topic(), std::move(offsets)); }
+
 RecoveryMarker MarkerOrDie(ActionStateStore& store, const CompletedBoundaries& completed) {
   Result<RecoveryMarker> marker = store.GetRecoveryMarker(completed);
   EXPECT_TRUE(marker.ok()) << marker.status().ToString();
-  return marker.ok() ? *marker : RecoveryMarker{};
+  return marker.ok() ? *marker : ModelMarker({});
 }
 
 // Whether `message` contains `part`, with the message in the failure output.
@@ -277,12 +280,12 @@ TEST_F(KafkaActionStateStoreTest, LostAckIsPossiblyPersistedNotCachedButFoundByR
   ASSERT_EQ(log.total_records(), 1u);
   ASSERT_EQ(fired.size(), 1u);
 
-  ASSERT_TRUE(store.Rebuild(RecoveryMarker{{0, 0}}).ok());
+  ASSERT_TRUE(store.Rebuild(ModelMarker({{0, 0}})).ok());
   ASSERT_TRUE(store.Get(Key("a", 1)).has_value());
   EXPECT_EQ(*store.Get(Key("a", 1)), StateTagged(7));
 
   Process restored(clock_, log, Config(1));
-  ASSERT_TRUE(restored.store.Rebuild(RecoveryMarker{{0, 0}}).ok());
+  ASSERT_TRUE(restored.store.Rebuild(ModelMarker({{0, 0}})).ok());
   ASSERT_TRUE(restored.store.Get(Key("a", 1)).has_value());
   EXPECT_EQ(*restored.store.Get(Key("a", 1)), StateTagged(7));
 }
@@ -382,11 +385,11 @@ TEST_F(KafkaActionStateStoreTest, UnfinishedStatePinsMarkerToItsLatestRecord) {
   ASSERT_TRUE(RunPut(process, Key("b", 2), StateTagged(4)).ok());
   ASSERT_EQ(log.Offsets(0).end, 4);
 
-  EXPECT_EQ(MarkerOrDie(process.store, {{"b", 2}}), (RecoveryMarker{{0, 2}}));
+  EXPECT_EQ(MarkerOrDie(process.store, {{"b", 2}}), (ModelMarker({{0, 2}})));
   // b/2 unfinished too: its record at 3 does not lower the minimum.
-  EXPECT_EQ(MarkerOrDie(process.store, {{"b", 1}}), (RecoveryMarker{{0, 2}}));
+  EXPECT_EQ(MarkerOrDie(process.store, {{"b", 1}}), (ModelMarker({{0, 2}})));
   // Nothing finished: b/1 at offset 1 is the oldest live record.
-  EXPECT_EQ(MarkerOrDie(process.store, {}), (RecoveryMarker{{0, 1}}));
+  EXPECT_EQ(MarkerOrDie(process.store, {}), (ModelMarker({{0, 1}})));
 }
 
 TEST_F(KafkaActionStateStoreTest, FinishedInputDoesNotPinMarker) {
@@ -398,11 +401,11 @@ TEST_F(KafkaActionStateStoreTest, FinishedInputDoesNotPinMarker) {
   ASSERT_TRUE(RunPut(process, Key("a", 1), StateTagged(1, true)).ok());
   ASSERT_TRUE(RunPut(process, Key("a", 2), StateTagged(2)).ok());
 
-  EXPECT_EQ(MarkerOrDie(process.store, {{"a", 0}}), (RecoveryMarker{{0, 0}}));
-  EXPECT_EQ(MarkerOrDie(process.store, {{"z", 5}}), (RecoveryMarker{{0, 0}}));
-  EXPECT_EQ(MarkerOrDie(process.store, {{"a", 1}}), (RecoveryMarker{{0, 1}}));
-  EXPECT_EQ(MarkerOrDie(process.store, {{"a", 2}}), (RecoveryMarker{{0, 2}}));
-  EXPECT_EQ(MarkerOrDie(process.store, {{"a", 99}}), (RecoveryMarker{{0, 2}}));
+  EXPECT_EQ(MarkerOrDie(process.store, {{"a", 0}}), (ModelMarker({{0, 0}})));
+  EXPECT_EQ(MarkerOrDie(process.store, {{"z", 5}}), (ModelMarker({{0, 0}})));
+  EXPECT_EQ(MarkerOrDie(process.store, {{"a", 1}}), (ModelMarker({{0, 1}})));
+  EXPECT_EQ(MarkerOrDie(process.store, {{"a", 2}}), (ModelMarker({{0, 2}})));
+  EXPECT_EQ(MarkerOrDie(process.store, {{"a", 99}}), (ModelMarker({{0, 2}})));
 }
 
 TEST_F(KafkaActionStateStoreTest, MarkerIsEndOffsetWithoutLiveState) {
@@ -414,8 +417,8 @@ TEST_F(KafkaActionStateStoreTest, MarkerIsEndOffsetWithoutLiveState) {
   ASSERT_TRUE(RunPut(writer, Key("a", 1), StateTagged(1)).ok());
   ASSERT_TRUE(RunPut(writer, Key("a", 2), StateTagged(2)).ok());
   const int32_t used = PartitionForKey("a", 2);
-  RecoveryMarker end{{0, 0}, {1, 0}};
-  end[used] = 2;
+  RecoveryMarker end = ModelMarker({{0, 0}, {1, 0}});
+  end.offsets[used] = 2;
 
   Process fresh(clock_, log, Config(2));
   EXPECT_EQ(MarkerOrDie(fresh.store, {}), end);
@@ -445,10 +448,10 @@ TEST_F(KafkaActionStateStoreTest, EachPartitionGetsItsOwnMinimum) {
   ASSERT_TRUE(RunPut(process, Key("a", 2), StateTagged(8)).ok());
 
   const CompletedBoundaries completed{{"a", 0}, {"c", 2}, {"f", 1}};
-  EXPECT_EQ(MarkerOrDie(process.store, completed), (RecoveryMarker{{0, 1}, {1, 1}, {2, 2}, {3, 0}}));
+  EXPECT_EQ(MarkerOrDie(process.store, completed), (ModelMarker({{0, 1}, {1, 1}, {2, 2}, {3, 0}})));
   // Finishing a/1 moves only partition 3, to a/2's record.
   const CompletedBoundaries a_done{{"a", 1}, {"c", 2}, {"f", 1}};
-  EXPECT_EQ(MarkerOrDie(process.store, a_done), (RecoveryMarker{{0, 1}, {1, 1}, {2, 2}, {3, 1}}));
+  EXPECT_EQ(MarkerOrDie(process.store, a_done), (ModelMarker({{0, 1}, {1, 1}, {2, 2}, {3, 1}})));
 }
 
 TEST_F(KafkaActionStateStoreTest, MarkerFailsWhileBrokerIsDown) {
@@ -478,7 +481,7 @@ TEST_F(KafkaActionStateStoreTest, RestoreWithoutNewInputKeepsTheSavedState) {
     ASSERT_TRUE(RunPut(first, Key("b", 1), StateTagged(1, true)).ok());
     marker = MarkerOrDie(first.store, {{"b", 1}});
   }
-  EXPECT_EQ(marker, (RecoveryMarker{{0, 0}}));
+  EXPECT_EQ(marker, (ModelMarker({{0, 0}})));
   {
     Process second(clock_, log, Config(1));
     ASSERT_TRUE(second.store.Rebuild(marker).ok());
@@ -486,7 +489,7 @@ TEST_F(KafkaActionStateStoreTest, RestoreWithoutNewInputKeepsTheSavedState) {
     EXPECT_EQ(*second.store.Get(Key("a", 1)), StateTagged(42));
     marker = MarkerOrDie(second.store, {{"b", 1}});
   }
-  EXPECT_EQ(marker, (RecoveryMarker{{0, 0}}));
+  EXPECT_EQ(marker, (ModelMarker({{0, 0}})));
   Process third(clock_, log, Config(1));
   ASSERT_TRUE(third.store.Rebuild(marker).ok());
   ASSERT_TRUE(third.store.Get(Key("a", 1)).has_value());
@@ -500,7 +503,7 @@ TEST_F(KafkaActionStateStoreTest, RestoreWithEmptyBoundariesFindsTheSavedState) 
   Process first(clock_, log, Config(1));
   ASSERT_TRUE(RunPut(first, Key("a", 1), StateTagged(9)).ok());
   const RecoveryMarker marker = MarkerOrDie(first.store, {});
-  EXPECT_EQ(marker, (RecoveryMarker{{0, 0}}));
+  EXPECT_EQ(marker, (ModelMarker({{0, 0}})));
 
   Process restored(clock_, log, Config(1));
   ASSERT_TRUE(restored.store.Rebuild(marker).ok());
@@ -518,11 +521,11 @@ TEST_F(KafkaActionStateStoreTest, RebuildKeepsTheLatestRecordOfEachStateKeyAndRe
   ASSERT_TRUE(RunPut(process, Key("a", 1), StateTagged(2, true)).ok());
 
   Process restored(clock_, log, Config(1));
-  ASSERT_TRUE(restored.store.Rebuild(RecoveryMarker{{0, 0}}).ok());
+  ASSERT_TRUE(restored.store.Rebuild(ModelMarker({{0, 0}})).ok());
   EXPECT_EQ(*restored.store.Get(Key("a", 1)), StateTagged(2, true));
   EXPECT_EQ(restored.store.Stats().cached_states, 1u);
 
-  ASSERT_TRUE(restored.store.Rebuild(RecoveryMarker{{0, 2}}).ok());
+  ASSERT_TRUE(restored.store.Rebuild(ModelMarker({{0, 2}})).ok());
   EXPECT_FALSE(restored.store.Get(Key("a", 1)).has_value());
   EXPECT_EQ(restored.store.Stats().cached_states, 0u);
   EXPECT_EQ(restored.store.Stats().bookkeeping_entries, 0u);
@@ -538,7 +541,7 @@ TEST_F(KafkaActionStateStoreTest, RebuildOfNonCanonicalRecordKeyIsFoundByGet) {
   ASSERT_EQ(canonical.substr(0, 4), "a_1_");
   log.Append(0, "a_01_" + canonical.substr(4), EncodeStateValue(Key("a", 1), StateTagged(3)));
   Process restored(clock_, log, Config(1));
-  const Status rebuilt = restored.store.Rebuild(RecoveryMarker{{0, 0}});
+  const Status rebuilt = restored.store.Rebuild(ModelMarker({{0, 0}}));
   EXPECT_EQ(rebuilt.code(), StatusCode::kInvalidRecovery);
   EXPECT_NE(rebuilt.message().find("canonical"), std::string::npos) << rebuilt.message();
   EXPECT_NE(rebuilt.message().find("partition 0 offset 0"), std::string::npos) << rebuilt.message();
@@ -556,6 +559,7 @@ class InvalidRecoveryTest : public KafkaActionStateStoreTest {
     restored_ = std::make_unique<Process>(clock_, log_, Config(2));
   }
   Status Rebuild(const RecoveryMarker& marker) { return restored_->store.Rebuild(marker); }
+  Status Rebuild(MarkerOffsets offsets) { return Rebuild(ModelMarker(std::move(offsets))); }
 
   KafkaLog log_{2};
   std::unique_ptr<Process> process_;
@@ -595,7 +599,7 @@ TEST_F(InvalidRecoveryTest, MarkerWithAnExtraPartitionIsRejected) {
 TEST_F(InvalidRecoveryTest, EmptyMarkerIsRejected) {
   // Strategy: an empty marker (e.g. a checkpoint with no operator state) is
   // not "read nothing": it does not match the topic.
-  const Status status = Rebuild({});
+  const Status status = Rebuild(MarkerOffsets{});
   EXPECT_EQ(status.code(), StatusCode::kInvalidRecovery) << status.ToString();
   EXPECT_TRUE(Mentions(status, "recovery marker partitions"));
 }
@@ -633,8 +637,8 @@ TEST_F(InvalidRecoveryTest, UndecodableRecordIsRejected) {
   EXPECT_TRUE(Mentions(status, "partition " + std::to_string(partition) + " offset " + std::to_string(offset)));
   EXPECT_TRUE(Mentions(status, "does not decode"));
 
-  RecoveryMarker past{{0, 0}, {1, 0}};
-  past[partition] = offset + 1;
+  RecoveryMarker past = ModelMarker({{0, 0}, {1, 0}});
+  past.offsets[partition] = offset + 1;
   const Status skipped = Rebuild(past);
   EXPECT_TRUE(skipped.ok()) << skipped.ToString();
 }
@@ -654,8 +658,8 @@ TEST_F(InvalidRecoveryTest, RejectedRebuildLeavesNothingCached) {
   EXPECT_EQ(restored_->store.Stats().bookkeeping_entries, 0u);
   EXPECT_FALSE(restored_->store.Get(Key("a", 1)).has_value());
 
-  RecoveryMarker bad{{0, 0}, {1, 0}};
-  bad[b_partition] = log_.Offsets(b_partition).end + 1;
+  RecoveryMarker bad = ModelMarker({{0, 0}, {1, 0}});
+  bad.offsets[b_partition] = log_.Offsets(b_partition).end + 1;
   EXPECT_EQ(Rebuild(bad).code(), StatusCode::kInvalidRecovery);
   EXPECT_EQ(restored_->store.Stats().records_scanned, 0u);
   EXPECT_EQ(restored_->store.Stats().cached_states, 0u);
@@ -686,7 +690,7 @@ TEST_F(InvalidRecoveryTest, RecordWhoseKeyDisagreesWithItsValueIsRejected) {
   KafkaLog other(1);
   other.Append(0, EncodeRecordKey(Key("a", 1)), EncodeStateValue(Key("a", 1, kEvent, kAction + 1), StateTagged(1)));
   Process reader(clock_, other, Config(1));
-  const Status hash = reader.store.Rebuild({{0, 0}});
+  const Status hash = reader.store.Rebuild(ModelMarker({{0, 0}}));
   EXPECT_EQ(hash.code(), StatusCode::kInvalidRecovery) << hash.ToString();
   EXPECT_TRUE(Mentions(hash, "does not match the state key in its value"));
 }
@@ -775,7 +779,7 @@ TEST_F(KafkaActionStateStoreTest, PruneWorksOnRebuiltStates) {
   ASSERT_TRUE(RunPut(writer, Key("a", 2), StateTagged(2)).ok());
 
   Process restored(clock_, log, Config(1));
-  ASSERT_TRUE(restored.store.Rebuild({{0, 0}}).ok());
+  ASSERT_TRUE(restored.store.Rebuild(ModelMarker({{0, 0}})).ok());
   ASSERT_EQ(restored.store.Stats().bookkeeping_entries, 1u);
   restored.store.Prune("a", 1);
   EXPECT_FALSE(restored.store.Get(Key("a", 1)).has_value());
@@ -789,7 +793,9 @@ TEST_F(KafkaActionStateStoreTest, PruneWorksOnRebuiltStates) {
 TEST_F(KafkaActionStateStoreTest, PruneWithTombstonesAppendsThemAndRebuildForgetsThoseStates) {
   // Strategy: with tombstones on, Prune(a, 1) appends one empty-valued record
   // per dropped state (a/1 on two actions), without waiting; a rebuild from
-  // the start then forgets a/1 and keeps a/2, with a's bookkeeping. Without
+  // the start of a checkpoint at which a/1 was finished then forgets a/1 and
+  // keeps a/2, with a's bookkeeping. A checkpoint older than the prune (a/1
+  // not finished there) is rejected at the first tombstone (#691). Without
   // tombstones the same prune appends nothing.
   KafkaLog log(1);
   SimClock clock;
@@ -806,7 +812,14 @@ TEST_F(KafkaActionStateStoreTest, PruneWithTombstonesAppendsThemAndRebuildForget
   EXPECT_EQ(log.Read(0, 3, 5)[0].key, EncodeRecordKey(Key("a", 1)));
 
   Process restored(clock_, log, Config(1));
-  ASSERT_TRUE(restored.store.Rebuild({{0, 0}}).ok());
+  const Status older = restored.store.Rebuild(ModelMarker({{0, 0}}));
+  EXPECT_EQ(older.code(), StatusCode::kInvalidRecovery) << older.ToString();
+  EXPECT_TRUE(Mentions(older, "partition 0 offset 3: a tombstone removes the state of key \"a\" sequence number 1, "
+                              "which this checkpoint still needs (finished there: up to 0)"));
+  EXPECT_EQ(restored.store.Stats().cached_states, 0u);
+  RecoveryMarker after_prune = ModelMarker({{0, 0}});
+  after_prune.completed = {{"a", 1}};
+  ASSERT_TRUE(restored.store.Rebuild(after_prune).ok());
   EXPECT_FALSE(restored.store.Get(Key("a", 1)).has_value());
   EXPECT_FALSE(restored.store.Get(Key("a", 1, kEvent, kAction + 1)).has_value());
   EXPECT_TRUE(restored.store.Get(Key("a", 2)).has_value());
@@ -835,15 +848,95 @@ TEST_F(KafkaActionStateStoreTest, RecordsScannedReportsWhatTheRebuildRead) {
   EXPECT_EQ(writer.store.Stats().records_scanned, 0u);
 
   Process restored(clock_, log, Config(4));
-  ASSERT_TRUE(restored.store.Rebuild({{0, 1}, {1, 0}, {2, 0}, {3, 0}}).ok());
+  ASSERT_TRUE(restored.store.Rebuild(ModelMarker({{0, 1}, {1, 0}, {2, 0}, {3, 0}})).ok());
   EXPECT_EQ(restored.store.Stats().records_scanned, 4u);
   EXPECT_EQ(restored.store.Stats().cached_states, 3u);
   EXPECT_EQ(*restored.store.Get(Key("b", 1)), StateTagged(2));
   EXPECT_EQ(*restored.store.Get(Key("a", 1)), StateTagged(5));
 
-  ASSERT_TRUE(restored.store.Rebuild({{0, 3}, {1, 0}, {2, 0}, {3, 2}}).ok());
+  ASSERT_TRUE(restored.store.Rebuild(ModelMarker({{0, 3}, {1, 0}, {2, 0}, {3, 2}})).ok());
   EXPECT_EQ(restored.store.Stats().records_scanned, 0u);
   EXPECT_EQ(restored.store.Stats().cached_states, 0u);
+}
+
+}  // namespace
+}  // namespace durasim
+
+namespace durasim {
+namespace {
+
+// A client whose fetches return nothing `empty_fetches` times (each saying
+// it waited `wait`), then one record per fetch, and which appends a record
+// to the log during the rebuild: a rebuild must read to the end it
+// captured, no further and no less.
+class DribblingClient : public ForwardingLogClient {
+ public:
+  DribblingClient(LogClient& inner, KafkaLog& log, int empty_fetches, std::chrono::milliseconds wait)
+      : ForwardingLogClient(inner), log_(log), empty_fetches_(empty_fetches), wait_(wait) {}
+  Result<FetchResult> Fetch(int32_t partition, int64_t from, int64_t /*to*/) override {
+    ++fetches;
+    if (empty_fetches_-- > 0) return FetchResult{{}, from, wait_};
+    if (!appended_) {
+      appended_ = true;
+      log_.Append(partition, EncodeRecordKey(Key("late", 1)), EncodeStateValue(Key("late", 1), StateTagged(9)));
+    }
+    Result<std::vector<LogRecord>> one = inner().Read(partition, from, from + 1);
+    if (!one.ok()) return one.status();
+    return FetchResult{std::move(one).value(), from + 1, std::chrono::milliseconds(0)};
+  }
+  int fetches = 0;
+
+ private:
+  KafkaLog& log_;
+  int empty_fetches_;
+  std::chrono::milliseconds wait_;
+  bool appended_ = false;
+};
+
+TEST_F(KafkaActionStateStoreTest, RebuildReadsPastEmptyFetchesToTheCapturedEnd) {
+  // Strategy: three states at offsets 0..2; the rebuild meets five empty
+  // fetches, then gets one record per fetch while a fourth record is
+  // appended: it reads exactly offsets 0..2 (three scans) and not the late
+  // record.
+  KafkaLog log(1);
+  {
+    Process first(clock_, log, Config(1));
+    for (int64_t seq = 1; seq <= 3; ++seq) ASSERT_TRUE(RunPut(first, Key("a", seq), StateTagged(seq)).ok());
+  }
+  Process restored(clock_, log, Config(1));
+  DribblingClient client(restored.client, log, 5, std::chrono::milliseconds(100));
+  KafkaActionStateStore store(client);
+  ASSERT_TRUE(store.Rebuild(ModelMarker({{0, 0}})).ok());
+  EXPECT_EQ(store.Stats().records_scanned, 3u);
+  EXPECT_EQ(store.Stats().cached_states, 3u);
+  EXPECT_FALSE(store.Get(Key("late", 1)).has_value());
+  EXPECT_EQ(client.fetches, 8);
+  EXPECT_EQ(log.Offsets(0).end, 4);
+}
+
+TEST_F(KafkaActionStateStoreTest, RebuildGivesUpAfterTheNoProgressBound) {
+  // Strategy: fetches that return nothing for longer than 30 s of waiting
+  // (301 of 100 ms): the rebuild fails kUnavailable naming the partition and
+  // offset, and keeps nothing; fetches that never say they waited are
+  // bounded too (one millisecond each).
+  KafkaLog log(1);
+  {
+    Process first(clock_, log, Config(1));
+    ASSERT_TRUE(RunPut(first, Key("a", 1), StateTagged(1)).ok());
+  }
+  Process restored(clock_, log, Config(1));
+  DribblingClient slow(restored.client, log, 301, std::chrono::milliseconds(100));
+  KafkaActionStateStore store(slow);
+  const Status rebuilt = store.Rebuild(ModelMarker({{0, 0}}));
+  EXPECT_EQ(rebuilt.code(), StatusCode::kUnavailable) << rebuilt.ToString();
+  EXPECT_NE(rebuilt.message().find("no progress for 30000 ms at partition 0 offset 0"), std::string::npos)
+      << rebuilt.message();
+  EXPECT_EQ(slow.fetches, 300);
+  EXPECT_EQ(store.Stats().cached_states, 0u);
+  DribblingClient mute(restored.client, log, 1'000'000, std::chrono::milliseconds(0));
+  KafkaActionStateStore other(mute);
+  EXPECT_EQ(other.Rebuild(ModelMarker({{0, 0}})).code(), StatusCode::kUnavailable);
+  EXPECT_EQ(mute.fetches, 30'000);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@ Result<std::vector<PartitionOffsets>> KafkaLogSink::Offsets() {
 }
 
 Result<std::vector<LogRecord>> KafkaLogSink::Read(int32_t partition, int64_t from, int64_t to) {
+  if (Status deleted = CheckNotDeleted(log_.Offsets(partition).start, partition, from); !deleted.ok()) return deleted;
   return log_.Read(partition, from, to);
 }
 

@@ -23,6 +23,7 @@ class KafkaLogSink : public RecordSink {
   }
   Result<std::vector<PartitionOffsets>> Offsets() override;
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+  Result<TopicIdentity> Topic() override { return log_.topic(); }
 
  private:
   KafkaLog& log_;

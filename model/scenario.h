@@ -154,16 +154,20 @@ struct AttemptStep {
     kArm,         // arm fault `fault` on the `nth` matching point
     kBrokerDown,  // the broker is unreachable for `duration_ms` from now
     kCorrupt,     // overwrite the record at (partition, offset) with garbage
+    kDeleteRecords,  // Kafka's DeleteRecords: records of `partition` below `offset` leave the log
+    kRecreateTopic,  // the topic is deleted and created again (a new incarnation); the running job fails over
+    kSlowFetch,      // fetches return nothing for `duration_ms` from now (each waits its fetch wait)
+    kCompact,        // log compaction: only the latest record of each key stays
   };
   Kind kind = Kind::kRun;
   int64_t count = 0;           // kRead
   std::string checkpoint;      // kCheckpoint, kComplete, kAbort
-  int64_t duration_ms = 0;     // kRunFor, kBrokerDown
+  int64_t duration_ms = 0;     // kRunFor, kBrokerDown, kSlowFetch
   FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
   int64_t nth = 1;             // kArm
   std::optional<int32_t> subtask;  // kArm: count only this subtask's points
-  int32_t partition = 0;       // kCorrupt
-  int64_t offset = 0;          // kCorrupt
+  int32_t partition = 0;       // kCorrupt, kDeleteRecords
+  int64_t offset = 0;          // kCorrupt; kDeleteRecords: the before offset
   SourcePos pos;
 };
 
@@ -200,6 +204,10 @@ struct LogConfig {
   // older than the prune then loses those states: with tombstones, restore
   // only the latest completed checkpoint.
   bool tombstones = false;
+  // Kafka's retention.ms in simulated time: a record appended longer ago
+  // than this leaves the log (checked at each attempt's start and before
+  // each script step). 0: records are kept forever.
+  int64_t retention_ms = 0;
 };
 
 // What the scenario expects of a run.

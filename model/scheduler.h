@@ -84,6 +84,11 @@ class Scheduler {
 
   static constexpr uint64_t kHandlersMax = 10'000'000;
 
+  // A blocking call (a fetch waiting for records) holds the thread for
+  // `duration` of simulated time: the clock moves on, and timers due
+  // meanwhile fire late, as behind any blocked thread.
+  void Block(SimDuration duration) { clock_.now += duration; }
+
   // Makes Run return after the handler that is running now.
   void Stop() { stop_requested_ = true; }
   bool stop_requested() const { return stop_requested_; }

@@ -121,4 +121,20 @@ Result<std::vector<LogRecord>> SimulatedLogClient::Read(int32_t partition, int64
   return sink_->Read(partition, from, to);
 }
 
+Result<TopicIdentity> SimulatedLogClient::Topic() {
+  if (!outage_.IsUp(scheduler_.now())) return Status(StatusCode::kUnavailable, "broker unavailable: topic metadata");
+  return sink_->Topic();
+}
+
+Result<FetchResult> SimulatedLogClient::Fetch(int32_t partition, int64_t from, int64_t to) {
+  if (!outage_.IsUp(scheduler_.now())) return Status(StatusCode::kUnavailable, "broker unavailable: fetch");
+  if (outage_.FetchesSlow(scheduler_.now())) {
+    scheduler_.Block(std::chrono::duration_cast<SimDuration>(kFetchWait));
+    return FetchResult{{}, from, kFetchWait};
+  }
+  Result<std::vector<LogRecord>> records = Read(partition, from, to);
+  if (!records.ok()) return records.status();
+  return FetchResult{std::move(records).value(), to, std::chrono::milliseconds(0)};
+}
+
 }  // namespace durasim

@@ -39,6 +39,14 @@ class SimulatedLogClient : public LogClient {
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
   Result<std::vector<PartitionOffsets>> Offsets() override;
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+  Result<TopicIdentity> Topic() override;
+  // While fetches are slow (KafkaLog::FetchesSlow), one fetch blocks for
+  // kFetchWait of simulated time and returns nothing; otherwise it reads
+  // the whole range.
+  Result<FetchResult> Fetch(int32_t partition, int64_t from, int64_t to) override;
+
+  // fetch.wait.max.ms of the simulated consumer.
+  static constexpr std::chrono::milliseconds kFetchWait{100};
 
   size_t buffered() const { return buffer_.size(); }
 

@@ -78,18 +78,21 @@ TEST(VocabularyTest, ShowsAndFiledUnderAgree) {
 }
 
 // Strategy: coverage point names are the kind, kind@put, the script fault
-// or the world feature; the required list is every fault kind, then every
-// script fault, then every world feature.
+// the world feature or the log event; the required list is every fault kind,
+// then every script fault, every world feature, every log event.
 TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck).Name(), "lose_ack");
   EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck, PutPoint::kStart).Name(), "lose_ack@start");
   EXPECT_EQ(CoveragePoint::Made(ScriptFault::kNeverNotified).Name(), "checkpoint_never_notified");
   const std::vector<std::string> required = RequiredCoverage();
   EXPECT_EQ(CoveragePoint::Reached(WorldFeature::kFailureReraised).Name(), "failure_reraised");
-  ASSERT_EQ(required.size(), AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() + AllOf<WorldFeature>().size());
+  EXPECT_EQ(CoveragePoint::Happened(LogEvent::kDeleteRecords).Name(), "delete_records");
+  ASSERT_EQ(required.size(), AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() + AllOf<WorldFeature>().size() +
+                                 AllOf<LogEvent>().size());
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
-  EXPECT_EQ(required.back(), "subtask_fault");
+  EXPECT_EQ(required[required.size() - AllOf<LogEvent>().size() - 1], "subtask_fault");
+  EXPECT_EQ(required.back(), "compact");
 }
 
 }  // namespace

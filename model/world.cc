@@ -10,13 +10,14 @@ namespace durasim {
 World::World(const Scenario& scenario)
     : scenario_(scenario),
       log_(scenario.log.partitions),
+      lifecycle_(scenario.log.partitions),
       suppliers_(scenario.suppliers),
       backend_(std::make_unique<MemoryLogBackend>(log_, scenario.log)) {}
 
 Status World::StartBackend(BackendKind backend, const std::string& bootstrap_servers) {
   DURASIM_CHECK_EQ(attempt_, 0);
   Result<std::unique_ptr<LogBackend>> started =
-      StartLogBackend(backend, bootstrap_servers, RunLog{scenario_.log, log_, corrupted_});
+      StartLogBackend(backend, bootstrap_servers, RunLog{scenario_.log, log_, corrupted_, lifecycle_});
   if (!started.ok()) return started.status();
   backend_ = std::move(started).value();
   return Status::Ok();

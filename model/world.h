@@ -13,6 +13,7 @@
 #include "model/checkpoint.h"
 #include "model/coverage.h"
 #include "model/kafka_log.h"
+#include "model/log_lifecycle.h"
 #include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
 #include "model/observer.h"
@@ -34,6 +35,9 @@ class World {
   // The in-memory log: the run's log on the model backend, and on every
   // backend the broker's outage window (SimulatedLogClient obeys it).
   KafkaLog& log() { return log_; }
+  // What happened to the log: deletions, re-creations, append times.
+  LogLifecycle& lifecycle() { return lifecycle_; }
+  const LogLifecycle& lifecycle() const { return lifecycle_; }
   // Where the run's log lives: the model's log unless StartBackend chose
   // another.
   LogBackend& backend() { return *backend_; }
@@ -73,6 +77,9 @@ class World {
   // Records the harness corrupted, for the invalid-recovery checker.
   void NoteCorrupted(int32_t partition, int64_t offset) { corrupted_.insert({partition, offset}); }
   const CorruptedPositions& corrupted() const { return corrupted_; }
+  // The topic was re-created: no record is corrupted any more.
+  void ForgetCorrupted() { corrupted_.clear(); }
+  void ForgetCorrupted(int32_t partition, int64_t offset) { corrupted_.erase({partition, offset}); }
   // Every record of the backend's log, by partition, as a reader sees it:
   // with the records the harness corrupted corrupted.
   Result<std::vector<std::vector<LogRecord>>> ReadLog();
@@ -82,6 +89,7 @@ class World {
   SimClock clock_;
   Trace trace_;
   KafkaLog log_;
+  LogLifecycle lifecycle_;
   Suppliers suppliers_;
   CheckpointStorage checkpoints_;
   std::vector<RunObserver*> observers_;

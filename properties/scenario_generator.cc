@@ -375,6 +375,80 @@ void DrawParallelism(Choices& choices, Scenario& scenario) {
   }
 }
 
+// The gate draws of DrawLogEvents that add log events: [from, to).
+constexpr uint64_t kLogEventsGateFrom = 85;
+constexpr uint64_t kLogEventsGateTo = 97;
+
+// Log events (the log's lifecycle: docs/scenarios.md), drawn last of all
+// behind one gate draw, so a seed whose gate falls outside the range names
+// the same scenario as before they existed; the range leaves out the gate
+// draws of the pinned and quoted seeds (sim/seed_snapshot_test.cc). A
+// delete_records lands at a drawn place of a faulty attempt (never the
+// healed last one), and so may one recreate_topic; retention is on for the
+// whole run. Each may make a checkpoint's marker stale, and its restore must
+// then be rejected.
+void DrawLogEvents(Choices& choices, Scenario& scenario) {
+  const uint64_t gate = choices.Below(100);
+  if (gate < kLogEventsGateFrom || gate >= kLogEventsGateTo) return;
+  if (choices.Percent(40)) scenario.log.retention_ms = choices.Range(5, 60);
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    if (!choices.Percent(60)) continue;
+    AttemptStep deleted = Step(AttemptStep::Kind::kDeleteRecords);
+    deleted.partition = static_cast<int32_t>(choices.Below(static_cast<uint64_t>(scenario.log.partitions)));
+    deleted.offset = SmallBiased(choices, 8);
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(steps.size() + 1)), deleted);
+  }
+  // A re-created topic ends its attempt (the job fails over) and leaves
+  // every earlier checkpoint stale: at most one, in a faulty attempt.
+  // Tombstones with restores of older checkpoints: a restore older than a
+  // committed cleanup is rejected (the committed cleanup boundary).
+  if (!scenario.log.tombstones && choices.Percent(75)) {
+    scenario.log.tombstones = true;
+    for (size_t a = 1; a + 1 < scenario.attempts.size(); ++a) {  // never the healed last attempt
+      if (choices.Percent(75)) scenario.attempts[a].restore = kRestorePrevious;
+    }
+    // Now and then one more attempt, before the healed one, that restores
+    // the previous checkpoint after everything the faulty attempts pruned.
+    if (choices.Percent(50)) {
+      AttemptSpec older;
+      older.restore = kRestorePrevious;
+      older.steps.push_back(Step(AttemptStep::Kind::kRun));
+      scenario.attempts.insert(scenario.attempts.end() - 1, older);
+    }
+  }
+  // Slow fetches at the end of a faulty attempt meet the next attempt's
+  // rebuild; now and then longer than the store's no-progress bound.
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    if (!choices.Percent(40)) continue;
+    AttemptStep slow = Step(AttemptStep::Kind::kSlowFetch);
+    slow.duration_ms = choices.Percent(85) ? choices.Range(1, 3000) : choices.Range(30'001, 40'000);
+    scenario.attempts[a].steps.push_back(slow);
+  }
+  // Compaction at a drawn place of some faulty attempts.
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    if (!choices.Percent(40)) continue;
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(steps.size() + 1)),
+                 Step(AttemptStep::Kind::kCompact));
+  }
+  // Never before the first attempt's opening checkpoint completes: every
+  // later attempt restores one.
+  if (scenario.attempts.size() > 1 && choices.Percent(35)) {
+    const size_t a = choices.Below(scenario.attempts.size() - 1);
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    size_t at = choices.Below(steps.size() + 1);
+    if (a == 0) {
+      const auto completed = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& step) {
+        return step.kind == AttemptStep::Kind::kComplete;
+      });
+      at = std::max(at, static_cast<size_t>(completed - steps.begin()) + 1);
+    }
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(std::min(at, steps.size())),
+                 Step(AttemptStep::Kind::kRecreateTopic));
+  }
+}
+
 class AttemptBuilder {
  public:
   AttemptBuilder(Choices& choices, const Swarm& swarm, int64_t inputs) : choices_(choices), swarm_(swarm), inputs_(inputs) {}
@@ -518,6 +592,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   DrawWorldAdditions(choices, scenario);
   DrawChangingCalls(choices, scenario);
   DrawParallelism(choices, scenario);
+  DrawLogEvents(choices, scenario);
   return scenario;
 }
 

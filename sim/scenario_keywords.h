@@ -38,6 +38,10 @@ inline constexpr StepKeyword<AttemptStep::Kind> kAttemptStepKeywords[] = {
     {AttemptStep::Kind::kArm, "arm", true},
     {AttemptStep::Kind::kBrokerDown, "broker_down", true},
     {AttemptStep::Kind::kCorrupt, "corrupt", true},
+    {AttemptStep::Kind::kDeleteRecords, "delete_records", true},
+    {AttemptStep::Kind::kRecreateTopic, "recreate_topic", false},
+    {AttemptStep::Kind::kSlowFetch, "slow_fetch", true},
+    {AttemptStep::Kind::kCompact, "compact", false},
 };
 
 // Each table lists every kind once, in declaration order, up to the last one
@@ -50,7 +54,7 @@ constexpr bool InDeclarationOrder(const StepKeyword<Kind> (&table)[N], Kind last
   return table[N - 1].kind == last;
 }
 static_assert(InDeclarationOrder(kActionStepKeywords, ActionStep::Kind::kMemoryAdd));
-static_assert(InDeclarationOrder(kAttemptStepKeywords, AttemptStep::Kind::kCorrupt));
+static_assert(InDeclarationOrder(kAttemptStepKeywords, AttemptStep::Kind::kCompact));
 
 // The entry of `keyword` in `table`, or null when it is no step keyword.
 template <typename Kind, size_t N>

@@ -89,7 +89,8 @@ class ScenarioParser {
 
   void ParseLog(const Value& v) {
     Mapping log(v,
-                {"partitions", "linger_ms", "ack_latency_ms", "delivery_timeout_ms", "put_retries_max", "tombstones"});
+                {"partitions", "linger_ms", "ack_latency_ms", "delivery_timeout_ms", "put_retries_max", "tombstones",
+                 "retention_ms"});
     LogConfig& config = scenario_.log;
     if (const Value* f = log.Find("partitions")) {
       config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax));
@@ -101,6 +102,7 @@ class ScenarioParser {
     }
     if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax);
     if (const Value* f = log.Find("tombstones")) config.tombstones = ReadBool(*f);
+    if (const Value* f = log.Find("retention_ms")) config.retention_ms = ReadInt(*f, 0, kDurationMsMax);
   }
 
   // The names a plan declared so far, for duplicates and listeners.
@@ -382,15 +384,19 @@ class ScenarioParser {
         checkpoints_.Abort(step.checkpoint, form.arg->pos);
         break;
       case AttemptStep::Kind::kRun:
-      case AttemptStep::Kind::kCrash: break;
+      case AttemptStep::Kind::kCrash:
+      case AttemptStep::Kind::kRecreateTopic:
+      case AttemptStep::Kind::kCompact: break;
       case AttemptStep::Kind::kRunFor: step.duration_ms = ReadInt(*form.arg, 1, kDurationMsMax); break;
       case AttemptStep::Kind::kArm: ParseArm(*form.arg, step); break;
-      case AttemptStep::Kind::kBrokerDown: {
-        Mapping down(*form.arg, {"for_ms"});
-        step.duration_ms = ReadInt(down.Require("for_ms"), 1, kDurationMsMax);
+      case AttemptStep::Kind::kBrokerDown:
+      case AttemptStep::Kind::kSlowFetch: {
+        Mapping window(*form.arg, {"for_ms"});
+        step.duration_ms = ReadInt(window.Require("for_ms"), 1, kDurationMsMax);
         break;
       }
       case AttemptStep::Kind::kCorrupt: ParseCorrupt(*form.arg, step); break;
+      case AttemptStep::Kind::kDeleteRecords: ParseDeleteRecords(*form.arg, step); break;
     }
     return step;
   }
@@ -422,6 +428,14 @@ class ScenarioParser {
       step.partition = static_cast<int32_t>(ReadInt(*p, 0, scenario_.log.partitions - 1));
     }
     step.offset = ReadInt(corrupt.Require("offset"), 0, kInt64Max);
+  }
+
+  void ParseDeleteRecords(const Value& arg, AttemptStep& step) const {
+    Mapping deleted(arg, {"partition", "before_offset"});
+    if (const Value* p = deleted.Find("partition")) {
+      step.partition = static_cast<int32_t>(ReadInt(*p, 0, scenario_.log.partitions - 1));
+    }
+    step.offset = ReadInt(deleted.Require("before_offset"), 0, kInt64Max);
   }
 
   // --- The expectation -----------------------------------------------------

@@ -63,7 +63,9 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
     case AttemptStep::Kind::kComplete:
     case AttemptStep::Kind::kAbort: one(step.checkpoint); return;
     case AttemptStep::Kind::kRun:
-    case AttemptStep::Kind::kCrash: out << keyword; return;
+    case AttemptStep::Kind::kCrash:
+    case AttemptStep::Kind::kRecreateTopic:
+    case AttemptStep::Kind::kCompact: out << keyword; return;
     case AttemptStep::Kind::kRunFor: one(step.duration_ms); return;
     case AttemptStep::Kind::kArm:
       begin_options();
@@ -73,12 +75,18 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
       out << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kBrokerDown:
+    case AttemptStep::Kind::kSlowFetch:
       begin_options();
       out << YAML::Key << "for_ms" << YAML::Value << step.duration_ms << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kCorrupt:
       begin_options();
       out << YAML::Key << "partition" << YAML::Value << step.partition << YAML::Key << "offset" << YAML::Value
+          << step.offset << YAML::EndMap << YAML::EndMap;
+      return;
+    case AttemptStep::Kind::kDeleteRecords:
+      begin_options();
+      out << YAML::Key << "partition" << YAML::Value << step.partition << YAML::Key << "before_offset" << YAML::Value
           << step.offset << YAML::EndMap << YAML::EndMap;
       return;
   }
@@ -91,6 +99,7 @@ void WriteLog(YAML::Emitter& out, const LogConfig& log) {
       << log.delivery_timeout_ms;
   if (log.put_retries_max != 0) out << YAML::Key << "put_retries_max" << YAML::Value << log.put_retries_max;
   if (log.tombstones) out << YAML::Key << "tombstones" << YAML::Value << true;
+  if (log.retention_ms != 0) out << YAML::Key << "retention_ms" << YAML::Value << log.retention_ms;
   out << YAML::EndMap;
 }
 

@@ -11,15 +11,9 @@
 
 #include "store/status.h"
 #include "store/action_state.h"
+#include "store/recovery_marker.h"
 
 namespace durasim {
-
-// Partition -> offset from which a restore must read the log.
-using RecoveryMarker = std::map<int32_t, int64_t>;
-
-// Input key -> the last sequence number whose run finished, as captured by a
-// checkpoint's keyed state. The runtime owns it; the store keeps no copy.
-using CompletedBoundaries = std::map<std::string, int64_t>;
 
 // What the store holds in memory, for the bounded-memory invariant.
 struct StoreStats {

@@ -25,6 +25,10 @@ class ForwardingLogClient : public LogClient {
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override {
     return inner_.Read(partition, from, to);
   }
+  Result<TopicIdentity> Topic() override { return inner_.Topic(); }
+  Result<FetchResult> Fetch(int32_t partition, int64_t from, int64_t to) override {
+    return inner_.Fetch(partition, from, to);
+  }
 
  protected:
   LogClient& inner() { return inner_; }

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "store/check.h"
 #include "store/state_codec.h"
 
@@ -57,26 +59,12 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
   records_scanned_ = 0;
   Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
   if (!offsets.ok()) return offsets.status();
-  const int32_t partitions = static_cast<int32_t>(offsets->size());
-  std::set<int32_t> topic_partitions;
-  for (int32_t p = 0; p < partitions; ++p) topic_partitions.insert(p);
-  std::set<int32_t> marker_partitions;
-  for (const auto& [partition, offset] : marker) marker_partitions.insert(partition);
-  if (marker_partitions != topic_partitions) {
-    return Status(StatusCode::kInvalidRecovery,
-                  fmt::format("recovery marker partitions {} do not match the topic's partitions {}",
-                              marker_partitions, topic_partitions));
-  }
-  // Every offset is checked before anything is read, so a rejected marker
-  // leaves nothing behind.
-  for (const auto& [partition, from] : marker) {
-    const PartitionOffsets range = (*offsets)[partition];
-    if (from < range.start || from > range.end) {
-      return Status(StatusCode::kInvalidRecovery,
-                    fmt::format("recovery marker offset {} for partition {} is outside the log [{}, {}]", from,
-                                partition, range.start, range.end));
-    }
-  }
+  Result<TopicIdentity> topic = client_.Topic();
+  if (!topic.ok()) return topic.status();
+  // The whole marker is checked before anything is read, so a rejected
+  // marker leaves nothing behind.
+  if (Status usable = CheckMarker(marker, *topic, *offsets); !usable.ok()) return usable;
+  rebuilding_completed_ = marker.completed;
   const Status read = ReadFromMarker(marker, *offsets);
   if (!read.ok()) {
     // A half-read log is no recovery state: the store stays empty.
@@ -87,7 +75,7 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
 }
 
 Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets) {
-  for (const auto& [partition, from] : marker) {
+  for (const auto& [partition, from] : marker.offsets) {
     // Rebuild checked the marker: every partition of the topic, each offset
     // within its log.
     DURASIM_CHECK(partition >= 0 && static_cast<size_t>(partition) < offsets.size());
@@ -95,41 +83,69 @@ Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const
     // not read.
     const PartitionOffsets range = offsets[partition];
     DURASIM_CHECK(from >= range.start && from <= range.end);
-    Result<std::vector<LogRecord>> records = client_.Read(partition, from, range.end);
-    if (!records.ok()) return records.status();
-    int64_t previous_offset = from - 1;
-    for (LogRecord& record : *records) {
-      // The port's contract: records of that partition in [from, end), in
+    if (Status read = ReadPartition(partition, from, range); !read.ok()) return read;
+  }
+  return Status::Ok();
+}
+
+Status KafkaActionStateStore::ReadPartition(int32_t partition, int64_t from, const PartitionOffsets& range) {
+  int64_t next = from;
+  std::chrono::milliseconds stalled{0};
+  while (next < range.end) {
+    Result<FetchResult> fetched = client_.Fetch(partition, next, range.end);
+    if (!fetched.ok()) return fetched.status();
+    if (fetched->records.empty() && fetched->next_offset <= next) {
+      // Nothing yet: an empty fetch is no end (the first design stopped at
+      // the first empty poll). A fetch that says it waited nothing still
+      // counts, so the loop is bounded.
+      stalled += std::max(fetched->waited, std::chrono::milliseconds(1));
+      if (stalled >= kRebuildStallMax) {
+        return Status(StatusCode::kUnavailable,
+                      fmt::format("rebuild made no progress for {} ms at partition {} offset {} (reading to {}): "
+                                  "giving up",
+                                  stalled.count(), partition, next, range.end));
+      }
+      continue;
+    }
+    stalled = std::chrono::milliseconds(0);
+    for (const LogRecord& record : fetched->records) {
+      // The port's contract: records of that partition in [next, end), in
       // increasing offset order (compaction may leave gaps).
       DURASIM_CHECK_EQ(record.partition, partition);
-      DURASIM_CHECK_GT(record.offset, previous_offset);
+      DURASIM_CHECK_GE(record.offset, next);
       DURASIM_CHECK_LT(record.offset, range.end);
-      previous_offset = record.offset;
+      next = record.offset + 1;
       ++records_scanned_;
-      const std::string where = fmt::format("partition {} offset {}", record.partition, record.offset);
-      Result<StateKey> parsed_key = ParseRecordKey(record.key);
-      if (!parsed_key.ok()) {
-        return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
-      }
-      if (record.value.empty()) {  // a tombstone: the state was pruned
-        if (Owns(parsed_key->key)) Forget(record.key, parsed_key->key);
-        continue;
-      }
-      Result<DecodedState> decoded = DecodeStateValue(record.value);
-      if (!decoded.ok()) {
-        return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, decoded.status().message()));
-      }
-      if (decoded->state_key != *parsed_key) {
-        return Status(StatusCode::kInvalidRecovery,
-                      fmt::format("{}: record key \"{}\" does not match the state key in its value", where,
-                                  record.key));
-      }
-      // Every record scanned is checked; only an owned key's state is kept.
-      if (!Owns(parsed_key->key)) continue;
-      Remember(record.key, CachedState{*parsed_key, std::move(decoded->state),
-                                       RecordPosition{record.partition, record.offset}});
+      if (Status taken = TakeRecord(record); !taken.ok()) return taken;
     }
+    next = std::max(next, std::min(fetched->next_offset, range.end));
   }
+  return Status::Ok();
+}
+
+Status KafkaActionStateStore::TakeRecord(const LogRecord& record) {
+  const std::string where = fmt::format("partition {} offset {}", record.partition, record.offset);
+  Result<StateKey> parsed_key = ParseRecordKey(record.key);
+  if (!parsed_key.ok()) {
+    return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
+  }
+  if (record.value.empty()) {  // a tombstone: the state was pruned
+    if (Status usable = CheckTombstone(*parsed_key, where); !usable.ok()) return usable;
+    if (Owns(parsed_key->key)) Forget(record.key, parsed_key->key);
+    return Status::Ok();
+  }
+  Result<DecodedState> decoded = DecodeStateValue(record.value);
+  if (!decoded.ok()) {
+    return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, decoded.status().message()));
+  }
+  if (decoded->state_key != *parsed_key) {
+    return Status(StatusCode::kInvalidRecovery,
+                  fmt::format("{}: record key \"{}\" does not match the state key in its value", where, record.key));
+  }
+  // Every record scanned is checked; only an owned key's state is kept.
+  if (!Owns(parsed_key->key)) return Status::Ok();
+  Remember(record.key,
+           CachedState{*parsed_key, std::move(decoded->state), RecordPosition{record.partition, record.offset}});
   return Status::Ok();
 }
 
@@ -169,16 +185,29 @@ bool KafkaActionStateStore::NeedsReplay(const StateKey& state_key, const Complet
 Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedBoundaries& completed) {
   Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
   if (!offsets.ok()) return offsets.status();
-  RecoveryMarker marker;
-  for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker[p] = (*offsets)[p].end;
+  Result<TopicIdentity> topic = client_.Topic();
+  if (!topic.ok()) return topic.status();
+  RecoveryMarker marker = MarkerOf(*topic, {});
+  if (tombstones_) marker.completed = completed;
+  for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker.offsets[p] = (*offsets)[p].end;
   // Rewind each partition to the oldest state a restore must still see.
   for (const auto& [record_key, cached] : cache_) {
     if (!NeedsReplay(cached.state_key, completed)) continue;
-    auto offset = marker.find(cached.position.partition);
-    DURASIM_CHECK(offset != marker.end());  // cached positions lie in the topic's partitions
+    auto offset = marker.offsets.find(cached.position.partition);
+    DURASIM_CHECK(offset != marker.offsets.end());  // cached positions lie in the topic's partitions
     offset->second = std::min(offset->second, cached.position.offset);
   }
   return marker;
+}
+
+Status KafkaActionStateStore::CheckTombstone(const StateKey& state_key, const std::string& where) const {
+  if (!NeedsReplay(state_key, rebuilding_completed_)) return Status::Ok();
+  auto finished = rebuilding_completed_.find(state_key.key);
+  return Status(StatusCode::kInvalidRecovery,
+                fmt::format("{}: a tombstone removes the state of key {:?} sequence number {}, which this checkpoint "
+                            "still needs (finished there: up to {}): the checkpoint is older than a committed cleanup",
+                            where, state_key.key, state_key.seq,
+                            finished == rebuilding_completed_.end() ? 0 : finished->second));
 }
 
 StoreStats KafkaActionStateStore::Stats() const {

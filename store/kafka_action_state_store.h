@@ -36,6 +36,7 @@ class KafkaActionStateStore : public ActionStateStore {
   Status Rebuild(const RecoveryMarker& marker) override;
   void Prune(const std::string& key, int64_t seq) override;
   Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) override;
+
   StoreStats Stats() const override;
   void SetOwnership(KeyOwnership owns) override { owns_ = std::move(owns); }
 
@@ -49,8 +50,25 @@ class KafkaActionStateStore : public ActionStateStore {
     RecordPosition position;
   };
 
+  // How long a rebuild may fetch without progress before it gives up
+  // (#1101: 30 s), counted in the time the fetches say they waited.
+  static constexpr std::chrono::milliseconds kRebuildStallMax{30'000};
+
   // Reads the log from a checked marker into the cache.
   Status ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets);
+  // Reads `partition` from `from` to exactly `range.end` (captured when the
+  // rebuild started, whatever the fetches return meanwhile), fetch by
+  // fetch. kUnavailable when no fetch made progress for kRebuildStallMax.
+  virtual Status ReadPartition(int32_t partition, int64_t from, const PartitionOffsets& range);
+  // Takes one record of a rebuild into the cache (or forgets the state of a
+  // tombstone). kInvalidRecovery for a record that does not decode.
+  Status TakeRecord(const LogRecord& record);
+  // A tombstone for `state_key` in the replayed range: kInvalidRecovery when
+  // the checkpoint still needs that state (its input was not finished at the
+  // checkpoint: a later checkpoint's completed prune removed it, #691). The
+  // tombstones and the checkpoint's boundaries in the marker are the
+  // committed cleanup boundary.
+  virtual Status CheckTombstone(const StateKey& state_key, const std::string& where) const;
   // Records an acknowledged or rebuilt state in the cache and the index.
   void Remember(const std::string& record_key, CachedState cached);
   // Drops a state a rebuild found a tombstone for.
@@ -66,6 +84,9 @@ class KafkaActionStateStore : public ActionStateStore {
   std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
   size_t records_scanned_ = 0;
   KeyOwnership owns_;  // empty: every key
+  // The completed boundaries of the marker a rebuild reads from (with
+  // tombstones): a tombstone past them is a cleanup the checkpoint predates.
+  CompletedBoundaries rebuilding_completed_;
 };
 
 }  // namespace durasim

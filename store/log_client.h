@@ -6,6 +6,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +34,26 @@ struct PartitionOffsets {
   int64_t end = 0;
 };
 
+// Which topic a client reads: its name and its incarnation. A topic deleted
+// and created again under the same name is a new incarnation, with offsets
+// that start over; the incarnation tells them apart (Kafka's topic id; on
+// librdkafka 2.0.2, which has no topic ids, see rdkafka_topic_admin.h).
+struct TopicIdentity {
+  std::string name;
+  std::string incarnation;
+  bool operator==(const TopicIdentity&) const = default;
+};
+
+// What one fetch returned: records of [from, next_offset), in increasing
+// offset order (compaction may leave gaps), and how long the fetch waited.
+// A fetch that returned nothing and did not move (next_offset == from) made
+// no progress: the log had nothing for it within its wait.
+struct FetchResult {
+  std::vector<LogRecord> records;
+  int64_t next_offset = 0;
+  std::chrono::milliseconds waited{0};
+};
+
 using ProduceTicket = uint64_t;
 
 class LogClient {
@@ -54,6 +75,16 @@ class LogClient {
   virtual Result<std::vector<PartitionOffsets>> Offsets() = 0;
   // Records of `partition` with offsets in [from, to).
   virtual Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) = 0;
+  // The topic this client reads and writes, as it is now.
+  virtual Result<TopicIdentity> Topic() = 0;
+  // One fetch of `partition` from `from` toward `to`: possibly fewer
+  // records, possibly none. The default reads the whole range at once (the
+  // librdkafka client's Read polls until the range is read or its deadline).
+  virtual Result<FetchResult> Fetch(int32_t partition, int64_t from, int64_t to) {
+    Result<std::vector<LogRecord>> records = Read(partition, from, to);
+    if (!records.ok()) return records.status();
+    return FetchResult{std::move(records).value(), to, std::chrono::milliseconds(0)};
+  }
 };
 
 }  // namespace durasim

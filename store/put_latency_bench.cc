@@ -251,8 +251,10 @@ Result<RebuildResult> MeasureRebuild(const Target& target, const Options& option
     Result<std::unique_ptr<RdKafkaLogClient>> reader = ConnectTo(target, topic, options, false);
     if (!reader.ok()) return reader.status();
     KafkaActionStateStore store(**reader);
-    RecoveryMarker from_start;
-    for (int32_t p = 0; p < options.partitions; ++p) from_start[p] = 0;
+    Result<TopicIdentity> identity = (*reader)->Topic();
+    if (!identity.ok()) return identity.status();
+    RecoveryMarker from_start = MarkerOf(*identity, {});
+    for (int32_t p = 0; p < options.partitions; ++p) from_start.offsets[p] = 0;
     const Clock::time_point start = Clock::now();
     Status rebuilt = store.Rebuild(from_start);
     const double ms = MsSince(start);

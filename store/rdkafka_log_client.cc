@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "store/rdkafka_topic_admin.h"
+#include "store/rdkafka_topic_identity.h"
 
 namespace durasim {
 namespace {
@@ -33,7 +34,7 @@ Status CheckConfig(const RdKafkaConfig& config) {
 }  // namespace
 
 RdKafkaLogClient::RdKafkaLogClient(const RdKafkaConfig& config)
-    : config_(WithDefaults(config)), reader_(config_), producer_(config_) {}
+    : config_(WithDefaults(config)), identity_(config_), reader_(config_), producer_(config_) {}
 
 // The producer goes first (members are destroyed in reverse order), then the reader.
 RdKafkaLogClient::~RdKafkaLogClient() = default;
@@ -66,6 +67,12 @@ Result<std::vector<PartitionOffsets>> RdKafkaLogClient::Offsets() {
 
 Result<std::vector<LogRecord>> RdKafkaLogClient::Read(int32_t partition, int64_t from, int64_t to) {
   return reader_.Read(partition, from, to);
+}
+
+Result<TopicIdentity> RdKafkaLogClient::Topic() {
+  Result<std::string> incarnation = identity_.Incarnation();
+  if (!incarnation.ok()) return incarnation.status();
+  return TopicIdentity{config_.topic, *incarnation};
 }
 
 }  // namespace durasim

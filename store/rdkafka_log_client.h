@@ -28,6 +28,7 @@
 #include "store/rdkafka_config.h"
 #include "store/rdkafka_producer.h"
 #include "store/rdkafka_reader.h"
+#include "store/rdkafka_topic_identity.h"
 
 namespace durasim {
 
@@ -56,6 +57,10 @@ class RdKafkaLogClient : public LogClient {
   // Errors: kInvalidArgument (bad range or partition), kInvalidRecovery (the
   // range is not in the log: below its start or past its end), kUnavailable.
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+  // The topic's name and incarnation, asked of the group coordinator each
+  // time (rdkafka_topic_identity.h), so a topic re-created while the client
+  // is connected is seen. Errors: kUnavailable.
+  Result<TopicIdentity> Topic() override;
 
   const RdKafkaConfig& config() const { return config_; }
   // How many times a fatal producer error made the client recreate its
@@ -69,6 +74,7 @@ class RdKafkaLogClient : public LogClient {
   int32_t partitions_ = 0;
   // Destroyed in reverse order: the producer (a crash: purged, not flushed)
   // before the reader.
+  RdKafkaTopicIdentity identity_;
   RdKafkaReader reader_;
   RdKafkaProducer producer_;
 };

@@ -31,6 +31,13 @@
 namespace durasim {
 namespace {
 
+// A current marker of the topic `client` reads, with `offsets`.
+RecoveryMarker MarkerFor(LogClient& client, MarkerOffsets offsets) {
+  Result<TopicIdentity> topic = client.Topic();
+  EXPECT_TRUE(topic.ok()) << topic.status().ToString();
+  return MarkerOf(topic.ok() ? *topic : TopicIdentity{}, std::move(offsets));
+}
+
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
@@ -578,8 +585,8 @@ TEST_F(RdKafkaLogClientTest, StoreRebuildRejectsACorruptValueOrKey) {
     std::unique_ptr<RdKafkaLogClient> fresh = Connect(config);
     ASSERT_NE(fresh, nullptr);
     KafkaActionStateStore restored(*fresh);
-    RecoveryMarker marker;
-    for (int32_t p = 0; p < kPartitions; ++p) marker[p] = 0;
+    RecoveryMarker marker = MarkerFor(*fresh, {});
+    for (int32_t p = 0; p < kPartitions; ++p) marker.offsets[p] = 0;
     Status rebuilt = restored.Rebuild(marker);
     EXPECT_EQ(rebuilt.code(), StatusCode::kInvalidRecovery) << rebuilt.ToString();
     EXPECT_NE(rebuilt.message().find("partition " + std::to_string(partition) + " offset 1"), std::string::npos)

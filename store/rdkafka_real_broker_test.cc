@@ -34,6 +34,13 @@
 namespace durasim {
 namespace {
 
+// A current marker of the topic `client` reads, with `offsets`.
+RecoveryMarker MarkerFor(LogClient& client, MarkerOffsets offsets) {
+  Result<TopicIdentity> topic = client.Topic();
+  EXPECT_TRUE(topic.ok()) << topic.status().ToString();
+  return MarkerOf(topic.ok() ? *topic : TopicIdentity{}, std::move(offsets));
+}
+
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
@@ -319,17 +326,17 @@ TEST_F(RealBrokerTest, StoreRebuildsFromTheMarkerAfterACrash) {
     ASSERT_TRUE(offsets.ok()) << offsets.status().ToString();
     ends = *offsets;
   }
-  ASSERT_EQ(marker.size(), static_cast<size_t>(kPartitions));
+  ASSERT_EQ(marker.offsets.size(), static_cast<size_t>(kPartitions));
   size_t to_scan = 0;
   std::cout << "marker:";
-  for (const auto& [partition, offset] : marker) {
+  for (const auto& [partition, offset] : marker.offsets) {
     std::cout << " " << partition << "@" << offset << "/" << ends[static_cast<size_t>(partition)].end;
     ASSERT_LE(offset, ends[static_cast<size_t>(partition)].end);
     to_scan += static_cast<size_t>(ends[static_cast<size_t>(partition)].end - offset);
   }
   std::cout << "\n";
   // user_1's two states are the first records of their partition.
-  EXPECT_EQ(marker[PartitionForKey("user_1", kPartitions)], 1);
+  EXPECT_EQ(marker.offsets[PartitionForKey("user_1", kPartitions)], 1);
   EXPECT_EQ(to_scan, keys.size());
 
   std::unique_ptr<RdKafkaLogClient> client = Connect(Config(topic));
@@ -372,22 +379,22 @@ TEST_F(RealBrokerTest, StoreRebuildRejectsAMarkerThatDoesNotFitTheTopic) {
   ASSERT_NE(fresh, nullptr);
   KafkaActionStateStore store(*fresh);
 
-  Status too_few = store.Rebuild(RecoveryMarker{{0, 0}, {1, 0}});
+  Status too_few = store.Rebuild(MarkerFor(*fresh, {{0, 0}, {1, 0}}));
   std::cout << "too few partitions: " << too_few.ToString() << "\n";
   EXPECT_EQ(too_few.code(), StatusCode::kInvalidRecovery);
   EXPECT_TRUE(Contains(too_few.message(), "{0, 1}")) << too_few.ToString();
   EXPECT_TRUE(Contains(too_few.message(), "{0, 1, 2}")) << too_few.ToString();
 
-  Status too_many = store.Rebuild(RecoveryMarker{{0, 0}, {1, 0}, {2, 0}, {3, 0}});
+  Status too_many = store.Rebuild(MarkerFor(*fresh, {{0, 0}, {1, 0}, {2, 0}, {3, 0}}));
   std::cout << "too many partitions: " << too_many.ToString() << "\n";
   EXPECT_EQ(too_many.code(), StatusCode::kInvalidRecovery);
   EXPECT_TRUE(Contains(too_many.message(), "{0, 1, 2, 3}")) << too_many.ToString();
   EXPECT_TRUE(Contains(too_many.message(), "{0, 1, 2}")) << too_many.ToString();
 
   for (int32_t p = 0; p < kPartitions; ++p) {
-    RecoveryMarker beyond = {{0, 0}, {1, 0}, {2, 0}};
+    RecoveryMarker beyond = MarkerFor(*fresh, {{0, 0}, {1, 0}, {2, 0}});
     const int64_t end = (*offsets)[static_cast<size_t>(p)].end;
-    beyond[p] = end + 1;
+    beyond.offsets[p] = end + 1;
     Status past_end = store.Rebuild(beyond);
     std::cout << "past the end of partition " << p << ": " << past_end.ToString()
               << "; states cached after the failure: " << store.Stats().cached_states << "\n";
@@ -398,8 +405,8 @@ TEST_F(RealBrokerTest, StoreRebuildRejectsAMarkerThatDoesNotFitTheTopic) {
     EXPECT_TRUE(Contains(past_end.message(), "[0, " + std::to_string(end) + "]")) << past_end.ToString();
   }
 
-  RecoveryMarker at_end;
-  for (int32_t p = 0; p < kPartitions; ++p) at_end[p] = (*offsets)[static_cast<size_t>(p)].end;
+  RecoveryMarker at_end = MarkerFor(*fresh, {});
+  for (int32_t p = 0; p < kPartitions; ++p) at_end.offsets[p] = (*offsets)[static_cast<size_t>(p)].end;
   Status nothing_to_replay = store.Rebuild(at_end);
   EXPECT_TRUE(nothing_to_replay.ok()) << nothing_to_replay.ToString();
   EXPECT_EQ(store.Stats().records_scanned, 0u);
@@ -443,8 +450,8 @@ TEST_F(RealBrokerTest, StoreRebuildRejectsACorruptValueOrKey) {
     std::unique_ptr<RdKafkaLogClient> fresh = Connect(Config(topic));
     ASSERT_NE(fresh, nullptr);
     KafkaActionStateStore restored(*fresh);
-    RecoveryMarker marker;
-    for (int32_t p = 0; p < kPartitions; ++p) marker[p] = 0;
+    RecoveryMarker marker = MarkerFor(*fresh, {});
+    for (int32_t p = 0; p < kPartitions; ++p) marker.offsets[p] = 0;
     Status rebuilt = restored.Rebuild(marker);
     std::cout << bad.name << ": " << rebuilt.ToString() << "\n";
     EXPECT_EQ(rebuilt.code(), StatusCode::kInvalidRecovery) << rebuilt.ToString();

@@ -23,6 +23,7 @@ OUTSIDE = [
     "store/rdkafka_reader.h", "store/rdkafka_reader.cc",
     "store/rdkafka_support.h", "store/rdkafka_support.cc",
     "store/rdkafka_topic_admin.h", "store/rdkafka_topic_admin.cc",
+    "store/rdkafka_topic_identity.h", "store/rdkafka_topic_identity.cc",
     "store/kafka_mock_cluster.h", "store/kafka_mock_cluster.cc",
     "store/run_sync.h", "store/put_latency_bench.cc",
     "model/backends/",

@@ -82,14 +82,37 @@ Result<RecordPosition> ClientRecordSink::AppendLosingAck(int32_t partition, std:
 
 Result<std::vector<PartitionOffsets>> ClientRecordSink::Offsets() {
   if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
-  return client_->Offsets();
+  Result<std::vector<PartitionOffsets>> offsets = client_->Offsets();
+  if (!offsets.ok()) return offsets;
+  // Emulated DeleteRecords: the log starts where the harness says.
+  for (size_t p = 0; p < offsets->size() && p < lifecycle_.starts().size(); ++p) {
+    PartitionOffsets& range = (*offsets)[p];
+    range.start = std::max(range.start, std::min(range.end, lifecycle_.starts()[p]));
+  }
+  return offsets;
 }
 
 Result<std::vector<LogRecord>> ClientRecordSink::Read(int32_t partition, int64_t from, int64_t to) {
   if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
+  if (partition >= 0 && static_cast<size_t>(partition) < lifecycle_.starts().size()) {
+    if (Status deleted = CheckNotDeleted(lifecycle_.start(partition), partition, from); !deleted.ok()) return deleted;
+  }
   Result<std::vector<LogRecord>> records = client_->Read(partition, from, to);
-  if (records.ok()) ApplyCorruption(corrupted_, *records);
+  if (records.ok()) {
+    // Emulated compaction: the records the harness compacted away are gone.
+    std::erase_if(*records, [&](const LogRecord& r) { return lifecycle_.Removed(r.partition, r.offset); });
+    ApplyCorruption(corrupted_, *records);
+  }
   return records;
+}
+
+Result<TopicIdentity> ClientRecordSink::Topic() {
+  if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
+  Result<TopicIdentity> topic = client_->Topic();
+  if (!topic.ok()) return topic;
+  // An emulated re-creation is another topic under the run's one name.
+  topic->name = backend_.topic_name();
+  return topic;
 }
 
 }  // namespace durasim

@@ -22,6 +22,7 @@
 #include "model/backends/record_sink.h"
 #include "model/faulty_log_client.h"
 #include "model/kafka_log.h"
+#include "model/log_lifecycle.h"
 #include "store/log_client.h"
 
 namespace durasim {
@@ -31,13 +32,16 @@ class RdKafkaBackend;
 class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
  public:
   // REQUIRES: `backend` and `corrupted` outlive the sink.
-  ClientRecordSink(std::unique_ptr<LogClient> client, RdKafkaBackend& backend, const CorruptedPositions& corrupted)
-      : client_(std::move(client)), backend_(backend), corrupted_(corrupted) {}
+  // REQUIRES: `lifecycle` outlives the sink too.
+  ClientRecordSink(std::unique_ptr<LogClient> client, RdKafkaBackend& backend, const CorruptedPositions& corrupted,
+                   const LogLifecycle& lifecycle)
+      : client_(std::move(client)), backend_(backend), corrupted_(corrupted), lifecycle_(lifecycle) {}
 
   int32_t partitions() const override { return client_->partition_count(); }
   Result<RecordPosition> Append(int32_t partition, std::string key, std::string value) override;
   Result<std::vector<PartitionOffsets>> Offsets() override;
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+  Result<TopicIdentity> Topic() override;
 
   // BrokerWriteFaults, from the backend's controls (kInternal where it has
   // none). A refused record is produced, flushed and awaited on this
@@ -57,6 +61,7 @@ class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
   std::unique_ptr<LogClient> client_;
   RdKafkaBackend& backend_;
   const CorruptedPositions& corrupted_;
+  const LogLifecycle& lifecycle_;  // records below a start it notes are deleted (emulated)
   std::vector<LogRecord> lose_ack_of_;  // records whose acknowledgement the broker is to lose
 };
 

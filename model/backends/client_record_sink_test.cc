@@ -21,7 +21,7 @@ class ClientRecordSinkTest : public ::testing::Test {
  protected:
   void SetUp() override {
     config_.partitions = kPartitions;
-    Result<std::unique_ptr<RdKafkaBackend>> backend = RdKafkaBackend::StartMock({config_, outage_, corrupted_});
+    Result<std::unique_ptr<RdKafkaBackend>> backend = RdKafkaBackend::StartMock({config_, outage_, corrupted_, lifecycle_});
     ASSERT_TRUE(backend.ok()) << backend.status().ToString();
     backend_ = std::move(*backend);
     backend_->Listen([this](const LogRecord& record, AppendSeen seen) {
@@ -34,12 +34,13 @@ class ClientRecordSinkTest : public ::testing::Test {
     Result<std::unique_ptr<LogClient>> client = backend_->ConnectClient();
     EXPECT_TRUE(client.ok()) << client.status().ToString();
     if (!client.ok()) return nullptr;
-    return std::make_unique<ClientRecordSink>(std::move(*client), *backend_, corrupted_);
+    return std::make_unique<ClientRecordSink>(std::move(*client), *backend_, corrupted_, lifecycle_);
   }
 
   LogConfig config_;
   KafkaLog outage_{kPartitions};
   CorruptedPositions corrupted_;
+  LogLifecycle lifecycle_{kPartitions};
   std::unique_ptr<RdKafkaBackend> backend_;
   std::vector<LogRecord> appended_;
 };

@@ -67,6 +67,20 @@ class LogBackend {
   // overwrites it; a broker cannot overwrite a record in place, so there the
   // corruption is a view every reader gets from World. REQUIRES: HasRecord.
   virtual void Corrupt(int32_t /*partition*/, int64_t /*offset*/) {}
+  // Kafka's DeleteRecords on `partition` up to `before_offset`, clipped to
+  // the partition's end; returns the log start it leaves. The model deletes;
+  // on librdkafka the harness hides the records from every reader
+  // (model/log_lifecycle.h) once the caller notes the new start there.
+  virtual Result<int64_t> DeleteRecords(int32_t partition, int64_t before_offset) = 0;
+  // The topic is deleted and created again under its name: every record is
+  // gone and offsets start over. REQUIRES: no incarnation is connected.
+  virtual Status RecreateTopic() = 0;
+  // Log compaction of the whole log (KafkaLog::Compact); returns the
+  // positions removed. The model removes them; on librdkafka (the mock
+  // ignores topic configs, a real broker compacts when its cleaner decides)
+  // the harness hides them from every reader once the caller notes them in
+  // LogLifecycle.
+  virtual Result<std::vector<std::pair<int32_t, int64_t>>> Compact() = 0;
 
   // Takes the broker down for real where the backend can (librdkafka's mock
   // cluster): its connections close and new ones are refused. The outage's

@@ -24,6 +24,14 @@ class MemoryLogBackend : public LogBackend {
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
   Result<bool> HasRecord(int32_t partition, int64_t offset) override { return log_.Find(partition, offset) != nullptr; }
   void Corrupt(int32_t partition, int64_t offset) override { DURASIM_CHECK(log_.Corrupt(partition, offset)); }
+  Result<int64_t> DeleteRecords(int32_t partition, int64_t before_offset) override {
+    return log_.DeleteRecords(partition, before_offset);
+  }
+  Result<std::vector<std::pair<int32_t, int64_t>>> Compact() override { return log_.Compact(); }
+  Status RecreateTopic() override {
+    log_.Recreate();
+    return Status::Ok();
+  }
 
  private:
   KafkaLog& log_;

@@ -46,6 +46,7 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness&
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
   if (Status created = backend->mock_->CreateTopic(backend->config_.topic, partitions); !created.ok()) return created;
+  backend->topic_name_ = backend->config_.topic;
   return backend;
 }
 
@@ -65,6 +66,7 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(backend->config_);
   if (!first.ok()) return first.status();
   backend->config_.create_topic = false;
+  backend->topic_name_ = backend->config_.topic;
   return backend;
 }
 
@@ -88,7 +90,8 @@ Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHa
   Listen(std::move(on_append));
   BackendConnection connection;
   for (std::unique_ptr<LogClient>& client : connected) {
-    auto sink = std::make_unique<ClientRecordSink>(std::move(client), *this, harness_.corrupted);
+    auto sink =
+        std::make_unique<ClientRecordSink>(std::move(client), *this, harness_.corrupted, harness_.lifecycle);
     BrokerWriteFaults* write_faults = has_write_fault_controls() ? sink.get() : nullptr;
     connection.clients.push_back(BackendClient{
         std::make_unique<SimulatedLogClient>(scheduler, harness_.outage, harness_.config, std::move(sink)),
@@ -157,11 +160,52 @@ Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
   std::vector<std::vector<LogRecord>> all;
   for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) {
     const PartitionOffsets range = (*offsets)[static_cast<size_t>(p)];
-    Result<std::vector<LogRecord>> records = (*reader)->Read(p, range.start, range.end);
+    // Records the harness deleted (emulated DeleteRecords) are gone for every reader.
+    const int64_t from = std::max(range.start, std::min(range.end, harness_.lifecycle.start(p)));
+    Result<std::vector<LogRecord>> records = (*reader)->Read(p, from, range.end);
     if (!records.ok()) return records.status();
+    // Records the harness compacted away (emulated compaction) too.
+    std::erase_if(*records, [&](const LogRecord& r) { return harness_.lifecycle.Removed(r.partition, r.offset); });
     all.push_back(std::move(records).value());
   }
   return all;
+}
+
+Result<std::vector<std::pair<int32_t, int64_t>>> RdKafkaBackend::Compact() {
+  Result<std::vector<std::vector<LogRecord>>> all = ReadAll();
+  if (!all.ok()) return all.status();
+  return SupersededPositions(*all);
+}
+
+Status RdKafkaBackend::RecreateTopic() {
+  DURASIM_CHECK_MSG(!on_append_, "recreate_topic while an incarnation is connected");
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
+  RdKafkaConfig fresh = config_;
+  fresh.topic = FreshTopicName();
+  if (mock_) {
+    if (Status created = mock_->CreateTopic(fresh.topic, config_.expected_partitions); !created.ok()) return created;
+  } else {
+    fresh.create_topic = true;
+    Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(fresh);
+    if (!first.ok()) return first.status();
+    fresh.create_topic = false;
+  }
+  config_ = fresh;
+  reported_.clear();  // offsets start over
+  return Status::Ok();
+}
+
+Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_offset) {
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
+  Result<std::unique_ptr<RdKafkaLogClient>> reader = RdKafkaLogClient::Connect(config_);
+  if (!reader.ok()) return reader.status();
+  Result<std::vector<PartitionOffsets>> offsets = (*reader)->Offsets();
+  if (!offsets.ok()) return offsets.status();
+  if (partition < 0 || static_cast<size_t>(partition) >= offsets->size()) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("delete_records: no partition {}", partition));
+  }
+  const PartitionOffsets range = (*offsets)[static_cast<size_t>(partition)];
+  return std::max(harness_.lifecycle.start(partition), std::min(before_offset, range.end));
 }
 
 }  // namespace durasim

@@ -15,6 +15,7 @@
 #include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
 #include "model/kafka_log.h"
+#include "model/log_lifecycle.h"
 #include "model/scenario.h"
 #include "store/kafka_mock_cluster.h"
 #include "store/rdkafka_log_client.h"
@@ -30,6 +31,7 @@ class RdKafkaBackend : public LogBackend {
     const LogConfig& config;
     const KafkaLog& outage;
     const CorruptedPositions& corrupted;
+    const LogLifecycle& lifecycle;  // records deleted: hidden from every reader
   };
 
   // A mock cluster with one broker and a topic of the scenario's partitions.
@@ -42,6 +44,18 @@ class RdKafkaBackend : public LogBackend {
   void Disconnect() override { on_append_ = nullptr; }
   Status DiscoverAppends() override;
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
+  // Emulated (docs/backends.md): the records stay on the broker and the
+  // harness hides those below the start it notes in LogLifecycle.
+  Result<int64_t> DeleteRecords(int32_t partition, int64_t before_offset) override;
+  // Emulated (docs/backends.md): the run moves to a fresh topic, whose
+  // offsets start at 0 and whose incarnation is its own; clients see it
+  // under the first topic's name (topic_name()).
+  Status RecreateTopic() override;
+  // Emulated: the positions compaction would remove from the log as every
+  // reader sees it (ReadAll).
+  Result<std::vector<std::pair<int32_t, int64_t>>> Compact() override;
+  // The name the run's topic goes by, whichever topic holds it now.
+  const std::string& topic_name() const { return topic_name_; }
   // On the mock cluster, its only broker; a real broker stays up.
   Status TakeBrokerDown() override;
 
@@ -76,6 +90,7 @@ class RdKafkaBackend : public LogBackend {
   std::unique_ptr<KafkaMockCluster> mock_;
   RdKafkaConfig config_;
   bool broker_down_ = false;
+  std::string topic_name_;  // the first topic's: every incarnation's name
   AppendHandler on_append_;                          // the connected incarnation's
   std::set<std::pair<int32_t, int64_t>> reported_;  // (partition, offset) of every record reported
 };

@@ -24,6 +24,7 @@ class RecordSink {
   virtual Result<RecordPosition> Append(int32_t partition, std::string key, std::string value) = 0;
   virtual Result<std::vector<PartitionOffsets>> Offsets() = 0;
   virtual Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) = 0;
+  virtual Result<TopicIdentity> Topic() = 0;
 };
 
 }  // namespace durasim

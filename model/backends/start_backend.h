@@ -10,6 +10,7 @@
 #include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
 #include "model/kafka_log.h"
+#include "model/log_lifecycle.h"
 #include "model/scenario.h"
 #include "store/status.h"
 
@@ -23,6 +24,7 @@ struct RunLog {
   const LogConfig& config;
   KafkaLog& model_log;
   const CorruptedPositions& corrupted;
+  const LogLifecycle& lifecycle;  // deletions the harness shows readers of a real log
 };
 
 // The backend of `kind`; kafka on the broker at `bootstrap_servers`.

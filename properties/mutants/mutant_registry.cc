@@ -18,12 +18,15 @@
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
 #include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
+#include "properties/mutants/marker_without_topic_identity.h"
 #include "properties/mutants/pending_as_hit.h"
 #include "properties/mutants/per_process_action_id.h"
 #include "properties/mutants/prune_on_snapshot.h"
 #include "properties/mutants/random_id_in_call.h"
 #include "properties/mutants/rebuild_accepts_invalid.h"
+#include "properties/mutants/stop_at_first_empty_fetch.h"
 #include "properties/mutants/swallow_cancellation.h"
+#include "properties/mutants/tombstones_without_boundary.h"
 #include "properties/mutants/mutant.h"
 #include "store/kafka_action_state_store.h"
 
@@ -61,8 +64,10 @@ const std::vector<Mutant>& AllMutants() {
        "#1158 review: recovery must reject invalid recovery data", Invariant::kInvalidRecovery,
        StoreOf<RebuildAcceptsInvalidStore>(), {}},
       {"prune-on-snapshot", "states are pruned when a checkpoint is taken instead of when it completes",
-       "pruning (with tombstones) before the checkpoint is confirmed", Invariant::kFinished, {},
-       RuntimeOf<PruneOnSnapshotRuntime>()},
+       "pruning (with tombstones) before the checkpoint is confirmed", Invariant::kFinished,
+       // On the store before the cleanup check (#691): the production store
+       // rejects the restore the premature prune broke (invalid-recovery).
+       StoreOf<TombstonesWithoutBoundaryStore>(), RuntimeOf<PruneOnSnapshotRuntime>()},
       {"pending-as-hit", "a PENDING call slot is replayed as a saved result", "durable-call replay matching",
        Invariant::kSameAnswer, {}, RuntimeOf<PendingAsHitRuntime>()},
       {"cancel-as-failure", "a durable call cancelled in flight is persisted as FAILED and replayed as a failure",
@@ -99,6 +104,15 @@ const std::vector<Mutant>& AllMutants() {
       {"stale-processing-keys",
        "a restored subtask keeps every processing key of the union list, owned or not, and snapshots them again",
        "apache/flink-agents #824", Invariant::kOwnership, {}, RuntimeOf<StaleProcessingKeysRuntime>()},
+      {"marker-without-topic-identity", "the recovery marker holds offsets only; a re-created topic's restore "
+       "rebuilds from the new topic's data", "apache/flink-agents #1101: versioned marker with topic name and id",
+       Invariant::kInvalidRecovery, StoreOf<MarkerWithoutTopicIdentityStore>(), {}},
+      {"stop-at-first-empty-fetch", "rebuild ends a partition at the first fetch that returns nothing",
+       "Flink Agents' first rebuild loop, which ended at the first empty poll (#1101)", Invariant::kOnce,
+       StoreOf<StopAtFirstEmptyFetchStore>(), {}},
+      {"tombstones-without-boundary", "tombstones on, no committed cleanup boundary: an older checkpoint's restore "
+       "loses states its inputs need", "apache/flink-agents #691 / #1101: the committed cleanup boundary",
+       Invariant::kFinished, StoreOf<TombstonesWithoutBoundaryStore>(), {}},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };

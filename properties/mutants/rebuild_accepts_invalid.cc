@@ -13,7 +13,7 @@ Status RebuildAcceptsInvalidStore::Rebuild(const RecoveryMarker& marker) {
   records_scanned_ = 0;
   Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
   if (!offsets.ok()) return offsets.status();
-  for (const auto& [partition, marked] : marker) {
+  for (const auto& [partition, marked] : marker.offsets) {
     if (partition < 0 || partition >= static_cast<int32_t>(offsets->size())) continue;  // the bug
     const PartitionOffsets range = (*offsets)[static_cast<size_t>(partition)];
     const int64_t from = std::clamp(marked, range.start, range.end);                    // the bug

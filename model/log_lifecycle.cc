@@ -1,0 +1,93 @@
+// LogLifecycle implementation.
+#include "model/log_lifecycle.h"
+
+#include <fmt/format.h>
+
+#include "store/state_codec.h"
+
+#include "store/check.h"
+
+namespace durasim {
+
+void LogLifecycle::NoteAppend(const LogRecord& record, SimTime at) {
+  DURASIM_CHECK_GE(record.partition, 0);
+  DURASIM_CHECK_LT(static_cast<size_t>(record.partition), appended_at_.size());
+  appended_at_[static_cast<size_t>(record.partition)].emplace(record.offset, at);
+  if (!record.value.empty()) return;
+  Result<StateKey> state_key = ParseRecordKey(record.key);
+  if (state_key.ok()) tombstones_[{record.partition, record.offset}] = std::move(state_key).value();
+}
+
+void LogLifecycle::NoteDeleted(int32_t partition, int64_t start) {
+  int64_t& current = starts_.at(static_cast<size_t>(partition));
+  DURASIM_CHECK_GE(start, current);  // a log start never moves back
+  current = start;
+  std::map<int64_t, SimTime>& times = appended_at_[static_cast<size_t>(partition)];
+  times.erase(times.begin(), times.lower_bound(start));
+  tombstones_.erase(tombstones_.lower_bound({partition, 0}), tombstones_.lower_bound({partition, start}));
+}
+
+void LogLifecycle::NoteRecreated() {
+  starts_.assign(starts_.size(), 0);
+  appended_at_.assign(appended_at_.size(), {});
+  tombstones_.clear();
+  committed_prunes_.clear();
+  removed_.clear();
+  ++incarnation_;
+}
+
+void LogLifecycle::NoteCompacted(const std::vector<std::pair<int32_t, int64_t>>& positions) {
+  for (const auto& [partition, offset] : positions) {
+    removed_.insert({partition, offset});
+    appended_at_.at(static_cast<size_t>(partition)).erase(offset);
+    tombstones_.erase({partition, offset});
+  }
+}
+
+std::vector<std::pair<int32_t, int64_t>> LogLifecycle::Expired(SimTime now, SimDuration retention) const {
+  std::vector<std::pair<int32_t, int64_t>> expired;
+  for (size_t p = 0; p < appended_at_.size(); ++p) {
+    int64_t before = starts_[p];
+    // From the start, in offset order (compaction leaves gaps): stop at the
+    // first record that is young enough.
+    for (const auto& [offset, at] : appended_at_[p]) {
+      if (now - at <= retention) break;
+      before = offset + 1;
+    }
+    if (before > starts_[p]) expired.emplace_back(static_cast<int32_t>(p), before);
+  }
+  return expired;
+}
+
+std::optional<std::string> LogLifecycle::WhyStale(const RecoveryMarker& marker, int64_t incarnation,
+                                                  const CompletedBoundaries& completed) const {
+  if (incarnation != incarnation_) {
+    return fmt::format("the topic was re-created since the checkpoint (incarnation {}, now {})", incarnation,
+                       incarnation_);
+  }
+  for (const auto& [partition, offset] : marker.offsets) {
+    if (partition < 0 || static_cast<size_t>(partition) >= starts_.size()) continue;  // the store's check
+    if (offset < starts_[static_cast<size_t>(partition)]) {
+      return fmt::format("partition {}: the marker's offset {} is below the log start {}", partition, offset,
+                         starts_[static_cast<size_t>(partition)]);
+    }
+  }
+  auto finished_at = [](const CompletedBoundaries& boundaries, const std::string& key) {
+    auto it = boundaries.find(key);
+    return it == boundaries.end() ? int64_t{0} : it->second;
+  };
+  for (const auto& [position, state_key] : tombstones_) {
+    auto from = marker.offsets.find(position.first);
+    if (from == marker.offsets.end() || position.second < from->second) continue;  // not read
+    if (state_key.seq <= finished_at(completed, state_key.key)) continue;        // not needed
+    for (const CompletedBoundaries& pruned : committed_prunes_) {
+      if (state_key.seq > finished_at(pruned, state_key.key)) continue;
+      return fmt::format("partition {} offset {}: a committed cleanup's tombstone removes key {:?} sequence number {}, "
+                         "which the checkpoint still needs",
+                         position.first, position.second, state_key.key, state_key.seq);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace durasim

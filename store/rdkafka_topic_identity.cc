@@ -1,0 +1,92 @@
+// The topic incarnation over librdkafka's C API (rdkafka_topic_identity.h).
+#include "store/rdkafka_topic_identity.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <random>
+
+#include "store/rdkafka_support.h"
+
+namespace durasim {
+namespace {
+
+struct ListDeleter {
+  void operator()(rd_kafka_topic_partition_list_t* list) const { rd_kafka_topic_partition_list_destroy(list); }
+};
+
+// The committed offset of partition 0 under the identity group: >= 0, or
+// negative when there is none.
+Result<int64_t> Committed(rd_kafka_t* rk, const RdKafkaConfig& config) {
+  std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter> list(rd_kafka_topic_partition_list_new(1));
+  rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), 0);
+  const rd_kafka_resp_err_t err = rd_kafka_committed(rk, list.get(), static_cast<int>(config.deadline.count()));
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR || list->elems[0].err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const rd_kafka_resp_err_t why = err != RD_KAFKA_RESP_ERR_NO_ERROR ? err : list->elems[0].err;
+    return Status(StatusCode::kUnavailable, fmt::format("the incarnation of topic '{}' (group {}) at {}: {}",
+                                                        config.topic, kTopicIdentityGroup, config.bootstrap_servers,
+                                                        rdkafka::ErrorText(why)));
+  }
+  return list->elems[0].offset;
+}
+
+Status Commit(rd_kafka_t* rk, const RdKafkaConfig& config, int64_t incarnation) {
+  std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter> list(rd_kafka_topic_partition_list_new(1));
+  rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), 0)->offset = incarnation;
+  const rd_kafka_resp_err_t err = rd_kafka_commit(rk, list.get(), 0);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Status(StatusCode::kUnavailable, fmt::format("committing the incarnation of topic '{}' (group {}) at {}: {}",
+                                                        config.topic, kTopicIdentityGroup, config.bootstrap_servers,
+                                                        rdkafka::ErrorText(err)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+RdKafkaTopicIdentity::~RdKafkaTopicIdentity() {
+  if (rk_ != nullptr) rd_kafka_destroy(rk_);
+}
+
+Result<std::string> RdKafkaTopicIdentity::Incarnation() {
+  const RdKafkaConfig& config = config_;
+  if (rk_ == nullptr) {
+  rdkafka::Conf conf(rd_kafka_conf_new());
+  Status set = rdkafka::SetAll(conf.get(), {
+                                               {"bootstrap.servers", config.bootstrap_servers},
+                                               {"group.id", kTopicIdentityGroup},
+                                               {"enable.auto.commit", "false"},
+                                               {"enable.auto.offset.store", "false"},
+                                               {"reconnect.backoff.ms", "10"},
+                                               {"reconnect.backoff.max.ms", "100"},
+                                           });
+  if (!set.ok()) return set;
+  char errstr[512];
+  rk_ = rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), errstr, sizeof(errstr));
+  if (rk_ == nullptr) {
+    return Status(StatusCode::kInvalidArgument,
+                  fmt::format("cannot create a consumer for {}: {}", config.bootstrap_servers, errstr));
+  }
+  conf.release();  // rd_kafka_new owns it now
+  }
+  rd_kafka_t* rk = rk_;
+  Result<int64_t> committed = Committed(rk, config);
+  if (!committed.ok()) return committed.status();
+  if (*committed < 0) {
+    // No incarnation yet: a new topic (or one re-created). Mint one; when
+    // two clients race, the commit read back below is the one both keep.
+    std::random_device random;
+    const int64_t minted = static_cast<int64_t>((static_cast<uint64_t>(random()) << 31) ^ random()) & ((int64_t{1} << 62) - 1);
+    if (Status commit = Commit(rk, config, minted); !commit.ok()) return commit;
+    committed = Committed(rk, config);
+    if (!committed.ok()) return committed.status();
+    if (*committed < 0) {
+      return Status(StatusCode::kUnavailable, fmt::format("the incarnation of topic '{}' committed at {} reads back "
+                                                          "as none",
+                                                          config.topic, config.bootstrap_servers));
+    }
+  }
+  return fmt::format("group-offset-{}", *committed);
+}
+
+}  // namespace durasim
