@@ -82,7 +82,8 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   // The harness knows whether a log event made the marker stale: then the
   // store must reject it; otherwise it must accept it.
   const std::optional<std::string> stale =
-      world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation, checkpoint.completed);
+      world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation,
+                                  marker.completed.empty() ? checkpoint.completed : marker.completed);
   if (stale) {
     world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
     world_.Record("restore.stale", fmt::format("{}checkpoint={} {}", Tag(), checkpoint.id, *stale));
@@ -104,6 +105,7 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
 
 void AgentRuntime::ResumeRestoredTasks() {
   for (const std::string& key : restored_processing_keys_) {
+    if (!ResumesKey(key)) continue;
     const int32_t owner = SubtaskOfKey(key, subtask_.max_parallelism, subtask_.parallelism);
     world_.Notify([&](RunObserver& o) { o.OnKeyResumed(key, subtask_.index, owner, restore_line_); });
     auto keyed = keyed_.find(key);
@@ -378,8 +380,19 @@ void AgentRuntime::NotifyCheckpointComplete(const std::string& id) {
     if (done == id) break;
   }
   const StoreStats stats = store_.Stats();
+  // States of keys this subtask does not own (a restore's leftovers) are
+  // never pruned by it: the store must not hold any.
+  std::vector<std::string> foreign;
+  if (subtask_.parallelism > 1 || subtask_.index > 0) {
+    for (const std::string& key : store_.CachedInputKeys()) {
+      if (!Owns(key)) foreign.push_back(key);
+    }
+  }
   const size_t pruned = world_.Record(
-      "store.pruned", fmt::format("{}cached={} bookkeeping={}", Tag(), stats.cached_states, stats.bookkeeping_entries));
+      "store.pruned", fmt::format("{}cached={} bookkeeping={}{}", Tag(), stats.cached_states,
+                                  stats.bookkeeping_entries,
+                                  foreign.empty() ? "" : fmt::format(" foreign_keys={}", foreign.size())));
+  if (!foreign.empty()) world_.Notify([&](RunObserver& o) { o.OnForeignStates(subtask_.index, foreign, pruned); });
   world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, true, bookkeeping_entries(), pruned); });
 }
 

@@ -141,9 +141,11 @@ class AgentRuntime {
   // rebuilds from: the per-partition minimum over every subtask's marker.
   virtual KeyedStates RestoredKeyedStates(const Checkpoint& checkpoint) const;
   virtual RecoveryMarker RebuildMarker(const Checkpoint& checkpoint) const { return MinimumMarker(checkpoint.markers); }
-  // The processing keys a restored subtask takes from the union list: the
-  // distinct ones it owns, in key order.
+  // The processing keys a restored subtask keeps from the union list (its
+  // operator state): the distinct ones it owns, in key order.
   virtual std::vector<std::string> RestoredProcessingKeys(const Checkpoint& checkpoint) const;
+  // Whether the subtask resumes a kept processing key: when it owns it.
+  virtual bool ResumesKey(const std::string& key) const { return Owns(key); }
   // The processing keys a snapshot puts into the union list: the keys with
   // a run in progress, in key order.
   virtual std::vector<std::string> ProcessingKeys() const;

@@ -168,10 +168,18 @@ void Attempt::TakeCheckpoint(const std::string& id) {
   }
   const std::string markers = checkpoint.markers.size() == 1 ? fmt::format("marker={}", checkpoint.markers[0])
                                                              : fmt::format("markers={}", checkpoint.markers);
-  world_.checkpoints().Save(checkpoint);
+  world_.checkpoints().Save(checkpoint);  // a copy: its union lists are read below
   const size_t taken = world_.Record(
       "checkpoint.taken", fmt::format("id={} {} source={} queued_tasks={}", id, markers, source_offset_, queued));
   world_.Notify([&](RunObserver& o) { o.OnCheckpointTaken(id, taken); });
+  for (size_t i = 0; i < checkpoint.processing_keys.size(); ++i) {
+    const std::vector<std::string>& keys = checkpoint.processing_keys[i];
+    std::vector<int32_t> owners;
+    for (const std::string& key : keys) owners.push_back(SubtaskOfKey(key, world_.scenario().max_parallelism, parallelism()));
+    world_.Notify([&](RunObserver& o) {
+      o.OnProcessingKeysSnapshotted(static_cast<int32_t>(i), keys, owners, taken);
+    });
+  }
   faults_->OnCheckpointTaken();
   for (Subtask& subtask : subtasks_) subtask.runtime->SnapshotTaken(id);
 }

@@ -86,6 +86,11 @@ class RunObserver {
   // `trace_index` is that subtask's restore line.
   virtual void OnKeyResumed(const std::string& /*key*/, int32_t /*subtask*/, int32_t /*owner*/,
                             size_t /*trace_index*/) {}
+  // Subtask `subtask` snapshotted `keys` as its processing keys (its entry
+  // of the union list) at the checkpoint.taken line `trace_index`; `owners`
+  // are the keys' owners, in the same order.
+  virtual void OnProcessingKeysSnapshotted(int32_t /*subtask*/, const std::vector<std::string>& /*keys*/,
+                                           const std::vector<int32_t>& /*owners*/, size_t /*trace_index*/) {}
   virtual void OnRestore(const RestoreView& /*restore*/, size_t /*trace_index*/) {}
   virtual void OnOutput(int64_t /*input_offset*/, int64_t /*index*/, int64_t /*value*/, size_t /*trace_index*/) {}
   // A completed (or replayed) action's memory update was applied to the
@@ -116,6 +121,11 @@ class RunObserver {
   // This incarnation handled the notification that a checkpoint it took
   // completed or aborted; `runtime_bookkeeping` is the number of
   // per-checkpoint maps the runtime still holds afterwards.
+  // After a completed checkpoint's prune, subtask `subtask`'s store still
+  // caches states of `keys`, input keys it does not own (their key groups
+  // are another subtask's); `trace_index` is its store.pruned line.
+  virtual void OnForeignStates(int32_t /*subtask*/, const std::vector<std::string>& /*keys*/,
+                               size_t /*trace_index*/) {}
   virtual void OnCheckpointNotified(const std::string& /*id*/, bool /*completed*/, size_t /*runtime_bookkeeping*/,
                                     size_t /*trace_index*/) {}
   virtual void OnQuiescent(const StoreStats& /*store*/, size_t /*runtime_bookkeeping*/, bool /*all_pruned*/,

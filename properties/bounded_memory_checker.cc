@@ -11,6 +11,15 @@ void BoundedMemoryChecker::OnAttemptStart(int /*attempt*/) { pending_.clear(); }
 
 void BoundedMemoryChecker::OnCheckpointTaken(const std::string& id, size_t /*trace_index*/) { pending_.push_back(id); }
 
+void BoundedMemoryChecker::OnForeignStates(int32_t subtask, const std::vector<std::string>& keys,
+                                           size_t trace_index) {
+  Violate(Invariant::kBoundedMemory,
+          fmt::format("after a completed checkpoint subtask {} still caches states of {} key{} it does not own "
+                      "(first: {:?}); no checkpoint of its will ever prune them",
+                      subtask, keys.size(), keys.size() == 1 ? "" : "s", keys.front()),
+          {trace_index});
+}
+
 void BoundedMemoryChecker::OnCheckpointNotified(const std::string& id, bool completed, size_t runtime_bookkeeping,
                                                 size_t trace_index) {
   auto it = std::find(pending_.begin(), pending_.end(), id);

@@ -3,7 +3,9 @@
 // bookkeeping, and the runtime holds no per-checkpoint map. At every
 // checkpoint notification, the runtime holds per-checkpoint maps only for
 // the checkpoints this incarnation took and that are still pending (not
-// completed, subsumed by a later completion, or aborted).
+// completed, subsumed by a later completion, or aborted). With several
+// subtasks, no subtask's store caches a state of a key it does not own once
+// a checkpoint has completed (only the owner's checkpoints prune it).
 #pragma once
 
 #include <deque>
@@ -21,6 +23,7 @@ class BoundedMemoryChecker : public InvariantChecker {
   void OnCheckpointNotified(const std::string& id, bool completed, size_t runtime_bookkeeping,
                             size_t trace_index) override;
   void OnQuiescent(const StoreStats& store, size_t runtime_bookkeeping, bool all_pruned, size_t trace_index) override;
+  void OnForeignStates(int32_t subtask, const std::vector<std::string>& keys, size_t trace_index) override;
 
  private:
   std::deque<std::string> pending_;  // taken by this incarnation, not yet notified, in order

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "store/status.h"
 #include "store/action_state.h"
@@ -46,6 +47,9 @@ class ActionStateStore {
   virtual Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) = 0;
 
   virtual StoreStats Stats() const = 0;
+  // The input keys whose states the store caches now, in key order: the
+  // harness's view, for the per-subtask ownership of memory.
+  virtual std::vector<std::string> CachedInputKeys() const = 0;
 };
 
 }  // namespace durasim

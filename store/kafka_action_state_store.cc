@@ -210,6 +210,12 @@ Status KafkaActionStateStore::CheckTombstone(const StateKey& state_key, const st
                             finished == rebuilding_completed_.end() ? 0 : finished->second));
 }
 
+std::vector<std::string> KafkaActionStateStore::CachedInputKeys() const {
+  std::vector<std::string> keys;
+  for (const auto& [key, record_keys] : record_keys_by_input_) keys.push_back(key);
+  return keys;
+}
+
 StoreStats KafkaActionStateStore::Stats() const {
   return StoreStats{cache_.size(), record_keys_by_input_.size(), records_scanned_};
 }

@@ -38,6 +38,7 @@ class KafkaActionStateStore : public ActionStateStore {
   Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) override;
 
   StoreStats Stats() const override;
+  std::vector<std::string> CachedInputKeys() const override;
   void SetOwnership(KeyOwnership owns) override { owns_ = std::move(owns); }
 
  protected:

@@ -15,6 +15,7 @@ class ResumeUnownedKeysRuntime : public AgentRuntime {
  protected:
   KeyedStates RestoredKeyedStates(const Checkpoint& checkpoint) const override;
   std::vector<std::string> RestoredProcessingKeys(const Checkpoint& checkpoint) const override;
+  bool ResumesKey(const std::string& /*key*/) const override { return true; }  // the bug: owned or not
 };
 
 }  // namespace durasim

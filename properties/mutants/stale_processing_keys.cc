@@ -11,7 +11,9 @@ std::vector<std::string> StaleProcessingKeysRuntime::RestoredProcessingKeys(cons
 
 std::vector<std::string> StaleProcessingKeysRuntime::ProcessingKeys() const {
   std::vector<std::string> keys = AgentRuntime::ProcessingKeys();
-  keys.insert(keys.end(), restored_processing_keys_.begin(), restored_processing_keys_.end());  // the bug: kept
+  for (const std::string& key : restored_processing_keys_) {
+    if (!Owns(key)) keys.push_back(key);  // the bug: a foreign key it kept is snapshotted again
+  }
   return keys;
 }
 

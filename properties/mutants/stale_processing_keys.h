@@ -1,7 +1,8 @@
-// Mutant stale-processing-keys: a restored subtask takes every processing
-// key of the union list, owned or not, and keeps them in its operator state:
-// its next snapshot lists them again, so a later restore resumes a key in
-// several subtasks, or twice (apache/flink-agents #824).
+// Mutant stale-processing-keys: a restored subtask keeps every entry of the
+// union list of processing keys in its operator state, owned or not and
+// duplicates included; it resumes only the keys it owns, but snapshots the
+// foreign ones again, so the next restore's union list names a key twice
+// and its owner resumes it twice (apache/flink-agents #824).
 #pragma once
 
 #include "model/agent_runtime.h"
