@@ -383,7 +383,7 @@ void AgentRuntime::NotifyCheckpointComplete(const std::string& id) {
   // States of keys this subtask does not own (a restore's leftovers) are
   // never pruned by it: the store must not hold any.
   std::vector<std::string> foreign;
-  if (subtask_.parallelism > 1 || subtask_.index > 0) {
+  if (subtask_.parallelism > 1) {
     for (const std::string& key : store_.CachedInputKeys()) {
       if (!Owns(key)) foreign.push_back(key);
     }

@@ -184,23 +184,23 @@ void Attempt::TakeCheckpoint(const std::string& id) {
   for (Subtask& subtask : subtasks_) subtask.runtime->SnapshotTaken(id);
 }
 
-void Attempt::CompleteCheckpoint(const std::string& id) {
+Checkpoint* Attempt::TakenCheckpoint(const std::string& id) {
   Checkpoint* checkpoint = world_.checkpoints().Find(id);
-  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
-    world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
-    return;
-  }
+  if (checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kTaken) return checkpoint;
+  world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
+  return nullptr;
+}
+
+void Attempt::CompleteCheckpoint(const std::string& id) {
+  if (TakenCheckpoint(id) == nullptr) return;
   world_.checkpoints().MarkCompleted(id);
   world_.Record("checkpoint.completed", fmt::format("id={}", id));
   for (Subtask& subtask : subtasks_) subtask.runtime->NotifyCheckpointComplete(id);
 }
 
 void Attempt::AbortCheckpoint(const std::string& id) {
-  Checkpoint* checkpoint = world_.checkpoints().Find(id);
-  if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kTaken) {
-    world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
-    return;
-  }
+  Checkpoint* checkpoint = TakenCheckpoint(id);
+  if (checkpoint == nullptr) return;
   checkpoint->phase = Checkpoint::Phase::kAborted;
   const size_t aborted = world_.Record("checkpoint.aborted", fmt::format("id={}", id));
   for (Subtask& subtask : subtasks_) subtask.runtime->NotifyCheckpointAborted(id, aborted);

@@ -99,6 +99,9 @@ class Attempt {
   void ReadInputs(int64_t count);  // count < 0: all remaining
   void TakeCheckpoint(const std::string& id);
   void CompleteCheckpoint(const std::string& id);
+  // Checkpoint `id` if it is taken and not yet completed or aborted; else
+  // null, and the notification is traced as ignored.
+  Checkpoint* TakenCheckpoint(const std::string& id);
   void AbortCheckpoint(const std::string& id);
   void CrashJob(const std::string& reason);
   bool stopped() const;

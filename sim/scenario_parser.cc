@@ -117,15 +117,25 @@ class ScenarioParser {
   PlanSpec ParsePlan(const Value& suppliers, const Value& actions) {
     PlanSpec plan;
     PlanNames names;
-    for (const Value& item : ReadSequence(suppliers, "a supplier", true)) {
-      plan.suppliers.push_back(ParseSupplier(item, names));
-    }
-    for (const Value& item : ReadSequence(actions, "an action", true)) {
-      plan.actions.push_back(ParseAction(item, plan.suppliers, names));
-    }
-    scenario_checks::CheckListenersHaveEmitters(plan.actions, names.listeners);
-    scenario_checks::CheckNoEmitCycles(plan.actions);
+    plan.suppliers = ParseSuppliers(suppliers, names);
+    plan.actions = ParseActions(actions, plan.suppliers, names);
     return plan;
+  }
+
+  static std::vector<SupplierSpec> ParseSuppliers(const Value& v, PlanNames& names) {
+    std::vector<SupplierSpec> suppliers;
+    for (const Value& item : ReadSequence(v, "a supplier", true)) suppliers.push_back(ParseSupplier(item, names));
+    return suppliers;
+  }
+
+  // The actions, calling `suppliers`, with their listeners and emits checked.
+  static std::vector<ActionSpec> ParseActions(const Value& v, const std::vector<SupplierSpec>& suppliers,
+                                              PlanNames& names) {
+    std::vector<ActionSpec> actions;
+    for (const Value& item : ReadSequence(v, "an action", true)) actions.push_back(ParseAction(item, suppliers, names));
+    scenario_checks::CheckListenersHaveEmitters(actions, names.listeners);
+    scenario_checks::CheckNoEmitCycles(actions);
+    return actions;
   }
 
   static SupplierSpec ParseSupplier(const Value& v, PlanNames& names) {
@@ -307,19 +317,9 @@ class ScenarioParser {
     PlanSpec plan;
     plan.pos = v.pos;
     PlanNames names;
-    if (suppliers != nullptr) {
-      for (const Value& item : ReadSequence(*suppliers, "a supplier", true)) {
-        plan.suppliers.push_back(ParseSupplier(item, names));
-      }
-    } else {
-      plan.suppliers = suppliers_before;
-    }
+    plan.suppliers = suppliers != nullptr ? ParseSuppliers(*suppliers, names) : suppliers_before;
     if (actions != nullptr) {
-      for (const Value& item : ReadSequence(*actions, "an action", true)) {
-        plan.actions.push_back(ParseAction(item, plan.suppliers, names));
-      }
-      scenario_checks::CheckListenersHaveEmitters(plan.actions, names.listeners);
-      scenario_checks::CheckNoEmitCycles(plan.actions);
+      plan.actions = ParseActions(*actions, plan.suppliers, names);
       CheckKeepsActions(plan.actions, actions_before, *actions);
       return plan;
     }
