@@ -125,8 +125,9 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, argument, call_trace); });
   // The answer depends on the argument's value alone (CallArgument).
   const SupplierOutcome outcome = world_.halted() ? SupplierOutcome{} : world_.suppliers().Invoke(call, argument.value);
-  if (async) faults_.OnAsyncCallStarted(subtask_.index);
-  if (faults_.OnCallStarted(subtask_.index)) {
+  const FaultPoint call_point = CallFaultPoint(call, subtask_.index);
+  if (async) faults_.OnAsyncCallStarted(call_point);
+  if (faults_.OnCallStarted(call_point)) {
     world_.Record("call.cancel.injected", fmt::format("{} letter={}", call.ToString(), run.letter));
     PostCancel(run.letter);
   }
@@ -155,7 +156,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   }
   world_.Notify([&](RunObserver& o) { o.OnSupplierAnswered(call, slot, answer_trace); });
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
-  faults_.OnCallResultSaved(outcome.failed ? retry_follows : CallsAfter(run.action, step), subtask_.index);
+  faults_.OnCallResultSaved(outcome.failed ? retry_follows : CallsAfter(run.action, step), call_point);
   co_return std::nullopt;
 }
 

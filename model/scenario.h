@@ -142,6 +142,33 @@ enum class FaultKind {
 // files and traces write it, and what it does.
 std::optional<EnumInfo> EnumInfoOf(FaultKind kind);
 
+// What a write to the state topic is: which put of an action (the `why=` of
+// put.issued lines), or a tombstone the store sends when it prunes a state.
+// Faults can select puts by it (FaultSelector), and a put fault's coverage
+// point is refined by it.
+enum class PutPoint {
+  kStart,      // the action's first state
+  kPending,    // a durable call's slot before the call
+  kResult,     // a durable call's result
+  kComplete,   // the action finished
+  kTombstone,  // a pruned state's tombstone (sent without waiting)
+};
+
+std::optional<EnumInfo> EnumInfoOf(PutPoint point);
+
+// Which points an armed fault counts, beyond its kind and subtask: every
+// field given must match (docs/scenarios.md "Aiming a fault"). Tombstones
+// are counted only by a fault that selects `put: tombstone`.
+struct FaultSelector {
+  std::optional<PutPoint> put;      // put faults only
+  std::optional<std::string> key;   // the input key of the put or call
+  std::optional<int64_t> seq;       // its sequence number
+  std::optional<std::string> action;  // the action's name
+  std::optional<int32_t> call;      // the durable call's index in its action (a pending or result put, or a call)
+  bool empty() const { return !put && !key && !seq && !action && !call; }
+  bool operator==(const FaultSelector&) const = default;
+};
+
 struct AttemptStep {
   enum class Kind {
     kRead,        // the source delivers `count` more inputs (count < 0: all)
@@ -166,6 +193,7 @@ struct AttemptStep {
   FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
   int64_t nth = 1;             // kArm
   std::optional<int32_t> subtask;  // kArm: count only this subtask's points
+  FaultSelector select;        // kArm: count only the points it selects
   int32_t partition = 0;       // kCorrupt, kDeleteRecords
   int64_t offset = 0;          // kCorrupt; kDeleteRecords: the before offset
   SourcePos pos;

@@ -408,12 +408,92 @@ class ScenarioParser {
   }
 
   void ParseArm(const Value& arg, AttemptStep& step) const {
-    Mapping arm(arg, {"fault", "nth", "subtask"});
+    Mapping arm(arg, {"fault", "nth", "subtask", "put", "key", "seq", "action", "call"});
     step.fault = ReadFault(arm.Require("fault"));
     if (const Value* nth = arm.Find("nth")) step.nth = ReadInt(*nth, 1, kCountMax);
     if (const Value* subtask = arm.Find("subtask")) {
       step.subtask = static_cast<int32_t>(ReadInt(*subtask, 0, parallelism_ - 1));
     }
+    ParseSelector(arm, step);
+  }
+
+  // Which points of its kind a fault counts (FaultSelector): each field must
+  // be one the kind's points have, and name something the scenario has.
+  void ParseSelector(const Mapping& arm, AttemptStep& step) const {
+    FaultSelector& select = step.select;
+    const FaultTarget target = TargetOf(step.fault);
+    auto refuse = [&](const char* field, const Value& v) {
+      Fail(v.pos, fmt::format("'{}' cannot aim fault {}: {}", field, NameOf(step.fault), TargetDescription(target)));
+    };
+    if (const Value* put = arm.Find("put")) {
+      if (target != FaultTarget::kPut) refuse("put", *put);
+      select.put = ReadPut(*put, step.fault);
+    }
+    for (const char* field : {"key", "seq", "action", "call"}) {
+      if (const Value* v = arm.Find(field); v != nullptr && target == FaultTarget::kCheckpoint) refuse(field, *v);
+    }
+    if (const Value* key = arm.Find("key")) {
+      select.key = ReadString(*key);
+      const bool known = std::any_of(scenario_.inputs.begin(), scenario_.inputs.end(),
+                                     [&](const InputSpec& input) { return input.key == *select.key; });
+      if (!known) Fail(key->pos, fmt::format("no input has key {:?}: a fault aimed at it could never fire", *select.key));
+    }
+    if (const Value* seq = arm.Find("seq")) select.seq = ReadInt(*seq, 1, kCountMax);
+    if (const Value* action = arm.Find("action")) {
+      select.action = ReadString(*action);
+      const bool known = std::any_of(scenario_.actions.begin(), scenario_.actions.end(),
+                                     [&](const ActionSpec& a) { return a.name == *select.action; });
+      if (!known) Fail(action->pos, fmt::format("no action is named '{}'", *select.action));
+    }
+    if (const Value* call = arm.Find("call")) {
+      if (select.put && select.put != PutPoint::kPending && select.put != PutPoint::kResult) {
+        Fail(call->pos, fmt::format("'call' aims at a durable call, but a {} put belongs to no call; expected put: "
+                                    "pending or result",
+                                    NameOf(*select.put)));
+      }
+      select.call = static_cast<int32_t>(ReadInt(*call, 0, kCountMax));
+    }
+  }
+
+  // What a fault kind's points are: writes, durable calls or checkpoints.
+  enum class FaultTarget { kPut, kCall, kCheckpoint };
+  static FaultTarget TargetOf(FaultKind kind) {
+    switch (kind) {
+      case FaultKind::kCrashAfterPutPersisted:
+      case FaultKind::kCrashAfterPutAcked:
+      case FaultKind::kRejectPut:
+      case FaultKind::kLoseAck:
+      case FaultKind::kCancelPut:
+      case FaultKind::kCorruptRecord: return FaultTarget::kPut;
+      case FaultKind::kCrashBetweenCalls:
+      case FaultKind::kCrashAsyncInFlight:
+      case FaultKind::kCancelCall: return FaultTarget::kCall;
+      case FaultKind::kCrashBeforeCheckpoint:
+      case FaultKind::kCrashAfterCheckpoint: return FaultTarget::kCheckpoint;
+    }
+    return FaultTarget::kCheckpoint;
+  }
+  static const char* TargetDescription(FaultTarget target) {
+    switch (target) {
+      case FaultTarget::kPut: return "its points are writes (put, key, seq, action, call)";
+      case FaultTarget::kCall: return "its points are durable calls (key, seq, action, call)";
+      case FaultTarget::kCheckpoint: return "its points are checkpoints (nth and subtask only)";
+    }
+    return "";
+  }
+
+  static PutPoint ReadPut(const Value& v, FaultKind fault) {
+    const std::string name = ReadString(v);
+    std::optional<PutPoint> put = ParseName<PutPoint>(name);
+    if (!put) Fail(v.pos, fmt::format("unknown put '{}'; expected one of: {}", name, NameList<PutPoint>()));
+    // A tombstone is sent without waiting: nothing waits for it to cancel,
+    // and no acknowledgement reaches anyone.
+    if (*put == PutPoint::kTombstone && (fault == FaultKind::kCancelPut || fault == FaultKind::kCrashAfterPutAcked)) {
+      Fail(v.pos, fmt::format("a tombstone is sent without waiting for its acknowledgement, so {} never fires on "
+                              "one; expected one of: start, pending, result, complete",
+                              NameOf(fault)));
+    }
+    return *put;
   }
 
   static FaultKind ReadFault(const Value& v) {

@@ -72,6 +72,11 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
       out << YAML::Key << "fault" << YAML::Value << NameOf(step.fault) << YAML::Key << "nth" << YAML::Value
           << step.nth;
       if (step.subtask) out << YAML::Key << "subtask" << YAML::Value << *step.subtask;
+      if (step.select.put) out << YAML::Key << "put" << YAML::Value << NameOf(*step.select.put);
+      if (step.select.key) out << YAML::Key << "key" << YAML::Value << YAML::DoubleQuoted << *step.select.key;
+      if (step.select.seq) out << YAML::Key << "seq" << YAML::Value << *step.select.seq;
+      if (step.select.action) out << YAML::Key << "action" << YAML::Value << *step.select.action;
+      if (step.select.call) out << YAML::Key << "call" << YAML::Value << *step.select.call;
       out << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kBrokerDown:
