@@ -162,13 +162,18 @@ int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& opt
     }
     std::cout << fmt::format("FAILED  {}: {} of {} schedules from seed {} broke expect {}\n", file.path,
                              file.failures.size(), file.schedules, file.seed, expect);
-    for (const PerturbedFailure& failure : file.failures) {
+    constexpr size_t kPrintedMax = 5;
+    for (size_t k = 0; k < file.failures.size() && k < kPrintedMax; ++k) {
+      const PerturbedFailure& failure = file.failures[k];
       std::cout << fmt::format("  schedule {} (--perturb-seed {}): {}{}\n", failure.index, failure.perturb_seed,
                                FirstProblem(failure.report),
                                failure.written.empty() ? "" : " -> " + failure.written);
       if (const std::string message = FirstMessage(failure.report); !message.empty()) {
         std::cout << "    " << message.substr(0, message.find('\n')) << "\n";
       }
+    }
+    if (file.failures.size() > kPrintedMax) {
+      std::cout << fmt::format("  ... and {} more\n", file.failures.size() - kPrintedMax);
     }
   }
   std::cout << fmt::format("perturb: {} files x {} schedules = {} runs, {} broke their expectation, {:.1f} s on {} "
