@@ -59,7 +59,7 @@ void WriteFailure(const Scenario& scenario, const RunOptions& options, const Per
       fmt::format("Strategy: found by durasim run --perturb {}: schedule {} of {} (seed: {}), perturb seed {}{}",
                   schedules, failure.index, scenario.path, scenario.seed, failure.perturb_seed,
                   mutant ? ", mutant " + *mutant : ""),
-      fmt::format("expected {}: {}", scenario.expect.verdict.name(), FirstProblem(failure.report)),
+      fmt::format("mismatch: {}", FirstProblem(failure.report)),
       fmt::format("reproduce: build/durasim run{}{} {}", options.mutant ? " --mutant " + *options.mutant : "",
                   BackendFlags(options), path),
       fmt::format("the schedule in the original file: build/durasim run {} --perturb-seed {}{}{}", scenario.path,

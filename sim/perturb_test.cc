@@ -11,6 +11,7 @@
 
 #include "model/perturbation.h"
 #include "sim/scenario_parser.h"
+#include "sim/scenario_writer.h"
 
 namespace durasim {
 namespace {
@@ -25,6 +26,39 @@ uint64_t TraceHash(const Scenario& scenario, const RunOptions& options = {}) {
   const RunReport report = RunScenario(scenario, options);
   EXPECT_TRUE(report.ok) << scenario.path << ": " << report.error;
   return report.trace_hash;
+}
+
+TEST(PerturbTest, RangesAndPerturbSeedSurviveTheWriter) {
+  // Strategy: latency ranges and perturb_seed parse into their fields, a
+  // fixed latency has no max, and the writer's YAML parses back to the same
+  // fields (the shrinker and the failure files go through it).
+  const std::string yaml = R"(name: ranges
+seed: 7
+perturb_seed: 18446744073709551615
+log: {linger_ms: {min: 2, max: 9}, ack_latency_ms: {min: 1, max: 1}}
+suppliers:
+  - {name: slow, latency_ms: {min: 5, max: 40}}
+  - {name: fixed, latency_ms: 3}
+actions: [{name: a, on: input, steps: [{call: slow}, {call: fixed}, output]}]
+inputs: [{key: k, value: 1}]
+attempts: [{steps: [{read: all}, run]}]
+)";
+  auto check = [](const std::string& text) {
+    Result<Scenario> parsed = ParseScenario(text, "ranges.yaml");
+    EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
+    if (!parsed.ok()) return std::string();
+    EXPECT_EQ(parsed->perturb_seed, std::optional<uint64_t>(18446744073709551615u));
+    EXPECT_EQ(parsed->log.linger_ms, 2);
+    EXPECT_EQ(parsed->log.linger_ms_max, std::optional<int64_t>(9));
+    EXPECT_EQ(parsed->log.ack_latency_ms_max, std::optional<int64_t>(1));
+    EXPECT_EQ(parsed->suppliers[0].latency_ms, 5);
+    EXPECT_EQ(parsed->suppliers[0].latency_ms_max, std::optional<int64_t>(40));
+    EXPECT_EQ(parsed->suppliers[1].latency_ms, 3);
+    EXPECT_FALSE(parsed->suppliers[1].latency_ms_max.has_value());
+    return WriteScenarioYaml(*parsed, {});
+  };
+  const std::string written = check(yaml);
+  EXPECT_EQ(check(written), written);
 }
 
 TEST(PerturbTest, SeedChangesTheTraceOnlyUnderPerturb) {
