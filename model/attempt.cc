@@ -35,7 +35,7 @@ const char* AttemptEndName(Attempt::End end) {
 
 Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const AttemptParts& parts)
     : world_(world), spec_(spec), number_(number) {
-  scheduler_ = std::make_unique<Scheduler>(world.clock());
+  scheduler_ = std::make_unique<Scheduler>(world.clock(), PerturbationOf(world.scenario(), number));
   FaultPlan::Hooks hooks;
   hooks.crash = [this](const std::string& reason) { CrashJob(reason); };
   hooks.cancel_wait = [this](int subtask) { subtasks_[static_cast<size_t>(subtask)].runtime->CancelRunningWait(); };
@@ -453,7 +453,7 @@ boost::asio::awaitable<void> Attempt::Drive() {
       if (step.kind == AttemptStep::Kind::kRun) {
         co_await WaitIdle();
       } else {
-        co_await scheduler_->AsyncSleep(Ms(step.duration_ms), boost::asio::use_awaitable);
+        co_await scheduler_->AsyncSleepInScriptOrder(Ms(step.duration_ms), boost::asio::use_awaitable);
       }
       continue;
     }

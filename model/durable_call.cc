@@ -14,8 +14,6 @@
 namespace durasim {
 namespace {
 
-SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
-
 // Whether another durable call follows `step` in `action`.
 bool CallsAfter(const ActionSpec& action, const ActionStep& step) {
   bool after = false;
@@ -132,7 +130,8 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
     PostCancel(run.letter);
   }
   auto [call_error] =
-      co_await scheduler_.AsyncSleep(Ms(supplier.latency_ms), boost::asio::as_tuple(boost::asio::use_awaitable));
+      co_await scheduler_.AsyncSleep(scheduler_.LatencyMs(supplier.latency_ms, supplier.latency_ms_max),
+                                     boost::asio::as_tuple(boost::asio::use_awaitable));
   if (async) {
     co_await mailbox_.Acquire(false);
     mailbox_letter_ = run.letter;

@@ -94,6 +94,10 @@ struct SupplierSpec {
   // repeated call shows in the outputs.
   bool drifting = false;
   int64_t latency_ms = 1;  // simulated time a call takes
+  // With a range (`latency_ms: {min, max}`), a perturbed run draws each
+  // call's latency in [latency_ms, latency_ms_max]; otherwise, and in every
+  // run without --perturb, a call takes latency_ms (model/perturbation.h).
+  std::optional<int64_t> latency_ms_max;
   // The nth invocation of this supplier in the run (all attempts) fails.
   std::optional<int64_t> fails_nth;
   // A call fails when a digest of its identity (state key, call index,
@@ -222,6 +226,11 @@ struct LogConfig {
   int32_t partitions = 1;
   int64_t linger_ms = 5;
   int64_t ack_latency_ms = 1;
+  // Ranges a perturbed run draws from (`linger_ms: {min, max}`): each
+  // linger and each acknowledgement then takes a latency in [value, max].
+  // None: fixed. A run without --perturb always takes the minimum.
+  std::optional<int64_t> linger_ms_max;
+  std::optional<int64_t> ack_latency_ms_max;
   int64_t delivery_timeout_ms = 300;  // how long a produce retries while the broker is down
   // How often the runtime re-runs an action whose put the broker rejected
   // (definitely not persisted) before the job fails over. A lost
@@ -261,6 +270,10 @@ struct Scenario {
   std::string name;
   std::string description;
   uint64_t seed = 1;
+  // The perturbed schedule this run follows (`durasim run --perturb`,
+  // model/perturbation.h): latencies drawn in their ranges, same-time timers
+  // in a seeded order. None: the canonical schedule (minimum latencies, FIFO).
+  std::optional<uint64_t> perturb_seed;
   std::optional<std::string> mutant;  // run with this mutant unless overridden
   // The action operator's parallelism P (subtasks) and max parallelism M
   // (key groups), as Flink has them (model/key_groups.h).

@@ -62,11 +62,12 @@ class ScenarioParser {
  public:
   Scenario Parse(const YAML::Node& root) {
     Mapping top(Value{root, PosOf(root.Mark()), "the scenario"},
-                {"name", "description", "seed", "mutant", "parallelism", "max_parallelism", "log", "suppliers", "actions",
+                {"name", "description", "seed", "perturb_seed", "mutant", "parallelism", "max_parallelism", "log", "suppliers", "actions",
                  "inputs", "attempts", "expect"});
     scenario_.name = ReadName(top.Require("name"));
     if (const Value* v = top.Find("description")) scenario_.description = ReadString(*v);
     if (const Value* v = top.Find("seed")) scenario_.seed = ReadUint64(*v);
+    if (const Value* v = top.Find("perturb_seed")) scenario_.perturb_seed = ReadUint64(*v);
     if (const Value* v = top.Find("mutant")) scenario_.mutant = ReadName(*v);
     if (const Value* v = top.Find("max_parallelism")) {
       scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, kMaxParallelismUpperBound));
@@ -95,14 +96,32 @@ class ScenarioParser {
     if (const Value* f = log.Find("partitions")) {
       config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax));
     }
-    if (const Value* f = log.Find("linger_ms")) config.linger_ms = ReadInt(*f, 0, kDurationMsMax);
-    if (const Value* f = log.Find("ack_latency_ms")) config.ack_latency_ms = ReadInt(*f, 0, kDurationMsMax);
+    if (const Value* f = log.Find("linger_ms")) ReadLatencyMs(*f, config.linger_ms, config.linger_ms_max);
+    if (const Value* f = log.Find("ack_latency_ms")) {
+      ReadLatencyMs(*f, config.ack_latency_ms, config.ack_latency_ms_max);
+    }
     if (const Value* f = log.Find("delivery_timeout_ms")) {
       config.delivery_timeout_ms = ReadInt(*f, 1, kDurationMsMax);
     }
     if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax);
     if (const Value* f = log.Find("tombstones")) config.tombstones = ReadBool(*f);
     if (const Value* f = log.Find("retention_ms")) config.retention_ms = ReadInt(*f, 0, kDurationMsMax);
+  }
+
+  // A latency: an integer (fixed), or a range `{min, max}` that a perturbed
+  // run draws from (model/perturbation.h); a run without --perturb takes min.
+  static void ReadLatencyMs(const Value& v, int64_t& min, std::optional<int64_t>& max) {
+    if (!v.node.IsMap()) {
+      min = ReadInt(v, 0, kDurationMsMax);
+      return;
+    }
+    Mapping range(v, {"min", "max"});
+    min = ReadInt(range.Require("min"), 0, kDurationMsMax);
+    const Value& upper = range.Require("max");
+    max = ReadInt(upper, 0, kDurationMsMax);
+    if (*max < min) {
+      Fail(upper.pos, fmt::format("expected a max >= its min ({}) in the range of {}, got {}", min, v.what, *max));
+    }
   }
 
   // The names a plan declared so far, for duplicates and listeners.
@@ -145,7 +164,7 @@ class ScenarioParser {
     supplier.name = ReadUniqueName(map.Require("name"), "supplier", names.suppliers);
     if (const Value* f = map.Find("scale")) supplier.scale = ReadInt(*f, kInt64Min, kInt64Max);
     if (const Value* f = map.Find("drifting")) supplier.drifting = ReadBool(*f);
-    if (const Value* f = map.Find("latency_ms")) supplier.latency_ms = ReadInt(*f, 0, kDurationMsMax);
+    if (const Value* f = map.Find("latency_ms")) ReadLatencyMs(*f, supplier.latency_ms, supplier.latency_ms_max);
     if (const Value* f = map.Find("fails")) {
       Mapping fails(*f, {"nth"});
       supplier.fails_nth = ReadInt(fails.Require("nth"), 1, kCountMax);
