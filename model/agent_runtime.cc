@@ -356,7 +356,8 @@ std::optional<AgentRuntime::Snapshot> AgentRuntime::TakeCheckpoint(const std::st
   snapshot.processing_keys = ProcessingKeys();
   Result<RecoveryMarker> marker = store_.GetRecoveryMarker(snapshot.completed);
   if (!marker.ok()) {
-    world_.Record("checkpoint.failed", fmt::format("{}id={} error={}", Tag(), id, marker.status().ToString()));
+    checkpoint_failure_ = marker.status().ToString();
+    world_.Record("checkpoint.declined", fmt::format("{}id={} error={}", Tag(), id, checkpoint_failure_));
     return std::nullopt;
   }
   pending_checkpoints_[id] = snapshot.completed;
@@ -370,14 +371,10 @@ void AgentRuntime::NotifyCheckpointComplete(const std::string& id) {
   DURASIM_CHECK(mailbox_.held());
   auto it = pending_checkpoints_.find(id);
   if (it == pending_checkpoints_.end()) return;  // taken by an earlier incarnation
+  // The boundaries are cumulative: this prune covers every earlier
+  // checkpoint's too, those completed without notice included.
   for (const auto& [key, seq] : it->second) store_.Prune(key, seq);
-  // This completion subsumes every checkpoint taken before it.
-  while (!pending_order_.empty()) {
-    const std::string done = pending_order_.front();
-    pending_order_.pop_front();
-    pending_checkpoints_.erase(done);
-    if (done == id) break;
-  }
+  ReleaseSubsumedCheckpoints(id);
   const StoreStats stats = store_.Stats();
   // States of keys this subtask does not own (a restore's leftovers) are
   // never pruned by it: the store must not hold any.
@@ -399,6 +396,17 @@ void AgentRuntime::NotifyCheckpointAborted(const std::string& id, size_t aborted
   DURASIM_CHECK(mailbox_.held());
   ReleaseAbortedCheckpoint(id);
   world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, false, bookkeeping_entries(), aborted_line); });
+}
+
+void AgentRuntime::ReleaseSubsumedCheckpoints(const std::string& id) {
+  // This completion subsumes every checkpoint taken before it: those whose
+  // notice never came (completed without notice, or subsumed) go too.
+  while (!pending_order_.empty()) {
+    const std::string done = pending_order_.front();
+    pending_order_.pop_front();
+    pending_checkpoints_.erase(done);
+    if (done == id) break;
+  }
 }
 
 void AgentRuntime::ReleaseAbortedCheckpoint(const std::string& id) {

@@ -68,8 +68,10 @@ class AgentRuntime {
   // An input of a key this subtask owns, from the source.
   void ProcessInput(const InputRecord& input);
   // The barrier of checkpoint `id`: the subtask's snapshot, or none when it
-  // crashed at the barrier or its store gave no marker (checkpoint.failed).
+  // crashed at the barrier or its store gave no marker (checkpoint.declined,
+  // and checkpoint_failure() says why).
   std::optional<Snapshot> TakeCheckpoint(const std::string& id);
+  const std::string& checkpoint_failure() const { return checkpoint_failure_; }
   // After the job saved the checkpoint (and any fault after the snapshot).
   virtual void SnapshotTaken(const std::string& /*id*/) {}
   // Checkpoint `id`, which the job marked completed (or aborted, at trace
@@ -136,6 +138,9 @@ class AgentRuntime {
   virtual int64_t TriesOf(bool /*reused*/) const { return 1; }
   // Drops the per-checkpoint map of an aborted checkpoint.
   virtual void ReleaseAbortedCheckpoint(const std::string& id);
+  // Completed checkpoint `id` was notified: its entry and those of every
+  // checkpoint taken before it go.
+  virtual void ReleaseSubsumedCheckpoints(const std::string& id);
   // What a restored subtask takes of a checkpoint: the keyed state of the
   // keys it owns (their key groups are in its range), and the marker it
   // rebuilds from: the per-partition minimum over every subtask's marker.
@@ -162,6 +167,7 @@ class AgentRuntime {
   // Per-checkpoint completed boundaries, kept from snapshot to notification.
   std::map<std::string, CompletedBoundaries> pending_checkpoints_;
   std::deque<std::string> pending_order_;
+  std::string checkpoint_failure_;  // why the last checkpoint this subtask declined was declined
   // Operator state: the processing keys this subtask took from the union
   // list at its restore, and resumes.
   std::vector<std::string> restored_processing_keys_;

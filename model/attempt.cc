@@ -152,15 +152,22 @@ void Attempt::ReadInputs(int64_t count) {
 
 void Attempt::TakeCheckpoint(const std::string& id) {
   Checkpoint checkpoint{id,           Checkpoint::Phase::kTaken, number_, {}, {}, {}, {}, source_offset_,
-                        parallelism(), world_.lifecycle().incarnation()};
+                        parallelism(), world_.lifecycle().incarnation(), ""};
   size_t queued = 0;
   for (size_t i = 0; i < subtasks_.size(); ++i) {
     std::optional<AgentRuntime::Snapshot> snapshot = subtasks_[i].runtime->TakeCheckpoint(id);
     if (!snapshot.has_value()) {
       // Crashed at the barrier, or this subtask declined (no marker): the
       // checkpoint never completes, and the subtasks that snapshotted drop
-      // their map of it, as on an abort.
-      for (size_t done = 0; done < i && !stopped(); ++done) subtasks_[done].runtime->DropCheckpoint(id);
+      // their map of it, as on an abort. A declined one is saved as failed,
+      // so that a restore of it can say why.
+      if (stopped()) return;
+      for (size_t done = 0; done < i; ++done) subtasks_[done].runtime->DropCheckpoint(id);
+      checkpoint.phase = Checkpoint::Phase::kFailed;
+      checkpoint.failure = fmt::format("subtask {} declined it: {}", i, subtasks_[i].runtime->checkpoint_failure());
+      world_.Record("checkpoint.failed", fmt::format("id={} reason={:?}", id, checkpoint.failure));
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kCheckpointFailed));
+      world_.checkpoints().Save(std::move(checkpoint));
       return;
     }
     for (auto& [key, keyed] : snapshot->keyed) checkpoint.keyed.emplace(key, std::move(keyed));
@@ -190,14 +197,21 @@ void Attempt::TakeCheckpoint(const std::string& id) {
 Checkpoint* Attempt::TakenCheckpoint(const std::string& id) {
   Checkpoint* checkpoint = world_.checkpoints().Find(id);
   if (checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kTaken) return checkpoint;
-  world_.Record("checkpoint.ignored", fmt::format("id={} reason=not-taken", id));
+  const bool failed = checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kFailed;
+  world_.Record("checkpoint.ignored", fmt::format("id={} reason={}", id, failed ? "failed" : "not-taken"));
   return nullptr;
 }
 
-void Attempt::CompleteCheckpoint(const std::string& id) {
+void Attempt::CompleteCheckpoint(const std::string& id, bool notify) {
   if (TakenCheckpoint(id) == nullptr) return;
   world_.checkpoints().MarkCompleted(id);
-  world_.Record("checkpoint.completed", fmt::format("id={}", id));
+  world_.Record("checkpoint.completed", fmt::format("id={}{}", id, notify ? "" : " notified=false"));
+  if (!notify) {
+    // Flink's notifications are best-effort: the operator never hears of
+    // this one; a later completion releases its entry.
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kNotificationSkipped));
+    return;
+  }
   for (Subtask& subtask : subtasks_) subtask.runtime->NotifyCheckpointComplete(id);
 }
 
@@ -343,6 +357,12 @@ bool Attempt::Restore(End& end) {
                          : *spec_.restore == kRestorePrevious ? storage.previous_completed()
                                                               : *spec_.restore;
   const Checkpoint* checkpoint = storage.Find(id);
+  if (checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kFailed) {
+    Error(fmt::format("checkpoint {} failed when attempt {} took it ({}); it never completed and cannot be restored",
+                      id, checkpoint->attempt, checkpoint->failure));
+    end = End::kError;
+    return false;
+  }
   if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kCompleted) {
     Error(fmt::format("checkpoint {} ({}) is not completed; cannot restore", *spec_.restore, id));
     end = End::kError;
@@ -433,7 +453,7 @@ bool Attempt::TakeFinalCheckpoint(const std::string& id) {
     }
   }
   TakeCheckpoint(id);
-  CompleteCheckpoint(id);
+  CompleteCheckpoint(id, true);
   ReleaseMailboxes();
   return true;
 }
@@ -477,12 +497,12 @@ bool Attempt::Apply(const AttemptStep& step) {
       TakeCheckpoint(step.checkpoint);
       return true;
     case AttemptStep::Kind::kComplete: {
-      CompleteCheckpoint(step.checkpoint);
+      CompleteCheckpoint(step.checkpoint, step.notify);
       // The harness's record of committed cleanups: a checkpoint completed
-      // in the incarnation that took it pruned (with tombstones) up to its
-      // boundaries.
+      // in the incarnation that took it, and notified, pruned (with
+      // tombstones) up to its boundaries.
       const Checkpoint* completed = world_.checkpoints().Find(step.checkpoint);
-      if (world_.scenario().log.tombstones && completed != nullptr && completed->attempt == number_ &&
+      if (world_.scenario().log.tombstones && step.notify && completed != nullptr && completed->attempt == number_ &&
           completed->phase == Checkpoint::Phase::kCompleted) {
         world_.lifecycle().NoteCommittedPrune(completed->completed);
       }

@@ -99,7 +99,7 @@ class Attempt {
   // Driver steps across the subtasks. REQUIRES: the driver holds every mailbox.
   void ReadInputs(int64_t count);  // count < 0: all remaining
   void TakeCheckpoint(const std::string& id);
-  void CompleteCheckpoint(const std::string& id);
+  void CompleteCheckpoint(const std::string& id, bool notify);
   // Checkpoint `id` if it is taken and not yet completed or aborted; else
   // null, and the notification is traced as ignored.
   Checkpoint* TakenCheckpoint(const std::string& id);

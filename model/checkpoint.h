@@ -15,7 +15,9 @@
 namespace durasim {
 
 struct Checkpoint {
-  enum class Phase { kTaken, kCompleted, kAborted };
+  // kFailed: a subtask declined it at run time (its store gave no marker,
+  // say with the broker down); it never completes and cannot be restored.
+  enum class Phase { kTaken, kCompleted, kAborted, kFailed };
   std::string id;
   Phase phase = Phase::kTaken;
   int attempt = 0;
@@ -36,6 +38,7 @@ struct Checkpoint {
   // The harness's truth, not the store's: the topic incarnation the
   // checkpoint was taken in (model/log_lifecycle.h).
   int64_t topic_incarnation = 1;
+  std::string failure;  // kFailed: which subtask declined it, and why
 };
 
 // The per-partition minimum over `markers`: where every subtask of a
@@ -64,7 +67,8 @@ class CheckpointStorage {
  public:
   // Phases only move forward: taken, then completed or aborted.
   void Save(Checkpoint checkpoint) {
-    DURASIM_CHECK(checkpoint.phase == Checkpoint::Phase::kTaken);  // a checkpoint is saved when taken
+    // A checkpoint is saved when taken, or when it failed to be.
+    DURASIM_CHECK(checkpoint.phase == Checkpoint::Phase::kTaken || checkpoint.phase == Checkpoint::Phase::kFailed);
     checkpoints_[checkpoint.id] = std::move(checkpoint);
   }
   Checkpoint* Find(const std::string& id) {
@@ -84,6 +88,14 @@ class CheckpointStorage {
   // The one completed before it, or the latest when there is only one.
   std::string previous_completed() const {
     return completed_order_.size() < 2 ? latest_completed() : completed_order_[completed_order_.size() - 2];
+  }
+  // The checkpoints that failed at run time, by id.
+  std::vector<const Checkpoint*> failed() const {
+    std::vector<const Checkpoint*> out;
+    for (const auto& [id, checkpoint] : checkpoints_) {
+      if (checkpoint.phase == Checkpoint::Phase::kFailed) out.push_back(&checkpoint);
+    }
+    return out;
   }
   // Checkpoints taken but neither completed nor aborted.
   size_t never_notified() const {

@@ -43,6 +43,10 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
     case WorldFeature::kFaultSelected:
       return EnumInfo{"fault_selected", "a fault aimed at a put or call by its meaning (put, key, seq, action, call) fired"};
     case WorldFeature::kTombstoneFault: return EnumInfo{"tombstone_fault", "a fault aimed at tombstones hit one"};
+    case WorldFeature::kNotificationSkipped:
+      return EnumInfo{"notification_skipped", "a checkpoint completed without notifying the operator"};
+    case WorldFeature::kCheckpointFailed:
+      return EnumInfo{"checkpoint_failed", "a checkpoint failed at run time: a subtask declined it"};
   }
   return std::nullopt;
 }

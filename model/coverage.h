@@ -47,6 +47,8 @@ enum class WorldFeature {
   kSubtaskFault,     // a fault armed on one subtask (`arm: {subtask: i}`) fired
   kFaultSelected,    // a fault aimed by a selector (`arm: {put, key, seq, action, call}`) fired
   kTombstoneFault,   // a fault that selected tombstones hit one
+  kNotificationSkipped,  // a checkpoint completed without notifying the operator (`notify: false`)
+  kCheckpointFailed,  // a checkpoint failed at run time (a subtask declined it)
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

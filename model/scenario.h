@@ -193,6 +193,7 @@ struct AttemptStep {
   Kind kind = Kind::kRun;
   int64_t count = 0;           // kRead
   std::string checkpoint;      // kCheckpoint, kComplete, kAbort
+  bool notify = true;          // kComplete: the operator hears of the completion (`notify: false`: it does not)
   int64_t duration_ms = 0;     // kRunFor, kBrokerDown, kSlowFetch
   FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
   int64_t nth = 1;             // kArm

@@ -589,6 +589,23 @@ void DrawAimedFaults(Choices& choices, Scenario& scenario) {
   }
 }
 
+// Completions without notice (`complete: {id, notify: false}`): Flink's
+// notifications are best-effort, and the runtime must release the entry of
+// such a checkpoint when a later completion arrives. Drawn last behind its
+// own gate (see kLogEventsGateFrom).
+constexpr uint64_t kSkippedNoticesGateFrom = 33;
+constexpr uint64_t kSkippedNoticesGateTo = 63;
+
+void DrawSkippedNotices(Choices& choices, Scenario& scenario) {
+  const uint64_t gate = choices.Below(100);
+  if (gate < kSkippedNoticesGateFrom || gate >= kSkippedNoticesGateTo) return;
+  for (AttemptSpec& attempt : scenario.attempts) {
+    for (AttemptStep& step : attempt.steps) {
+      if (step.kind == AttemptStep::Kind::kComplete && choices.Percent(40)) step.notify = false;
+    }
+  }
+}
+
 Swarm FullSwarm() {
   Swarm swarm;
   swarm.armed_kinds = AllOf<FaultKind>();
@@ -646,6 +663,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   DrawParallelism(choices, scenario);
   DrawLogEvents(choices, scenario);
   DrawAimedFaults(choices, scenario);
+  DrawSkippedNotices(choices, scenario);
   return scenario;
 }
 

@@ -49,11 +49,13 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
                        fmt::format("{:.3f}ms", r.sim_time.count() / 1000.0), FiredColumn(r), r.trace_hash);
   }
   for (const RunReport& r : reports) {
-    if (r.violations.empty() && r.mismatches.empty() && r.error.empty()) continue;
+    if (r.violations.empty() && r.mismatches.empty() && r.error.empty() && r.failed_checkpoints.empty()) continue;
     out += fmt::format("\n{} ({}){}:\n", r.scenario, r.path, r.mutant.empty() ? "" : " mutant " + r.mutant);
     if (!r.error.empty()) out += fmt::format("  error: {}\n", r.error);
     for (const Violation& v : r.violations) out += fmt::format("  violation [{}]: {}\n", NameOf(v.invariant), v.message);
     for (const std::string& m : r.mismatches) out += fmt::format("  not as expected: {}\n", m);
+    for (const std::string& failed : r.failed_checkpoints) out += fmt::format("  checkpoint failed: {}\n", failed);
+    if (r.violations.empty() && r.mismatches.empty() && r.error.empty()) continue;
     for (const ArmedFault& fault : r.armed_faults) out += fmt::format("  fault {}\n", DescribeArmedFault(fault));
     if (!r.unfinished_inputs.empty()) {
       out += fmt::format("  unfinished inputs: {}\n", fmt::join(r.unfinished_inputs, ", "));
@@ -99,6 +101,7 @@ std::string RenderJson(const std::vector<RunReport>& reports) {
                     {"violations", violations},
                     {"armed_faults", armed},
                     {"unfinished_inputs", r.unfinished_inputs},
+                    {"failed_checkpoints", r.failed_checkpoints},
                     {"error", r.error}});
   }
   nlohmann::json doc = {{"runs", runs}, {"summary", {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok}}}};

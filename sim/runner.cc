@@ -207,6 +207,7 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
     Attempt attempt(world, scenario.attempts[i], static_cast<int>(i + 1), parts);
     const Attempt::End end = attempt.Run(options.attempt_time_bound);
     world.Record("attempt.ended", AttemptEndName(end));
+    report.attempt_ends.push_back(end);
     report.armed_faults.insert(report.armed_faults.end(), attempt.armed_faults().begin(),
                                attempt.armed_faults().end());
     if (last) {
@@ -312,6 +313,10 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   SameAnswerChecker* outputs = nullptr;
   std::vector<std::unique_ptr<InvariantChecker>> checkers = AttachCheckers(world, outputs);
   const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
+  for (const Checkpoint* failed : world.checkpoints().failed()) {
+    report.failed_checkpoints.push_back(
+        fmt::format("{} (attempt {}): {}", failed->id, failed->attempt, failed->failure));
+  }
   RunEnding ending;
   ending.all_inputs_finished = ended.all_finished;
   ending.reference_outputs = reference.outputs;

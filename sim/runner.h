@@ -49,6 +49,10 @@ struct RunReport {
   std::vector<ArmedFault> armed_faults;
   // Inputs (offsets) the last attempt left unfinished.
   std::vector<int64_t> unfinished_inputs;
+  // How each attempt ended, in order (attempts after an error never ran).
+  std::vector<Attempt::End> attempt_ends;
+  // Checkpoints that failed at run time: "cp1 (attempt 1): why".
+  std::vector<std::string> failed_checkpoints;
   std::string error;  // verdict error: what went wrong
   std::vector<std::string> trace;
 };

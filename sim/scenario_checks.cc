@@ -98,7 +98,7 @@ void CheckpointLedger::Take(const std::string& id, SourcePos pos) {
   if (id == kRestoreLatest || id == kRestorePrevious) {
     Fail(pos, fmt::format("checkpoint id '{}' is reserved: `restore: {}` names a checkpoint by its order", id, id));
   }
-  Checkpoint taken{pos, State::kTaken, SourcePos{}};
+  Checkpoint taken{pos, ++taken_, State::kTaken, SourcePos{}, ""};
   auto [it, inserted] = checkpoints_.emplace(id, taken);
   if (!inserted) {
     Fail(pos, fmt::format("checkpoint id '{}' reused; first taken at {}", id, PosText(it->second.taken_at)));
@@ -112,6 +112,13 @@ void CheckpointLedger::Finish(const std::string& id, SourcePos pos, State to) {
     Fail(pos, fmt::format("cannot {} unknown checkpoint '{}': no earlier step takes it", verb, id));
   }
   Checkpoint& checkpoint = it->second;
+  if (checkpoint.state == State::kSubsumed) {
+    if (to == State::kAborted) return;  // discarded already: the abort changes nothing
+    const Checkpoint& later = checkpoints_.at(checkpoint.subsumed_by);
+    Fail(pos, fmt::format("cannot complete checkpoint '{}': the completion of '{}' (taken after it, at {}) "
+                          "subsumed it at {}, and a subsumed checkpoint never completes",
+                          id, checkpoint.subsumed_by, PosText(later.taken_at), PosText(checkpoint.finished_at)));
+  }
   if (checkpoint.state != State::kTaken) {
     Fail(pos, fmt::format("cannot {} checkpoint '{}': it was already {} at {}", verb, id,
                           checkpoint.state == State::kCompleted ? "completed" : "aborted",
@@ -119,6 +126,13 @@ void CheckpointLedger::Finish(const std::string& id, SourcePos pos, State to) {
   }
   checkpoint.state = to;
   checkpoint.finished_at = pos;
+  if (to != State::kCompleted) return;
+  for (auto& [other_id, other] : checkpoints_) {
+    if (other.state != State::kTaken || other.order > checkpoint.order) continue;
+    other.state = State::kSubsumed;
+    other.finished_at = pos;
+    other.subsumed_by = id;
+  }
 }
 
 void CheckpointLedger::CheckRestore(const std::string& id, SourcePos pos, size_t attempt,
@@ -141,6 +155,11 @@ void CheckpointLedger::CheckRestore(const std::string& id, SourcePos pos, size_t
   const Checkpoint& checkpoint = it->second;
   if (checkpoint.state == State::kAborted) {
     Fail(pos, fmt::format("cannot restore checkpoint '{}': it was aborted at {}", id, PosText(checkpoint.finished_at)));
+  }
+  if (checkpoint.state == State::kSubsumed) {
+    Fail(pos, fmt::format("cannot restore checkpoint '{}': the completion of '{}' subsumed it at {}, so it never "
+                          "completed",
+                          id, checkpoint.subsumed_by, PosText(checkpoint.finished_at)));
   }
   if (checkpoint.state == State::kTaken) {
     if (std::optional<size_t> later = FindCompletionAttempt(attempts, id)) {

@@ -41,7 +41,9 @@ class CheckpointLedger {
   // `checkpoint: <id>`: the id is not reserved and not taken before.
   void Take(const std::string& id, SourcePos pos);
   // `complete: <id>` / `abort: <id>`: once, after it was taken (in this or an
-  // earlier attempt).
+  // earlier attempt). Completing a checkpoint subsumes every checkpoint
+  // taken before it and still pending, as Flink's coordinator does: those
+  // can never complete (an abort of one is accepted, and changes nothing).
   void Complete(const std::string& id, SourcePos pos) { Finish(id, pos, State::kCompleted); }
   void Abort(const std::string& id, SourcePos pos) { Finish(id, pos, State::kAborted); }
   // `restore: <id>` of attempt `attempt` (0-based): an earlier attempt
@@ -51,16 +53,19 @@ class CheckpointLedger {
   void CheckRestore(const std::string& id, SourcePos pos, size_t attempt, const YAML::Node& attempts) const;
 
  private:
-  enum class State { kTaken, kCompleted, kAborted };
+  enum class State { kTaken, kCompleted, kAborted, kSubsumed };
   struct Checkpoint {
     SourcePos taken_at;
+    int64_t order = 0;  // the how-manieth checkpoint taken
     State state = State::kTaken;
     SourcePos finished_at;
+    std::string subsumed_by;  // kSubsumed: the later checkpoint whose completion did it
   };
 
   void Finish(const std::string& id, SourcePos pos, State to);
 
   std::map<std::string, Checkpoint> checkpoints_;
+  int64_t taken_ = 0;
 };
 
 }  // namespace durasim::scenario_checks

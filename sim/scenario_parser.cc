@@ -395,7 +395,7 @@ class ScenarioParser {
         checkpoints_.Take(step.checkpoint, form.arg->pos);
         break;
       case AttemptStep::Kind::kComplete:
-        step.checkpoint = ReadName(*form.arg);
+        ParseComplete(*form.arg, step);
         checkpoints_.Complete(step.checkpoint, form.arg->pos);
         break;
       case AttemptStep::Kind::kAbort:
@@ -424,6 +424,18 @@ class ScenarioParser {
     if (v.node.IsScalar() && v.node.Scalar() == "all") return -1;
     Value count{v.node, v.pos, "'read' (or 'all')"};
     return ReadInt(count, 1, kCountMax);
+  }
+
+  // `complete: <id>` or `complete: {id: <id>, notify: false}` (completed
+  // without notifying the operator: Flink's notifications are best-effort).
+  static void ParseComplete(const Value& arg, AttemptStep& step) {
+    if (!arg.node.IsMap()) {
+      step.checkpoint = ReadName(arg);
+      return;
+    }
+    Mapping complete(arg, {"id", "notify"});
+    step.checkpoint = ReadName(complete.Require("id"));
+    if (const Value* notify = complete.Find("notify")) step.notify = ReadBool(*notify);
   }
 
   void ParseArm(const Value& arg, AttemptStep& step) const {

@@ -59,8 +59,16 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
         one(step.count);
       }
       return;
-    case AttemptStep::Kind::kCheckpoint:
     case AttemptStep::Kind::kComplete:
+      if (!step.notify) {
+        begin_options();
+        out << YAML::Key << "id" << YAML::Value << step.checkpoint << YAML::Key << "notify" << YAML::Value << false
+            << YAML::EndMap << YAML::EndMap;
+        return;
+      }
+      one(step.checkpoint);
+      return;
+    case AttemptStep::Kind::kCheckpoint:
     case AttemptStep::Kind::kAbort: one(step.checkpoint); return;
     case AttemptStep::Kind::kRun:
     case AttemptStep::Kind::kCrash:

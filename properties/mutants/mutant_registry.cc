@@ -16,6 +16,7 @@
 #include "properties/mutants/reused_failure_not_a_try.h"
 #include "properties/mutants/fire_and_forget_put.h"
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
+#include "properties/mutants/no_release_on_skipped_notification.h"
 #include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
 #include "properties/mutants/marker_without_topic_identity.h"
@@ -60,6 +61,10 @@ const std::vector<Mutant>& AllMutants() {
       {"leak-checkpoint-map-on-abort", "an aborted checkpoint's per-checkpoint sequence map is never released",
        "Flink Agents checkpointIdToSeqNums kept on abort", Invariant::kBoundedMemory, {},
        RuntimeOf<LeakCheckpointMapOnAbortRuntime>()},
+      {"no-release-on-skipped-notification",
+       "a completion notice releases only its own checkpoint's map, not those of checkpoints whose notice never came",
+       "Flink's notifications are best-effort; Flink Agents removes an entry only on its own notification",
+       Invariant::kBoundedMemory, {}, RuntimeOf<NoReleaseOnSkippedNotificationRuntime>()},
       {"rebuild-accepts-invalid", "rebuild skips invalid marker entries and undecodable records instead of failing",
        "#1158 review: recovery must reject invalid recovery data", Invariant::kInvalidRecovery,
        StoreOf<RebuildAcceptsInvalidStore>(), {}},
