@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -291,6 +292,54 @@ TEST_F(RealBrokerTest, PartitionCountMismatchIsAClearError) {
   std::unique_ptr<RdKafkaLogClient> client = Connect(Config(topic, 0));
   ASSERT_NE(client, nullptr);
   EXPECT_EQ(client->partition_count(), kPartitions);
+}
+
+TEST_F(RealBrokerTest, AddPartitionsAndDeleteRecordsChangeTheTopicOnTheBroker) {
+  // Strategy: the admin API for real: CreatePartitions grows a 1-partition
+  // topic to 3, which the client that asked keeps seeing as 1 and a new
+  // client (expecting 3) sees as 3, the new ones empty and writable;
+  // DeleteRecords below offset 2 of partition 0 moves its log start there
+  // for every client, and a read from below it is refused.
+  const std::string topic = CreateTopic(1);
+  std::unique_ptr<RdKafkaLogClient> first = Connect(Config(topic, 1));
+  ASSERT_NE(first, nullptr);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(Put(*first, 0, "k" + std::to_string(i), "v").ok());
+  const Status grown = first->AddPartitions(3);
+  ASSERT_TRUE(grown.ok()) << grown.ToString();
+  EXPECT_EQ(first->partition_count(), 1);
+  EXPECT_EQ(first->AddPartitions(1).code(), StatusCode::kInvalidArgument);  // a topic never shrinks
+  // The broker's metadata may show the new count a moment later.
+  std::unique_ptr<RdKafkaLogClient> later;
+  for (const Clock::time_point until = Clock::now() + kDeadline; later == nullptr && Clock::now() < until;) {
+    Result<std::unique_ptr<RdKafkaLogClient>> connected = RdKafkaLogClient::Connect(Config(topic, 3));
+    if (connected.ok()) {
+      later = std::move(connected).value();
+    } else {
+      std::this_thread::sleep_for(milliseconds(50));
+    }
+  }
+  ASSERT_NE(later, nullptr);
+  EXPECT_EQ(later->partition_count(), 3);
+  Result<RecordPosition> moved = Put(*later, 2, "k9", "v");
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  EXPECT_EQ(*moved, (RecordPosition{2, 0}));
+
+  const Status deleted = later->DeleteRecords(0, 2);
+  ASSERT_TRUE(deleted.ok()) << deleted.ToString();
+  std::unique_ptr<RdKafkaLogClient> reader = Connect(Config(topic, 3));
+  ASSERT_NE(reader, nullptr);
+  Result<std::vector<PartitionOffsets>> offsets = reader->Offsets();
+  ASSERT_TRUE(offsets.ok()) << offsets.status().ToString();
+  ASSERT_EQ(offsets->size(), 3u);
+  EXPECT_EQ((*offsets)[0].start, 2);
+  EXPECT_EQ((*offsets)[0].end, 3);
+  EXPECT_EQ((*offsets)[1].end, 0);
+  EXPECT_EQ((*offsets)[2].end, 1);
+  Result<std::vector<LogRecord>> kept = reader->Read(0, 2, 3);
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].key, "k2");
+  EXPECT_FALSE(reader->Read(0, 0, 3).ok());
 }
 
 // --- KafkaActionStateStore over RdKafkaLogClient ------------------------------
