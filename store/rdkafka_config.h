@@ -21,6 +21,11 @@ struct RdKafkaConfig {
   // factor 1) with the admin API when it is missing.
   // REQUIRES: expected_partitions > 0 when set.
   bool create_topic = false;
+  // A topic it creates gets cleanup.policy=compact,delete with retention.ms
+  // and retention.bytes -1 (the broker deletes nothing by time or size), so
+  // that the admin API's DeleteRecords is allowed: Kafka refuses it on a
+  // topic whose policy is compact alone (POLICY_VIOLATION).
+  bool deletable = false;
   // Bound on every blocking call: connect, Flush, AwaitAck, Offsets, Read.
   std::chrono::milliseconds deadline{10'000};
   // The producer's message.timeout.ms; zero means `deadline`.

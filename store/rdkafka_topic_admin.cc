@@ -66,7 +66,12 @@ Status CreateTopic(rd_kafka_t* rk, const RdKafkaConfig& config, Clock::time_poin
   std::unique_ptr<rd_kafka_NewTopic_t, void (*)(rd_kafka_NewTopic_t*)> topic_guard(new_topic,
                                                                                      &rd_kafka_NewTopic_destroy);
   // Compacted: only the latest state per record key has to be kept.
-  rd_kafka_resp_err_t err = rd_kafka_NewTopic_set_config(new_topic, "cleanup.policy", "compact");
+  rd_kafka_resp_err_t err =
+      rd_kafka_NewTopic_set_config(new_topic, "cleanup.policy", config.deletable ? "compact,delete" : "compact");
+  if (err == RD_KAFKA_RESP_ERR_NO_ERROR && config.deletable) {
+    err = rd_kafka_NewTopic_set_config(new_topic, "retention.ms", "-1");
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) err = rd_kafka_NewTopic_set_config(new_topic, "retention.bytes", "-1");
+  }
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}': {}", config.topic, ErrorText(err)));
   }

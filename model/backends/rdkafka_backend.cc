@@ -64,6 +64,8 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
   backend->config_.create_topic = true;
+  // DeleteRecords (delete_records) runs for real there: see RdKafkaConfig.
+  backend->config_.deletable = true;
   // Creating the topic is the first connect; later connects find it.
   Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(backend->config_);
   if (!first.ok()) return first.status();
