@@ -86,6 +86,8 @@ Status RdKafkaLogClient::DeleteRecords(int32_t partition, int64_t before_offset)
   return DeleteRecordsBefore(producer_, config_, partition, before_offset);
 }
 
+Status RdKafkaLogClient::DeleteTopic() { return DeleteTopicAndWait(producer_, config_); }
+
 Result<TopicIdentity> RdKafkaLogClient::Topic() {
   Result<std::string> incarnation = identity_.Incarnation();
   if (!incarnation.ok()) return incarnation.status();

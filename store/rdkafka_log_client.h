@@ -71,6 +71,10 @@ class RdKafkaLogClient : public LogClient {
   // `before_offset` leave the log. REQUIRES: before_offset within the
   // partition's log. Errors: kInvalidArgument, kUnavailable.
   Status DeleteRecords(int32_t partition, int64_t before_offset);
+  // The admin API's DeleteTopics for the client's topic, waiting until the
+  // broker no longer lists it. The client is of no use afterwards.
+  // Errors: kUnavailable.
+  Status DeleteTopic();
   // How many times a fatal producer error made the client recreate its
   // producer.
   int producer_restarts() const { return producer_.restarts(); }

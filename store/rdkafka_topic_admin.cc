@@ -278,6 +278,63 @@ Status DeleteRecordsBefore(RdKafkaProducer& producer, const RdKafkaConfig& confi
   return Status::Ok();
 }
 
+Status DeleteTopicAndWait(RdKafkaProducer& producer, const RdKafkaConfig& config) {
+  const Clock::time_point deadline = Clock::now() + config.deadline;
+  rd_kafka_t* rk = producer.handle();
+  char errstr[512];
+  rd_kafka_DeleteTopic_t* request = rd_kafka_DeleteTopic_new(config.topic.c_str());
+  std::unique_ptr<rd_kafka_DeleteTopic_t, void (*)(rd_kafka_DeleteTopic_t*)> request_guard(request,
+                                                                                           &rd_kafka_DeleteTopic_destroy);
+  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DELETETOPICS);
+  std::unique_ptr<rd_kafka_AdminOptions_t, void (*)(rd_kafka_AdminOptions_t*)> options_guard(
+      options, &rd_kafka_AdminOptions_destroy);
+  const int timeout_ms = std::max(1, RemainingMs(deadline));
+  if (rd_kafka_AdminOptions_set_request_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0 ||
+      rd_kafka_AdminOptions_set_operation_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("delete topic '{}': {}", config.topic, errstr));
+  }
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(rk);
+  std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue_guard(queue, &rd_kafka_queue_destroy);
+  rd_kafka_DeleteTopics(rk, &request, 1, options, queue);
+  rd_kafka_event_t* event =
+      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+  if (event == nullptr) {
+    return Status(StatusCode::kUnavailable, fmt::format("DeleteTopics of '{}' at {} did not finish within {} ms",
+                                                        config.topic, config.bootstrap_servers, config.deadline.count()));
+  }
+  std::unique_ptr<rd_kafka_event_t, void (*)(rd_kafka_event_t*)> event_guard(event, &rd_kafka_event_destroy);
+  std::string failure;
+  if (rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    failure = fmt::format("{}: {}", rd_kafka_err2name(rd_kafka_event_error(event)), rd_kafka_event_error_string(event));
+  } else if (const rd_kafka_DeleteTopics_result_t* result = rd_kafka_event_DeleteTopics_result(event)) {
+    size_t count = 0;
+    const rd_kafka_topic_result_t** topics = rd_kafka_DeleteTopics_result_topics(result, &count);
+    for (size_t i = 0; i < count; ++i) {
+      const rd_kafka_resp_err_t err = rd_kafka_topic_result_error(topics[i]);
+      if (err != RD_KAFKA_RESP_ERR_NO_ERROR) failure = ErrorText(err);
+    }
+  }
+  if (!failure.empty()) {
+    return Status(StatusCode::kUnavailable,
+                  fmt::format("cannot delete topic '{}' at {}: {}", config.topic, config.bootstrap_servers, failure));
+  }
+  while (true) {
+    const rd_kafka_metadata_t* metadata = nullptr;
+    const rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &metadata, std::max(1, RemainingMs(deadline)));
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      const TopicMetadata topic = FindTopic(*metadata, config.topic);
+      rd_kafka_metadata_destroy(metadata);
+      if (topic.partitions < 0) return Status::Ok();
+    }
+    if (RemainingMs(deadline) == 0) {
+      return Status(StatusCode::kUnavailable, fmt::format("topic '{}' at {} is still listed {} ms after its deletion",
+                                                          config.topic, config.bootstrap_servers,
+                                                          config.deadline.count()));
+    }
+    std::this_thread::sleep_for(std::min(milliseconds(50), milliseconds(RemainingMs(deadline))));
+  }
+}
+
 Result<std::vector<PartitionOffsets>> QueryOffsets(RdKafkaReader& reader, const RdKafkaConfig& config,
                                                    int32_t partitions) {
   Result<std::shared_ptr<RdKafkaConsumer>> consumer = reader.Consumer();

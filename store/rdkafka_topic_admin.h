@@ -34,6 +34,12 @@ Status CreatePartitions(RdKafkaProducer& producer, const RdKafkaConfig& config, 
 Status DeleteRecordsBefore(RdKafkaProducer& producer, const RdKafkaConfig& config, int32_t partition,
                            int64_t before_offset);
 
+// Kafka's DeleteTopics for `config.topic`, then waits until the broker's
+// metadata no longer lists it (a deletion completes asynchronously), so
+// that a topic created under the name next is a new one. Errors:
+// kUnavailable (refused, or still listed at the deadline).
+Status DeleteTopicAndWait(RdKafkaProducer& producer, const RdKafkaConfig& config);
+
 // Start and end offsets of partitions [0, partitions), through `reader`'s
 // consumer. A query that does not answer within the deadline is abandoned on
 // its own thread, with the consumer (the reader gets a fresh one). Errors:

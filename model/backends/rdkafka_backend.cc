@@ -185,10 +185,18 @@ Status RdKafkaBackend::RecreateTopic() {
   DURASIM_CHECK_MSG(!on_append_, "recreate_topic while an incarnation is connected");
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   RdKafkaConfig fresh = config_;
-  fresh.topic = FreshTopicName();
   if (mock_) {
+    // The mock cannot delete a topic: the run moves to a fresh one.
+    fresh.topic = FreshTopicName();
     if (Status created = mock_->CreateTopic(fresh.topic, config_.expected_partitions); !created.ok()) return created;
   } else {
+    // For real: DeleteTopics (waiting until the broker no longer lists the
+    // topic), then CreateTopics under the same name.
+    {
+      Result<std::unique_ptr<RdKafkaLogClient>> admin = RdKafkaLogClient::Connect(config_);
+      if (!admin.ok()) return admin.status();
+      if (Status deleted = (*admin)->DeleteTopic(); !deleted.ok()) return deleted;
+    }
     fresh.create_topic = true;
     Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(fresh);
     if (!first.ok()) return first.status();
