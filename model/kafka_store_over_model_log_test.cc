@@ -427,6 +427,38 @@ TEST_F(KafkaActionStateStoreTest, MarkerIsEndOffsetWithoutLiveState) {
   EXPECT_EQ(MarkerOrDie(writer.store, {}), end);
 }
 
+TEST_F(KafkaActionStateStoreTest, AfterPartitionsAreAddedACachedStateKeepsItsPartition) {
+  // Strategy: a's state is put on a 1-partition topic (partition 0), then
+  // the topic grows to 3, where a hashes to partition 1. A new process sees
+  // 3 partitions; after a rebuild from the old marker ({0: 0}: partitions 1
+  // and 2 read from 0) its next record of a's state follows the first on
+  // partition 0, while a new key d goes to PartitionForKey("d", 3) = 2, and
+  // with tombstones pruning a puts the tombstone on partition 0 as well, so
+  // a rebuild and compaction meet a's records in order.
+  ASSERT_EQ(PartitionForKey("a", 3), 1);
+  ASSERT_EQ(PartitionForKey("d", 3), 2);
+  KafkaLog log(1);
+  {
+    Process writer(clock_, log, Config(1));
+    ASSERT_TRUE(RunPut(writer, Key("a", 1), StateTagged(1)).ok());
+  }
+  log.AddPartitions(2);
+  Process grown(clock_, log, Config(3));
+  ASSERT_EQ(grown.client.partition_count(), 3);
+  KafkaActionStateStore store(grown.client, /*tombstones=*/true);
+  ASSERT_TRUE(store.Rebuild(ModelMarker({{0, 0}})).ok());
+  ASSERT_TRUE(RunPut(grown.scheduler, store, Key("a", 1), StateTagged(2)).ok());
+  ASSERT_TRUE(RunPut(grown.scheduler, store, Key("d", 1), StateTagged(3)).ok());
+  EXPECT_EQ(log.Offsets(0).end, 2);
+  EXPECT_EQ(log.Offsets(1).end, 0);
+  EXPECT_EQ(log.Offsets(2).end, 1);
+  store.Prune("a", 1);
+  EXPECT_EQ(grown.scheduler.Run(grown.scheduler.now() + kRunDeadline), Scheduler::RunEnd::kIdle);
+  ASSERT_EQ(log.Offsets(0).end, 3);
+  EXPECT_EQ(log.Find(0, 2)->value, "");  // the tombstone
+  EXPECT_EQ(log.Offsets(1).end, 0);
+}
+
 TEST_F(KafkaActionStateStoreTest, EachPartitionGetsItsOwnMinimum) {
   // Strategy: four partitions, keys b, f, c, a on partitions 0, 1, 2, 3.
   // Partition 0: b/1 (0), b/1 (1) unfinished -> 1. Partition 1: f/1 (0)
