@@ -4,6 +4,7 @@
 #include "model/key_groups.h"
 
 #include "store/check.h"
+#include "store/state_codec.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -253,6 +254,9 @@ void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
 int Attempt::WriterOf(const LogRecord& record) const {
   // Every record is an action state of some input key (tombstones too), and
   // only the key's owner writes it.
+  if (std::optional<std::string> cleaned = ParseCleanupKey(record.key)) {
+    return SubtaskOfKey(*cleaned, world_.scenario().max_parallelism, parallelism());
+  }
   Result<StateKey> key = ParseRecordKey(record.key);
   if (!key.ok()) return -1;
   return SubtaskOfKey(key->key, world_.scenario().max_parallelism, parallelism());
@@ -306,15 +310,48 @@ bool Attempt::ApplyRetention() {
 }
 
 bool Attempt::Compact() {
-  Result<std::vector<std::pair<int32_t, int64_t>>> removed = world_.backend().Compact();
+  LogLifecycle& lifecycle = world_.lifecycle();
+  const SimTime now = world_.now();
+  const int64_t delete_retention_ms = world_.scenario().log.delete_retention_ms;
+  // Without log.delete_retention_ms no tombstone is ever removed.
+  TombstoneExpired expired;
+  if (delete_retention_ms > 0) {
+    expired = [&lifecycle, now](int32_t partition, int64_t offset) {
+      return lifecycle.TombstoneExpired(partition, offset, now);
+    };
+  }
+  Result<Compaction> removed = world_.backend().Compact(expired);
   if (!removed.ok()) {
     Error(fmt::format("compact: backend {} failed: {}", world_.backend().name(), removed.status().ToString()));
     return false;
   }
-  world_.lifecycle().NoteCompacted(*removed);
-  for (const auto& [partition, offset] : *removed) world_.ForgetCorrupted(partition, offset);
-  if (!removed->empty()) world_.CountFault(CoveragePoint::Happened(LogEvent::kCompact));
-  world_.Record("log.compacted", fmt::format("records_removed={}", removed->size()));
+  lifecycle.NoteCompacted(removed->superseded);
+  lifecycle.NoteTombstonesExpired(removed->tombstones_expired);
+  for (const auto& [partition, offset] : removed->superseded) world_.ForgetCorrupted(partition, offset);
+  for (const auto& [partition, offset] : removed->tombstones_expired) world_.ForgetCorrupted(partition, offset);
+  if (removed->removed() != 0) world_.CountFault(CoveragePoint::Happened(LogEvent::kCompact));
+  if (!removed->tombstones_expired.empty()) world_.CountFault(CoveragePoint::Happened(LogEvent::kTombstonesRemoved));
+  if (delete_retention_ms > 0) {
+    // The tombstones this compaction reached and left get their horizon.
+    lifecycle.StampTombstones(now + Ms(delete_retention_ms));
+    world_.Record("log.compacted", fmt::format("records_removed={} tombstones_removed={}", removed->removed(),
+                                               removed->tombstones_expired.size()));
+  } else {
+    world_.Record("log.compacted", fmt::format("records_removed={}", removed->removed()));
+  }
+  return true;
+}
+
+bool Attempt::AddPartitions(int32_t added) {
+  LogLifecycle& lifecycle = world_.lifecycle();
+  const int32_t before = lifecycle.partitions();
+  if (Status grown = world_.backend().AddPartitions(before + added); !grown.ok()) {
+    Error(fmt::format("add_partitions: backend {} failed: {}", world_.backend().name(), grown.ToString()));
+    return false;
+  }
+  lifecycle.NotePartitionsAdded(added);
+  world_.CountFault(CoveragePoint::Happened(LogEvent::kAddPartitions));
+  world_.Record("log.partitions_added", fmt::format("partitions={} was={}", before + added, before));
   return true;
 }
 
@@ -375,6 +412,10 @@ bool Attempt::Restore(End& end) {
     world_.clock().now = world_.log().down_until();
   }
   if (world_.log().FetchesSlow(world_.now())) world_.CountFault(CoveragePoint::Happened(LogEvent::kSlowFetch));
+  if (!checkpoint->markers.empty() && checkpoint->topic_incarnation == world_.lifecycle().incarnation() &&
+      static_cast<int32_t>(MinimumMarker(checkpoint->markers).offsets.size()) < world_.lifecycle().partitions()) {
+    world_.CountFault(CoveragePoint::Happened(LogEvent::kAddedPartitionsRestored));
+  }
   if (checkpoint->parallelism != parallelism()) {
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kRescale));
     world_.Record("rescale", fmt::format("checkpoint={} from={} to={}", id, checkpoint->parallelism, parallelism()));
@@ -541,6 +582,8 @@ bool Attempt::Apply(const AttemptStep& step) {
       return RecreateTopic();
     case AttemptStep::Kind::kCompact:
       return Compact();
+    case AttemptStep::Kind::kAddPartitions:
+      return AddPartitions(static_cast<int32_t>(step.count));
     case AttemptStep::Kind::kSlowFetch:
       world_.log().SetSlowFetchUntil(world_.now() + Ms(step.duration_ms));
       world_.Record("log.slow_fetch", fmt::format("until={}", FormatSimTime(world_.log().slow_fetch_until())));

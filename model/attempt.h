@@ -134,6 +134,9 @@ class Attempt {
   bool RecreateTopic();
   // compact: log compaction (KafkaLog::Compact) on the backend.
   bool Compact();
+  // add_partitions: `added` partitions join the topic on the backend; the
+  // running incarnation's clients keep the partitions they connected with.
+  bool AddPartitions(int32_t added);
   void Error(const std::string& message);
 
   // One subtask of the action operator: what a crash loses of it.

@@ -60,6 +60,11 @@ std::optional<EnumInfo> EnumInfoOf(LogEvent event) {
     case LogEvent::kRecreateTopic: return EnumInfo{"recreate_topic", "the topic was deleted and created again"};
     case LogEvent::kSlowFetch: return EnumInfo{"slow_fetch", "a rebuild met fetches that returned nothing"};
     case LogEvent::kCompact: return EnumInfo{"compact", "compaction removed superseded records"};
+    case LogEvent::kAddPartitions: return EnumInfo{"add_partitions", "partitions were added to the topic"};
+    case LogEvent::kAddedPartitionsRestored:
+      return EnumInfo{"added_partitions_restored", "a restore read partitions added after its checkpoint"};
+    case LogEvent::kTombstonesRemoved:
+      return EnumInfo{"tombstones_removed", "compaction removed tombstones past their delete horizon"};
   }
   return std::nullopt;
 }

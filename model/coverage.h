@@ -63,6 +63,9 @@ enum class LogEvent {
   kRecreateTopic,  // the topic was deleted and created again
   kSlowFetch,      // a rebuild met fetches that returned nothing
   kCompact,        // compaction removed superseded records
+  kAddPartitions,  // partitions were added to the topic
+  kAddedPartitionsRestored,  // a restore read partitions added after its checkpoint
+  kTombstonesRemoved,  // compaction removed tombstones past their delete horizon
 };
 
 std::optional<EnumInfo> EnumInfoOf(LogEvent event);

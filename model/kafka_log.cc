@@ -92,11 +92,17 @@ void KafkaLog::Recreate() {
   ++incarnation_;
 }
 
-std::vector<std::pair<int32_t, int64_t>> KafkaLog::Compact() {
+void KafkaLog::AddPartitions(int32_t added) {
+  DURASIM_CHECK_GE(added, 1);
+  partitions_.resize(partitions_.size() + static_cast<size_t>(added));
+}
+
+Compaction KafkaLog::Compact(const TombstoneExpired& expired) {
   std::vector<std::vector<LogRecord>> all;
   for (const Partition& log : partitions_) all.push_back(log.records);
-  std::vector<std::pair<int32_t, int64_t>> removed = SupersededPositions(all);
-  const std::set<std::pair<int32_t, int64_t>> gone(removed.begin(), removed.end());
+  Compaction removed = CompactionOf(all, expired);
+  std::set<std::pair<int32_t, int64_t>> gone(removed.superseded.begin(), removed.superseded.end());
+  gone.insert(removed.tombstones_expired.begin(), removed.tombstones_expired.end());
   for (Partition& log : partitions_) {
     std::erase_if(log.records, [&](const LogRecord& r) { return gone.count({r.partition, r.offset}) != 0; });
   }
@@ -113,6 +119,20 @@ std::vector<std::pair<int32_t, int64_t>> SupersededPositions(const std::vector<s
     }
   }
   return superseded;
+}
+
+Compaction CompactionOf(const std::vector<std::vector<LogRecord>>& partitions, const TombstoneExpired& expired) {
+  Compaction compaction;
+  compaction.superseded = SupersededPositions(partitions);
+  if (!expired) return compaction;
+  const std::set<std::pair<int32_t, int64_t>> superseded(compaction.superseded.begin(), compaction.superseded.end());
+  for (const std::vector<LogRecord>& records : partitions) {
+    for (const LogRecord& record : records) {
+      if (!record.value.empty() || superseded.count({record.partition, record.offset}) != 0) continue;
+      if (expired(record.partition, record.offset)) compaction.tombstones_expired.emplace_back(record.partition, record.offset);
+    }
+  }
+  return compaction;
 }
 
 Status CheckNotDeleted(int64_t start, int32_t partition, int64_t from) {

@@ -32,6 +32,23 @@ using CorruptedPositions = std::set<std::pair<int32_t, int64_t>>;
 // of the same key in its partition.
 std::vector<std::pair<int32_t, int64_t>> SupersededPositions(const std::vector<std::vector<LogRecord>>& partitions);
 
+// Whether compaction may remove the tombstone at (partition, offset): its
+// delete horizon has passed (log.delete_retention_ms).
+using TombstoneExpired = std::function<bool(int32_t partition, int64_t offset)>;
+
+// What one compaction removes: superseded records, and tombstones (each the
+// latest record of its key) whose delete horizon passed.
+struct Compaction {
+  std::vector<std::pair<int32_t, int64_t>> superseded;
+  std::vector<std::pair<int32_t, int64_t>> tombstones_expired;
+  size_t removed() const { return superseded.size() + tombstones_expired.size(); }
+};
+
+// The compaction of `partitions` (each partition's records in offset order):
+// SupersededPositions, and every tombstone left for which `expired` says
+// so (none when `expired` is empty).
+Compaction CompactionOf(const std::vector<std::vector<LogRecord>>& partitions, const TombstoneExpired& expired);
+
 // Replaces the value of every record of `records` at a corrupted position:
 // how a log whose bytes cannot be overwritten in place (librdkafka's mock
 // cluster, a real broker) shows a corruption to the reader.
@@ -72,11 +89,15 @@ class KafkaLog {
   // record is gone, offsets start over at 0, and the incarnation moves on.
   void Recreate();
   // Kafka's log compaction, all of the log at once: for each record key
-  // only its latest record stays (a tombstone too: tombstones are never
-  // removed here, log.delete_retention_ms is not modelled); offsets keep
-  // their gaps and the log start and end do not move. Returns the
-  // positions removed.
-  std::vector<std::pair<int32_t, int64_t>> Compact();
+  // only its latest record stays, and a tombstone left goes too when
+  // `expired` says its delete horizon passed (CompactionOf); offsets keep
+  // their gaps and the log start and end do not move. Returns what it
+  // removed.
+  Compaction Compact(const TombstoneExpired& expired = {});
+  // Kafka's CreatePartitions: `added` empty partitions join the topic after
+  // the last one (partitions are numbered 0..N-1 and never removed).
+  // REQUIRES: added >= 1.
+  void AddPartitions(int32_t added);
 
   // Availability: the broker is unreachable before `until`.
   void SetDownUntil(SimTime until) { down_until_ = until; }

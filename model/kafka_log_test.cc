@@ -136,5 +136,41 @@ TEST(KafkaLogTest, DeleteRecordsMovesTheLogStart) {
   EXPECT_EQ(log.total_records(), 0u);
 }
 
+TEST(KafkaLogTest, AddPartitionsAppendsEmptyPartitions) {
+  // Strategy: the new partitions are numbered on after the old ones, start
+  // empty at offset 0, and take appends; the old ones keep their records.
+  KafkaLog log(1);
+  log.Append(0, "k", "0");
+  log.AddPartitions(2);
+  EXPECT_EQ(log.partitions(), 3);
+  EXPECT_EQ(log.Offsets(0).end, 1);
+  EXPECT_EQ(log.Offsets(2).start, 0);
+  EXPECT_EQ(log.Offsets(2).end, 0);
+  EXPECT_EQ(log.Append(2, "k", "1"), (RecordPosition{2, 0}));
+}
+
+TEST(KafkaLogTest, CompactionRemovesTombstonesOnlyPastTheirHorizon) {
+  // Strategy: a tombstone that is its key's latest record stays unless the
+  // rule says its horizon passed; a superseded tombstone is removed as any
+  // superseded record; without a rule no tombstone goes.
+  KafkaLog log(1);
+  log.Append(0, "a", "1");
+  log.Append(0, "a", "");   // the latest record of a: a tombstone
+  log.Append(0, "b", "");   // superseded by b's next record
+  log.Append(0, "b", "2");
+  using Positions = std::vector<std::pair<int32_t, int64_t>>;
+  const Compaction kept = CompactionOf({log.Read(0, 0, 4)}, {});
+  EXPECT_EQ(kept.superseded, (Positions{{0, 0}, {0, 2}}));
+  EXPECT_TRUE(kept.tombstones_expired.empty());
+  const Compaction not_yet = log.Compact([](int32_t, int64_t) { return false; });
+  EXPECT_TRUE(not_yet.tombstones_expired.empty());
+  EXPECT_EQ(log.total_records(), 2u);
+  const Compaction expired = log.Compact([](int32_t p, int64_t o) { return p == 0 && o == 1; });
+  EXPECT_EQ(expired.tombstones_expired, (Positions{{0, 1}}));
+  EXPECT_EQ(expired.removed(), 1u);
+  EXPECT_EQ(log.total_records(), 1u);
+  EXPECT_EQ(log.Offsets(0).end, 4);  // offsets keep their gaps
+}
+
 }  // namespace
 }  // namespace durasim

@@ -36,8 +36,24 @@ class LogLifecycle {
 
   // The topic was deleted and created again: its offsets start over.
   void NoteRecreated();
-  // Compaction removed the records at `positions`.
+  // `added` empty partitions joined the topic (CreatePartitions).
+  void NotePartitionsAdded(int32_t added);
+  int32_t partitions() const { return static_cast<int32_t>(starts_.size()); }
+  // Compaction removed the records at `positions`, superseded by later ones.
   void NoteCompacted(const std::vector<std::pair<int32_t, int64_t>>& positions);
+  // Compaction removed the tombstones at `positions`, their delete horizon
+  // passed. They stay in the oracle's view: the states they removed are
+  // still gone (a checkpoint that needs one is still stale).
+  void NoteTombstonesExpired(const std::vector<std::pair<int32_t, int64_t>>& positions);
+  // A compaction reached every tombstone in the log: those without a delete
+  // horizon get `horizon` (KIP-534: the cleaner stamps it when it first
+  // cleans the tombstone's batch).
+  void StampTombstones(SimTime horizon);
+  // Whether the tombstone at (partition, offset) has a horizon at or before `now`.
+  bool TombstoneExpired(int32_t partition, int64_t offset, SimTime now) const {
+    auto it = horizons_.find({partition, offset});
+    return it != horizons_.end() && it->second <= now;
+  }
   // Whether compaction removed the record at (partition, offset).
   bool Removed(int32_t partition, int64_t offset) const { return removed_.count({partition, offset}) != 0; }
 
@@ -59,7 +75,9 @@ class LogLifecycle {
   // tombstone of a committed cleanup for a state past `completed` (the
   // checkpoint's boundaries): a state this checkpoint still needs is gone
   // (#691, #1101). A tombstone no completed checkpoint's prune accounts for
-  // (a prune before completion) does not make a marker stale.
+  // (a prune before completion) does not make a marker stale. Partitions
+  // added since the checkpoint (past the marker's) are read from offset 0,
+  // where they began: stale when records of one were deleted.
   std::optional<std::string> WhyStale(const RecoveryMarker& marker, int64_t incarnation,
                                       const CompletedBoundaries& completed = {}) const;
 
@@ -67,6 +85,9 @@ class LogLifecycle {
   std::vector<int64_t> starts_;
   std::vector<std::map<int64_t, SimTime>> appended_at_;  // by partition: offset -> when
   std::map<std::pair<int32_t, int64_t>, StateKey> tombstones_;  // (partition, offset) -> the state it removes
+  // (partition, offset) -> a cleanup record's input key and sequence number.
+  std::map<std::pair<int32_t, int64_t>, std::pair<std::string, int64_t>> cleanups_;
+  std::map<std::pair<int32_t, int64_t>, SimTime> horizons_;  // tombstone -> its delete horizon
   std::vector<CompletedBoundaries> committed_prunes_;
   std::set<std::pair<int32_t, int64_t>> removed_;  // positions compaction removed
   int64_t incarnation_ = 1;

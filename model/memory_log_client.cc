@@ -5,7 +5,7 @@ namespace durasim {
 
 Result<std::vector<PartitionOffsets>> KafkaLogSink::Offsets() {
   std::vector<PartitionOffsets> out;
-  for (int32_t p = 0; p < log_.partitions(); ++p) out.push_back(log_.Offsets(p));
+  for (int32_t p = 0; p < partitions_; ++p) out.push_back(log_.Offsets(p));
   return out;
 }
 

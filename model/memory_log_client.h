@@ -15,9 +15,12 @@ namespace durasim {
 class KafkaLogSink : public RecordSink {
  public:
   // REQUIRES: `log` outlives the sink.
-  explicit KafkaLogSink(KafkaLog& log) : log_(log) {}
+  // The sink knows the partitions the topic had when it was made, as a
+  // client knows those of its first metadata: partitions added later reach
+  // the next incarnation's clients (as on librdkafka: RdKafkaLogClient).
+  explicit KafkaLogSink(KafkaLog& log) : log_(log), partitions_(log.partitions()) {}
 
-  int32_t partitions() const override { return log_.partitions(); }
+  int32_t partitions() const override { return partitions_; }
   Result<RecordPosition> Append(int32_t partition, std::string key, std::string value) override {
     return log_.Append(partition, std::move(key), std::move(value));
   }
@@ -27,6 +30,7 @@ class KafkaLogSink : public RecordSink {
 
  private:
   KafkaLog& log_;
+  int32_t partitions_;
 };
 
 class MemoryLogClient : public SimulatedLogClient {

@@ -42,7 +42,7 @@ struct AttemptParts {
 template <typename StoreType>
 StoreFactory StoreOf() {
   return [](LogClient& client, const LogConfig& log) -> std::unique_ptr<ActionStateStore> {
-    return std::make_unique<StoreType>(client, log.tombstones);
+    return std::make_unique<StoreType>(client, log.tombstones, log.delete_retention_ms > 0);
   };
 }
 

@@ -67,6 +67,16 @@ int32_t Scenario::ParallelismOf(int attempt) const {
   return p;
 }
 
+int32_t Scenario::PartitionsMax() const {
+  int64_t partitions = log.partitions;
+  for (const AttemptSpec& attempt : attempts) {
+    for (const AttemptStep& step : attempt.steps) {
+      if (step.kind == AttemptStep::Kind::kAddPartitions) partitions += step.count;
+    }
+  }
+  return static_cast<int32_t>(partitions);
+}
+
 const PlanSpec* Scenario::DeployedPlan(int attempt) const {
   const PlanSpec* plan = nullptr;
   for (size_t i = 0; i < attempts.size() && static_cast<int>(i) < attempt; ++i) {

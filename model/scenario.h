@@ -189,9 +189,10 @@ struct AttemptStep {
     kRecreateTopic,  // the topic is deleted and created again (a new incarnation); the running job fails over
     kSlowFetch,      // fetches return nothing for `duration_ms` from now (each waits its fetch wait)
     kCompact,        // log compaction: only the latest record of each key stays
+    kAddPartitions,  // Kafka's CreatePartitions: `count` partitions are added to the topic
   };
   Kind kind = Kind::kRun;
-  int64_t count = 0;           // kRead
+  int64_t count = 0;           // kRead; kAddPartitions: how many partitions are added
   std::string checkpoint;      // kCheckpoint, kComplete, kAbort
   bool notify = true;          // kComplete: the operator hears of the completion (`notify: false`: it does not)
   int64_t duration_ms = 0;     // kRunFor, kBrokerDown, kSlowFetch
@@ -246,6 +247,12 @@ struct LogConfig {
   // than this leaves the log (checked at each attempt's start and before
   // each script step). 0: records are kept forever.
   int64_t retention_ms = 0;
+  // Kafka's delete.retention.ms in simulated time: a compact that reaches a
+  // tombstone stamps its delete horizon (now + this, as KIP-534's cleaner
+  // does), and a compact at or after the horizon removes it. With
+  // tombstones, the store then also appends cleanup records (the boundary
+  // outlives the tombstones). 0: compaction never removes a tombstone.
+  int64_t delete_retention_ms = 0;
 };
 
 // What the scenario expects of a run.
@@ -292,6 +299,8 @@ struct Scenario {
   const PlanSpec* DeployedPlan(int attempt) const;
   // The parallelism attempt `attempt` (1-based) runs with.
   int32_t ParallelismOf(int attempt) const;
+  // The topic's partitions after every add_partitions step of the run.
+  int32_t PartitionsMax() const;
 };
 
 }  // namespace durasim

@@ -92,7 +92,7 @@ TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
   EXPECT_EQ(required[required.size() - AllOf<LogEvent>().size() - 1], "checkpoint_failed");
-  EXPECT_EQ(required.back(), "compact");
+  EXPECT_EQ(required.back(), "tombstones_removed");
 }
 
 }  // namespace

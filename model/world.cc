@@ -17,7 +17,7 @@ World::World(const Scenario& scenario)
 Status World::StartBackend(BackendKind backend, const std::string& bootstrap_servers) {
   DURASIM_CHECK_EQ(attempt_, 0);
   Result<std::unique_ptr<LogBackend>> started =
-      StartLogBackend(backend, bootstrap_servers, RunLog{scenario_.log, log_, corrupted_, lifecycle_});
+      StartLogBackend(backend, bootstrap_servers, RunLog{scenario_.log, log_, corrupted_, lifecycle_, scenario_.PartitionsMax()});
   if (!started.ok()) return started.status();
   backend_ = std::move(started).value();
   return Status::Ok();

@@ -80,6 +80,7 @@ class ScenarioParser {
     scenario_.actions = std::move(plan.actions);
     for (const Value& item : ReadSequence(top.Require("inputs"), "an input", false)) ParseInput(item);
     attempts_node_.reset(top.Require("attempts").node);  // rebinds; `=` would rewrite the node
+    partitions_now_ = scenario_.log.partitions;
     for (const Value& item : ReadSequence(top.Require("attempts"), "an attempt", true)) ParseAttempt(item);
     if (const Value* v = top.Find("expect")) ParseExpect(*v);
     return std::move(scenario_);
@@ -91,7 +92,7 @@ class ScenarioParser {
   void ParseLog(const Value& v) {
     Mapping log(v,
                 {"partitions", "linger_ms", "ack_latency_ms", "delivery_timeout_ms", "put_retries_max", "tombstones",
-                 "retention_ms"});
+                 "retention_ms", "delete_retention_ms"});
     LogConfig& config = scenario_.log;
     if (const Value* f = log.Find("partitions")) {
       config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax));
@@ -106,6 +107,9 @@ class ScenarioParser {
     if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax);
     if (const Value* f = log.Find("tombstones")) config.tombstones = ReadBool(*f);
     if (const Value* f = log.Find("retention_ms")) config.retention_ms = ReadInt(*f, 0, kDurationMsMax);
+    if (const Value* f = log.Find("delete_retention_ms")) {
+      config.delete_retention_ms = ReadInt(*f, 0, kDurationMsMax);
+    }
   }
 
   // A latency: an integer (fixed), or a range `{min, max}` that a perturbed
@@ -416,6 +420,12 @@ class ScenarioParser {
       }
       case AttemptStep::Kind::kCorrupt: ParseCorrupt(*form.arg, step); break;
       case AttemptStep::Kind::kDeleteRecords: ParseDeleteRecords(*form.arg, step); break;
+      case AttemptStep::Kind::kAddPartitions: {
+        Value added{form.arg->node, form.arg->pos, "'add_partitions' (how many partitions are added)"};
+        step.count = ReadInt(added, 1, kPartitionsMax - partitions_now_);
+        partitions_now_ += static_cast<int32_t>(step.count);
+        break;
+      }
     }
     return step;
   }
@@ -536,7 +546,7 @@ class ScenarioParser {
   void ParseCorrupt(const Value& arg, AttemptStep& step) const {
     Mapping corrupt(arg, {"partition", "offset"});
     if (const Value* p = corrupt.Find("partition")) {
-      step.partition = static_cast<int32_t>(ReadInt(*p, 0, scenario_.log.partitions - 1));
+      step.partition = static_cast<int32_t>(ReadInt(*p, 0, partitions_now_ - 1));
     }
     step.offset = ReadInt(corrupt.Require("offset"), 0, kInt64Max);
   }
@@ -544,7 +554,7 @@ class ScenarioParser {
   void ParseDeleteRecords(const Value& arg, AttemptStep& step) const {
     Mapping deleted(arg, {"partition", "before_offset"});
     if (const Value* p = deleted.Find("partition")) {
-      step.partition = static_cast<int32_t>(ReadInt(*p, 0, scenario_.log.partitions - 1));
+      step.partition = static_cast<int32_t>(ReadInt(*p, 0, partitions_now_ - 1));
     }
     step.offset = ReadInt(deleted.Require("before_offset"), 0, kInt64Max);
   }
@@ -593,6 +603,8 @@ class ScenarioParser {
 
   Scenario scenario_;
   int32_t parallelism_ = 1;  // of the attempt being parsed
+  // The topic's partitions at the step being parsed (add_partitions grows it).
+  int32_t partitions_now_ = 1;
   CheckpointLedger checkpoints_;
   YAML::Node attempts_node_;
 };

@@ -75,6 +75,7 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
     case AttemptStep::Kind::kRecreateTopic:
     case AttemptStep::Kind::kCompact: out << keyword; return;
     case AttemptStep::Kind::kRunFor: one(step.duration_ms); return;
+    case AttemptStep::Kind::kAddPartitions: one(step.count); return;
     case AttemptStep::Kind::kArm:
       begin_options();
       out << YAML::Key << "fault" << YAML::Value << NameOf(step.fault) << YAML::Key << "nth" << YAML::Value
@@ -126,6 +127,9 @@ void WriteLog(YAML::Emitter& out, const LogConfig& log) {
   if (log.put_retries_max != 0) out << YAML::Key << "put_retries_max" << YAML::Value << log.put_retries_max;
   if (log.tombstones) out << YAML::Key << "tombstones" << YAML::Value << true;
   if (log.retention_ms != 0) out << YAML::Key << "retention_ms" << YAML::Value << log.retention_ms;
+  if (log.delete_retention_ms != 0) {
+    out << YAML::Key << "delete_retention_ms" << YAML::Value << log.delete_retention_ms;
+  }
   out << YAML::EndMap;
 }
 

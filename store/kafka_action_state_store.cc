@@ -13,7 +13,7 @@ namespace durasim {
 
 boost::asio::awaitable<Status> KafkaActionStateStore::Put(const StateKey& state_key, const ActionState& state) {
   std::string record_key = EncodeRecordKey(state_key);
-  const int32_t partition = PartitionForKey(state_key.key, client_.partition_count());
+  const int32_t partition = PartitionOfState(record_key, state_key.key);
   const ProduceTicket ticket = client_.Produce(partition, record_key, EncodeStateValue(state_key, state));
   // Flush before awaiting: awaiting first would wait out the producer's linger.
   client_.Flush();
@@ -24,6 +24,16 @@ boost::asio::awaitable<Status> KafkaActionStateStore::Put(const StateKey& state_
   DURASIM_CHECK_EQ(ack->partition, partition);  // acknowledged where it was produced
   Remember(record_key, CachedState{state_key, state, *ack});
   co_return Status::Ok();
+}
+
+int32_t KafkaActionStateStore::PartitionOfState(const std::string& record_key, const std::string& input_key) const {
+  // A state written before partitions were added stays on its partition:
+  // its next record must follow the last in one partition's order (a
+  // rebuild reads partition after partition, and compaction keeps the
+  // latest record of a key per partition).
+  auto cached = cache_.find(record_key);
+  if (cached != cache_.end()) return cached->second.position.partition;
+  return PartitionForKey(input_key, client_.partition_count());
 }
 
 std::optional<ActionState> KafkaActionStateStore::Get(const StateKey& state_key) const {
@@ -75,13 +85,15 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
 }
 
 Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets) {
-  for (const auto& [partition, from] : marker.offsets) {
-    // Rebuild checked the marker: every partition of the topic, each offset
-    // within its log.
-    DURASIM_CHECK(partition >= 0 && static_cast<size_t>(partition) < offsets.size());
+  for (int32_t partition = 0; partition < static_cast<int32_t>(offsets.size()); ++partition) {
+    // Rebuild checked the marker: partitions 0..n-1 of the topic, each
+    // offset within its log; a partition past them was added after the
+    // checkpoint and is read from where it began (CheckMarker).
+    const auto marked = marker.offsets.find(partition);
+    const int64_t from = marked != marker.offsets.end() ? marked->second : 0;
     // The end is captured once, so records appended during the rebuild are
     // not read.
-    const PartitionOffsets range = offsets[partition];
+    const PartitionOffsets range = offsets[static_cast<size_t>(partition)];
     DURASIM_CHECK(from >= range.start && from <= range.end);
     if (Status read = ReadPartition(partition, from, range); !read.ok()) return read;
   }
@@ -125,6 +137,14 @@ Status KafkaActionStateStore::ReadPartition(int32_t partition, int64_t from, con
 
 Status KafkaActionStateStore::TakeRecord(const LogRecord& record) {
   const std::string where = fmt::format("partition {} offset {}", record.partition, record.offset);
+  if (std::optional<std::string> cleaned = ParseCleanupKey(record.key)) {
+    const std::optional<int64_t> seq = ParseCleanupValue(record.value);
+    if (!seq) {
+      return Status(StatusCode::kInvalidRecovery,
+                    fmt::format("{}: cleanup record of key {:?} holds no sequence number", where, *cleaned));
+    }
+    return CheckCleanupBoundary(*cleaned, *seq, where);
+  }
   Result<StateKey> parsed_key = ParseRecordKey(record.key);
   if (!parsed_key.ok()) {
     return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
@@ -153,24 +173,35 @@ void KafkaActionStateStore::Prune(const std::string& key, int64_t seq) {
   auto index = record_keys_by_input_.find(key);
   if (index == record_keys_by_input_.end()) return;
   std::set<std::string>& record_keys = index->second;
-  std::vector<std::string> dropped;
+  std::vector<std::pair<std::string, int32_t>> dropped;  // record key, partition
   for (auto it = record_keys.begin(); it != record_keys.end();) {
     auto cached = cache_.find(*it);
     // The index names only cached states, each under its own input key.
     DURASIM_CHECK(cached != cache_.end());
     DURASIM_CHECK(cached->second.state_key.key == key);
     if (cached->second.state_key.seq <= seq) {
+      if (tombstones_) dropped.emplace_back(*it, cached->second.position.partition);
       cache_.erase(cached);
-      if (tombstones_) dropped.push_back(*it);
       it = record_keys.erase(it);
     } else {
       ++it;
     }
   }
   // Sent without waiting, like Flink's: a lost tombstone only leaves the
-  // record in the log for longer.
-  const int32_t partition = PartitionForKey(key, client_.partition_count());
-  for (const std::string& record_key : dropped) client_.Produce(partition, record_key, "");
+  // record in the log for longer. Each goes where its state's record is, so
+  // that compaction and a rebuild meet them in order. The cleanup record
+  // goes first (#1101 records the boundary before the data goes): a
+  // tombstone in the log implies its boundary is there too.
+  if (cleanup_records_ && !dropped.empty()) {
+    int64_t highest = 0;
+    for (const auto& [record_key, partition] : dropped) {
+      Result<StateKey> state_key = ParseRecordKey(record_key);
+      DURASIM_CHECK(state_key.ok());  // cached under canonical record keys
+      highest = std::max(highest, state_key->seq);
+    }
+    client_.Produce(PartitionForKey(key, client_.partition_count()), EncodeCleanupKey(key), fmt::format("{}", highest));
+  }
+  for (const auto& [record_key, partition] : dropped) client_.Produce(partition, record_key, "");
   if (!dropped.empty()) client_.Flush();
   if (record_keys.empty()) ForgetInput(key);
 }
@@ -208,6 +239,18 @@ Status KafkaActionStateStore::CheckTombstone(const StateKey& state_key, const st
                             "still needs (finished there: up to {}): the checkpoint is older than a committed cleanup",
                             where, state_key.key, state_key.seq,
                             finished == rebuilding_completed_.end() ? 0 : finished->second));
+}
+
+Status KafkaActionStateStore::CheckCleanupBoundary(const std::string& input_key, int64_t seq,
+                                                   const std::string& where) const {
+  auto finished = rebuilding_completed_.find(input_key);
+  const int64_t finished_seq = finished == rebuilding_completed_.end() ? 0 : finished->second;
+  if (seq <= finished_seq) return Status::Ok();
+  return Status(StatusCode::kInvalidRecovery,
+                fmt::format("{}: a committed cleanup removed the states of key {:?} up to sequence number {}, which "
+                            "this checkpoint still needs (finished there: up to {}): the checkpoint is older than a "
+                            "committed cleanup",
+                            where, input_key, seq, finished_seq));
 }
 
 std::vector<std::string> KafkaActionStateStore::CachedInputKeys() const {

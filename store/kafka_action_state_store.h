@@ -11,7 +11,9 @@
 // tombstone, an empty value, for every state it drops, so that compaction
 // can reclaim it; a rebuild that reads a tombstone forgets the state. A
 // restore of a checkpoint older than the prune then no longer finds those
-// states: with tombstones, restore only the latest completed checkpoint.
+// states: such a restore is rejected (the committed cleanup boundary: the
+// tombstones in the replayed range and, when compaction removes tombstones,
+// a cleanup record appended before them, #1101).
 //
 // Thread-safety: none; used from one coroutine strand.
 #pragma once
@@ -28,8 +30,11 @@ namespace durasim {
 class KafkaActionStateStore : public ActionStateStore {
  public:
   // REQUIRES: `client` outlives the store.
-  explicit KafkaActionStateStore(LogClient& client, bool tombstones = false)
-      : client_(client), tombstones_(tombstones) {}
+  // `cleanup_records`: with tombstones, a prune first appends the cleanup
+  // record of its key (EncodeCleanupKey), so that the boundary outlives the
+  // tombstones where compaction removes them (log.delete_retention_ms).
+  explicit KafkaActionStateStore(LogClient& client, bool tombstones = false, bool cleanup_records = false)
+      : client_(client), tombstones_(tombstones), cleanup_records_(tombstones && cleanup_records) {}
 
   boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) override;
   std::optional<ActionState> Get(const StateKey& state_key) const override;
@@ -55,8 +60,13 @@ class KafkaActionStateStore : public ActionStateStore {
   // (#1101: 30 s), counted in the time the fetches say they waited.
   static constexpr std::chrono::milliseconds kRebuildStallMax{30'000};
 
-  // Reads the log from a checked marker into the cache.
-  Status ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets);
+  // Where the next record of a state goes: where its cached record is, or
+  // its input key's partition among the topic's partitions now.
+  int32_t PartitionOfState(const std::string& record_key, const std::string& input_key) const;
+  // Reads the log from a checked marker into the cache: every partition of
+  // the topic, from the marker's offset or, for a partition added after the
+  // checkpoint, from offset 0.
+  virtual Status ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets);
   // Reads `partition` from `from` to exactly `range.end` (captured when the
   // rebuild started, whatever the fetches return meanwhile), fetch by
   // fetch. kUnavailable when no fetch made progress for kRebuildStallMax.
@@ -70,6 +80,10 @@ class KafkaActionStateStore : public ActionStateStore {
   // tombstones and the checkpoint's boundaries in the marker are the
   // committed cleanup boundary.
   virtual Status CheckTombstone(const StateKey& state_key, const std::string& where) const;
+  // A cleanup record in the replayed range: a committed cleanup pruned the
+  // states of `input_key` up to `seq`. kInvalidRecovery when the checkpoint
+  // still needs one of them (its boundary for the key is below `seq`).
+  virtual Status CheckCleanupBoundary(const std::string& input_key, int64_t seq, const std::string& where) const;
   // Records an acknowledged or rebuilt state in the cache and the index.
   void Remember(const std::string& record_key, CachedState cached);
   // Drops a state a rebuild found a tombstone for.
@@ -81,6 +95,7 @@ class KafkaActionStateStore : public ActionStateStore {
 
   LogClient& client_;
   bool tombstones_ = false;
+  bool cleanup_records_ = false;
   std::map<std::string, CachedState> cache_;                  // by record key
   std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
   size_t records_scanned_ = 0;

@@ -13,10 +13,19 @@ struct RdKafkaConfig {
   std::string bootstrap_servers;  // "host:port[,host:port...]"
   std::string topic;
   int32_t expected_partitions = 0;  // 0: take what the topic has
+  // The client uses partitions [0, partitions_visible) only (0: all): how
+  // the harness shows a topic that has not grown yet where the broker cannot
+  // add partitions (librdkafka's mock cluster: docs/backends.md).
+  int32_t partitions_visible = 0;
   // Create the topic (compacted, `expected_partitions` partitions, replication
   // factor 1) with the admin API when it is missing.
   // REQUIRES: expected_partitions > 0 when set.
   bool create_topic = false;
+  // A topic it creates gets cleanup.policy=compact,delete with retention.ms
+  // and retention.bytes -1 (the broker deletes nothing by time or size), so
+  // that the admin API's DeleteRecords is allowed: Kafka refuses it on a
+  // topic whose policy is compact alone (POLICY_VIOLATION).
+  bool deletable = false;
   // Bound on every blocking call: connect, Flush, AwaitAck, Offsets, Read.
   std::chrono::milliseconds deadline{10'000};
   // The producer's message.timeout.ms; zero means `deadline`.

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "store/rdkafka_topic_admin.h"
@@ -45,9 +46,10 @@ Result<std::unique_ptr<RdKafkaLogClient>> RdKafkaLogClient::Connect(const RdKafk
   if (Status started = client->producer_.Start(); !started.ok()) return started;
   Result<int32_t> partitions = CheckTopic(client->producer_, client->config_);
   if (!partitions.ok()) return partitions.status();
-  client->partitions_ = *partitions;
-  client->producer_.set_partition_count(*partitions);
-  client->reader_.set_partition_count(*partitions);
+  client->partitions_ =
+      config.partitions_visible > 0 ? std::min(*partitions, config.partitions_visible) : *partitions;
+  client->producer_.set_partition_count(client->partitions_);
+  client->reader_.set_partition_count(client->partitions_);
   return client;
 }
 
@@ -68,6 +70,23 @@ Result<std::vector<PartitionOffsets>> RdKafkaLogClient::Offsets() {
 Result<std::vector<LogRecord>> RdKafkaLogClient::Read(int32_t partition, int64_t from, int64_t to) {
   return reader_.Read(partition, from, to);
 }
+
+Status RdKafkaLogClient::AddPartitions(int32_t partitions) {
+  if (partitions <= partitions_) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}' has {} partitions: cannot grow to {}",
+                                                            config_.topic, partitions_, partitions));
+  }
+  return CreatePartitions(producer_, config_, partitions);
+}
+
+Status RdKafkaLogClient::DeleteRecords(int32_t partition, int64_t before_offset) {
+  if (partition < 0 || partition >= partitions_) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}' has no partition {}", config_.topic, partition));
+  }
+  return DeleteRecordsBefore(producer_, config_, partition, before_offset);
+}
+
+Status RdKafkaLogClient::DeleteTopic() { return DeleteTopicAndWait(producer_, config_); }
 
 Result<TopicIdentity> RdKafkaLogClient::Topic() {
   Result<std::string> incarnation = identity_.Incarnation();

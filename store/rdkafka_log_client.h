@@ -63,6 +63,18 @@ class RdKafkaLogClient : public LogClient {
   Result<TopicIdentity> Topic() override;
 
   const RdKafkaConfig& config() const { return config_; }
+  // The admin API's CreatePartitions: the topic grows to `partitions`. This
+  // client keeps the partitions it connected with; the next client sees
+  // them all. Errors: kInvalidArgument, kUnavailable.
+  Status AddPartitions(int32_t partitions);
+  // The admin API's DeleteRecords: the records of `partition` below
+  // `before_offset` leave the log. REQUIRES: before_offset within the
+  // partition's log. Errors: kInvalidArgument, kUnavailable.
+  Status DeleteRecords(int32_t partition, int64_t before_offset);
+  // The admin API's DeleteTopics for the client's topic, waiting until the
+  // broker no longer lists it. The client is of no use afterwards.
+  // Errors: kUnavailable.
+  Status DeleteTopic();
   // How many times a fatal producer error made the client recreate its
   // producer.
   int producer_restarts() const { return producer_.restarts(); }

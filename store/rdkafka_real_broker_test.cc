@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -293,6 +294,66 @@ TEST_F(RealBrokerTest, PartitionCountMismatchIsAClearError) {
   EXPECT_EQ(client->partition_count(), kPartitions);
 }
 
+TEST_F(RealBrokerTest, AddPartitionsAndDeleteRecordsChangeTheTopicOnTheBroker) {
+  // Strategy: the admin API for real: CreatePartitions grows a 1-partition
+  // topic to 3, which the client that asked keeps seeing as 1 and a new
+  // client (expecting 3) sees as 3, the new ones empty and writable;
+  // DeleteRecords below offset 2 of partition 0 moves its log start there
+  // for every client, and a read from below it is refused. The topic is
+  // created deletable (compact,delete): on a compact-only topic the broker
+  // refuses DeleteRecords with POLICY_VIOLATION, which is checked first.
+  const std::string compact_only = CreateTopic(1, "compact");
+  std::unique_ptr<RdKafkaLogClient> refused = Connect(Config(compact_only, 1));
+  ASSERT_NE(refused, nullptr);
+  ASSERT_TRUE(Put(*refused, 0, "k", "v").ok());
+  const Status policy = refused->DeleteRecords(0, 1);
+  std::cout << "DeleteRecords on a compact-only topic: " << policy.ToString() << "\n";
+  EXPECT_TRUE(Contains(policy.message(), "POLICY_VIOLATION")) << policy.ToString();
+  const std::string topic = FreshTopic("deletable");
+  RdKafkaConfig deletable = Config(topic, 1, /*create=*/true);
+  deletable.deletable = true;
+  ASSERT_NE(Connect(deletable), nullptr);
+  std::unique_ptr<RdKafkaLogClient> first = Connect(Config(topic, 1));
+  ASSERT_NE(first, nullptr);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(Put(*first, 0, "k" + std::to_string(i), "v").ok());
+  const Status grown = first->AddPartitions(3);
+  ASSERT_TRUE(grown.ok()) << grown.ToString();
+  EXPECT_EQ(first->partition_count(), 1);
+  EXPECT_EQ(first->AddPartitions(1).code(), StatusCode::kInvalidArgument);  // a topic never shrinks
+  // The broker's metadata may show the new count a moment later.
+  std::unique_ptr<RdKafkaLogClient> later;
+  for (const Clock::time_point until = Clock::now() + kDeadline; later == nullptr && Clock::now() < until;) {
+    Result<std::unique_ptr<RdKafkaLogClient>> connected = RdKafkaLogClient::Connect(Config(topic, 3));
+    if (connected.ok()) {
+      later = std::move(connected).value();
+    } else {
+      std::this_thread::sleep_for(milliseconds(50));
+    }
+  }
+  ASSERT_NE(later, nullptr);
+  EXPECT_EQ(later->partition_count(), 3);
+  Result<RecordPosition> moved = Put(*later, 2, "k9", "v");
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  EXPECT_EQ(*moved, (RecordPosition{2, 0}));
+
+  const Status deleted = later->DeleteRecords(0, 2);
+  ASSERT_TRUE(deleted.ok()) << deleted.ToString();
+  std::unique_ptr<RdKafkaLogClient> reader = Connect(Config(topic, 3));
+  ASSERT_NE(reader, nullptr);
+  Result<std::vector<PartitionOffsets>> offsets = reader->Offsets();
+  ASSERT_TRUE(offsets.ok()) << offsets.status().ToString();
+  ASSERT_EQ(offsets->size(), 3u);
+  EXPECT_EQ((*offsets)[0].start, 2);
+  EXPECT_EQ((*offsets)[0].end, 3);
+  EXPECT_EQ((*offsets)[1].end, 0);
+  EXPECT_EQ((*offsets)[2].end, 1);
+  Result<std::vector<LogRecord>> kept = reader->Read(0, 2, 3);
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].key, "k2");
+  EXPECT_FALSE(reader->Read(0, 0, 3).ok());
+}
+
 // --- KafkaActionStateStore over RdKafkaLogClient ------------------------------
 
 TEST_F(RealBrokerTest, StoreRebuildsFromTheMarkerAfterACrash) {
@@ -358,8 +419,10 @@ TEST_F(RealBrokerTest, StoreRebuildsFromTheMarkerAfterACrash) {
 
 TEST_F(RealBrokerTest, StoreRebuildRejectsAMarkerThatDoesNotFitTheTopic) {
   // Strategy: over a 3-partition topic holding states, markers naming
-  // partitions {0, 1} or {0, 1, 2, 3} are kInvalidRecovery naming both
-  // partition sets; a marker offset past a partition's end is
+  // partitions {1, 2} or {0, 1, 2, 3} are kInvalidRecovery naming both
+  // partition sets, while {0, 1} is a checkpoint from before partition 2
+  // was added: partition 2 is read from offset 0 and every state is found;
+  // a marker offset past a partition's end is
   // kInvalidRecovery naming the offset, the partition and the log's range.
   // The end itself (nothing to replay) is fine.
   const std::string topic = CreateTopic();
@@ -379,11 +442,16 @@ TEST_F(RealBrokerTest, StoreRebuildRejectsAMarkerThatDoesNotFitTheTopic) {
   ASSERT_NE(fresh, nullptr);
   KafkaActionStateStore store(*fresh);
 
-  Status too_few = store.Rebuild(MarkerFor(*fresh, {{0, 0}, {1, 0}}));
-  std::cout << "too few partitions: " << too_few.ToString() << "\n";
-  EXPECT_EQ(too_few.code(), StatusCode::kInvalidRecovery);
-  EXPECT_TRUE(Contains(too_few.message(), "{0, 1}")) << too_few.ToString();
-  EXPECT_TRUE(Contains(too_few.message(), "{0, 1, 2}")) << too_few.ToString();
+  Status fewer = store.Rebuild(MarkerFor(*fresh, {{0, 0}, {1, 0}}));
+  std::cout << "fewer partitions: " << fewer.ToString() << "\n";
+  EXPECT_TRUE(fewer.ok()) << fewer.ToString();
+  EXPECT_EQ(store.Stats().cached_states, 6u);
+
+  Status gap = store.Rebuild(MarkerFor(*fresh, {{1, 0}, {2, 0}}));
+  std::cout << "not 0..n-1: " << gap.ToString() << "\n";
+  EXPECT_EQ(gap.code(), StatusCode::kInvalidRecovery);
+  EXPECT_TRUE(Contains(gap.message(), "{1, 2}")) << gap.ToString();
+  EXPECT_TRUE(Contains(gap.message(), "{0, 1, 2}")) << gap.ToString();
 
   Status too_many = store.Rebuild(MarkerFor(*fresh, {{0, 0}, {1, 0}, {2, 0}, {3, 0}}));
   std::cout << "too many partitions: " << too_many.ToString() << "\n";

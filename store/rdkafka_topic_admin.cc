@@ -66,7 +66,12 @@ Status CreateTopic(rd_kafka_t* rk, const RdKafkaConfig& config, Clock::time_poin
   std::unique_ptr<rd_kafka_NewTopic_t, void (*)(rd_kafka_NewTopic_t*)> topic_guard(new_topic,
                                                                                      &rd_kafka_NewTopic_destroy);
   // Compacted: only the latest state per record key has to be kept.
-  rd_kafka_resp_err_t err = rd_kafka_NewTopic_set_config(new_topic, "cleanup.policy", "compact");
+  rd_kafka_resp_err_t err =
+      rd_kafka_NewTopic_set_config(new_topic, "cleanup.policy", config.deletable ? "compact,delete" : "compact");
+  if (err == RD_KAFKA_RESP_ERR_NO_ERROR && config.deletable) {
+    err = rd_kafka_NewTopic_set_config(new_topic, "retention.ms", "-1");
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) err = rd_kafka_NewTopic_set_config(new_topic, "retention.bytes", "-1");
+  }
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}': {}", config.topic, ErrorText(err)));
   }
@@ -172,6 +177,159 @@ Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& confi
                                 config.bootstrap_servers, config.deadline.count(),
                                 topic.err != RD_KAFKA_RESP_ERR_NO_ERROR ? ErrorText(topic.err)
                                                                         : "not visible in the metadata"));
+    }
+    std::this_thread::sleep_for(std::min(milliseconds(50), milliseconds(RemainingMs(deadline))));
+  }
+}
+
+Status CreatePartitions(RdKafkaProducer& producer, const RdKafkaConfig& config, int32_t partitions) {
+  const Clock::time_point deadline = Clock::now() + config.deadline;
+  rd_kafka_t* rk = producer.handle();
+  char errstr[512];
+  rd_kafka_NewPartitions_t* grown =
+      rd_kafka_NewPartitions_new(config.topic.c_str(), static_cast<size_t>(partitions), errstr, sizeof(errstr));
+  if (grown == nullptr) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("partitions of topic '{}': {}", config.topic, errstr));
+  }
+  std::unique_ptr<rd_kafka_NewPartitions_t, void (*)(rd_kafka_NewPartitions_t*)> grown_guard(
+      grown, &rd_kafka_NewPartitions_destroy);
+  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATEPARTITIONS);
+  std::unique_ptr<rd_kafka_AdminOptions_t, void (*)(rd_kafka_AdminOptions_t*)> options_guard(
+      options, &rd_kafka_AdminOptions_destroy);
+  const int timeout_ms = std::max(1, RemainingMs(deadline));
+  if (rd_kafka_AdminOptions_set_request_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0 ||
+      rd_kafka_AdminOptions_set_operation_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("partitions of topic '{}': {}", config.topic, errstr));
+  }
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(rk);
+  std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue_guard(queue, &rd_kafka_queue_destroy);
+  rd_kafka_CreatePartitions(rk, &grown, 1, options, queue);
+  rd_kafka_event_t* event =
+      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+  if (event == nullptr) {
+    return Status(StatusCode::kUnavailable, fmt::format("CreatePartitions of topic '{}' at {} did not finish within {} ms",
+                                                        config.topic, config.bootstrap_servers, config.deadline.count()));
+  }
+  std::unique_ptr<rd_kafka_event_t, void (*)(rd_kafka_event_t*)> event_guard(event, &rd_kafka_event_destroy);
+  std::string failure;
+  if (rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    failure = fmt::format("{}: {}", rd_kafka_err2name(rd_kafka_event_error(event)), rd_kafka_event_error_string(event));
+  } else if (const rd_kafka_CreatePartitions_result_t* result = rd_kafka_event_CreatePartitions_result(event)) {
+    size_t count = 0;
+    const rd_kafka_topic_result_t** topics = rd_kafka_CreatePartitions_result_topics(result, &count);
+    for (size_t i = 0; i < count; ++i) {
+      const rd_kafka_resp_err_t err = rd_kafka_topic_result_error(topics[i]);
+      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) continue;
+      const char* why = rd_kafka_topic_result_error_string(topics[i]);
+      failure = fmt::format("{}: {}", rd_kafka_err2name(err), why != nullptr ? why : rd_kafka_err2str(err));
+    }
+  }
+  if (!failure.empty()) {
+    return Status(StatusCode::kUnavailable, fmt::format("cannot grow topic '{}' at {} to {} partitions: {}",
+                                                        config.topic, config.bootstrap_servers, partitions, failure));
+  }
+  return Status::Ok();
+}
+
+Status DeleteRecordsBefore(RdKafkaProducer& producer, const RdKafkaConfig& config, int32_t partition,
+                           int64_t before_offset) {
+  const Clock::time_point deadline = Clock::now() + config.deadline;
+  rd_kafka_t* rk = producer.handle();
+  char errstr[512];
+  rd_kafka_topic_partition_list_t* before = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(before, config.topic.c_str(), partition)->offset = before_offset;
+  rd_kafka_DeleteRecords_t* request = rd_kafka_DeleteRecords_new(before);
+  rd_kafka_topic_partition_list_destroy(before);  // the request keeps a copy
+  std::unique_ptr<rd_kafka_DeleteRecords_t, void (*)(rd_kafka_DeleteRecords_t*)> request_guard(
+      request, &rd_kafka_DeleteRecords_destroy);
+  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DELETERECORDS);
+  std::unique_ptr<rd_kafka_AdminOptions_t, void (*)(rd_kafka_AdminOptions_t*)> options_guard(
+      options, &rd_kafka_AdminOptions_destroy);
+  const int timeout_ms = std::max(1, RemainingMs(deadline));
+  if (rd_kafka_AdminOptions_set_request_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0 ||
+      rd_kafka_AdminOptions_set_operation_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("delete records of topic '{}': {}", config.topic, errstr));
+  }
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(rk);
+  std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue_guard(queue, &rd_kafka_queue_destroy);
+  rd_kafka_DeleteRecords(rk, &request, 1, options, queue);
+  rd_kafka_event_t* event =
+      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+  if (event == nullptr) {
+    return Status(StatusCode::kUnavailable, fmt::format("DeleteRecords of topic '{}' at {} did not finish within {} ms",
+                                                        config.topic, config.bootstrap_servers, config.deadline.count()));
+  }
+  std::unique_ptr<rd_kafka_event_t, void (*)(rd_kafka_event_t*)> event_guard(event, &rd_kafka_event_destroy);
+  std::string failure;
+  if (rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    failure = fmt::format("{}: {}", rd_kafka_err2name(rd_kafka_event_error(event)), rd_kafka_event_error_string(event));
+  } else if (const rd_kafka_DeleteRecords_result_t* result = rd_kafka_event_DeleteRecords_result(event)) {
+    const rd_kafka_topic_partition_list_t* offsets = rd_kafka_DeleteRecords_result_offsets(result);
+    for (int i = 0; offsets != nullptr && i < offsets->cnt; ++i) {
+      if (offsets->elems[i].err != RD_KAFKA_RESP_ERR_NO_ERROR) failure = ErrorText(offsets->elems[i].err);
+    }
+  }
+  if (!failure.empty()) {
+    return Status(StatusCode::kUnavailable, fmt::format("cannot delete the records of topic '{}' partition {} below {} "
+                                                        "at {}: {}",
+                                                        config.topic, partition, before_offset,
+                                                        config.bootstrap_servers, failure));
+  }
+  return Status::Ok();
+}
+
+Status DeleteTopicAndWait(RdKafkaProducer& producer, const RdKafkaConfig& config) {
+  const Clock::time_point deadline = Clock::now() + config.deadline;
+  rd_kafka_t* rk = producer.handle();
+  char errstr[512];
+  rd_kafka_DeleteTopic_t* request = rd_kafka_DeleteTopic_new(config.topic.c_str());
+  std::unique_ptr<rd_kafka_DeleteTopic_t, void (*)(rd_kafka_DeleteTopic_t*)> request_guard(request,
+                                                                                           &rd_kafka_DeleteTopic_destroy);
+  rd_kafka_AdminOptions_t* options = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DELETETOPICS);
+  std::unique_ptr<rd_kafka_AdminOptions_t, void (*)(rd_kafka_AdminOptions_t*)> options_guard(
+      options, &rd_kafka_AdminOptions_destroy);
+  const int timeout_ms = std::max(1, RemainingMs(deadline));
+  if (rd_kafka_AdminOptions_set_request_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0 ||
+      rd_kafka_AdminOptions_set_operation_timeout(options, timeout_ms, errstr, sizeof(errstr)) != 0) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("delete topic '{}': {}", config.topic, errstr));
+  }
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(rk);
+  std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue_guard(queue, &rd_kafka_queue_destroy);
+  rd_kafka_DeleteTopics(rk, &request, 1, options, queue);
+  rd_kafka_event_t* event =
+      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+  if (event == nullptr) {
+    return Status(StatusCode::kUnavailable, fmt::format("DeleteTopics of '{}' at {} did not finish within {} ms",
+                                                        config.topic, config.bootstrap_servers, config.deadline.count()));
+  }
+  std::unique_ptr<rd_kafka_event_t, void (*)(rd_kafka_event_t*)> event_guard(event, &rd_kafka_event_destroy);
+  std::string failure;
+  if (rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    failure = fmt::format("{}: {}", rd_kafka_err2name(rd_kafka_event_error(event)), rd_kafka_event_error_string(event));
+  } else if (const rd_kafka_DeleteTopics_result_t* result = rd_kafka_event_DeleteTopics_result(event)) {
+    size_t count = 0;
+    const rd_kafka_topic_result_t** topics = rd_kafka_DeleteTopics_result_topics(result, &count);
+    for (size_t i = 0; i < count; ++i) {
+      const rd_kafka_resp_err_t err = rd_kafka_topic_result_error(topics[i]);
+      if (err != RD_KAFKA_RESP_ERR_NO_ERROR) failure = ErrorText(err);
+    }
+  }
+  if (!failure.empty()) {
+    return Status(StatusCode::kUnavailable,
+                  fmt::format("cannot delete topic '{}' at {}: {}", config.topic, config.bootstrap_servers, failure));
+  }
+  while (true) {
+    const rd_kafka_metadata_t* metadata = nullptr;
+    const rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &metadata, std::max(1, RemainingMs(deadline)));
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      const TopicMetadata topic = FindTopic(*metadata, config.topic);
+      rd_kafka_metadata_destroy(metadata);
+      if (topic.partitions < 0) return Status::Ok();
+    }
+    if (RemainingMs(deadline) == 0) {
+      return Status(StatusCode::kUnavailable, fmt::format("topic '{}' at {} is still listed {} ms after its deletion",
+                                                          config.topic, config.bootstrap_servers,
+                                                          config.deadline.count()));
     }
     std::this_thread::sleep_for(std::min(milliseconds(50), milliseconds(RemainingMs(deadline))));
   }

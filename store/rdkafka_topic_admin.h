@@ -22,6 +22,24 @@ namespace durasim {
 // REQUIRES: producer.handle() is not null.
 Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& config);
 
+// Kafka's CreatePartitions: `config.topic` grows to `partitions`, asked
+// through `producer`'s handle. Errors: kInvalidArgument (not more than it
+// has), kUnavailable (the broker refused or did not answer in the deadline).
+Status CreatePartitions(RdKafkaProducer& producer, const RdKafkaConfig& config, int32_t partitions);
+
+// Kafka's DeleteRecords: the records of `partition` below `before_offset`
+// leave the log and its start moves there, asked through `producer`'s
+// handle. REQUIRES: before_offset within the partition's log. Errors:
+// kUnavailable (the broker refused or did not answer in the deadline).
+Status DeleteRecordsBefore(RdKafkaProducer& producer, const RdKafkaConfig& config, int32_t partition,
+                           int64_t before_offset);
+
+// Kafka's DeleteTopics for `config.topic`, then waits until the broker's
+// metadata no longer lists it (a deletion completes asynchronously), so
+// that a topic created under the name next is a new one. Errors:
+// kUnavailable (refused, or still listed at the deadline).
+Status DeleteTopicAndWait(RdKafkaProducer& producer, const RdKafkaConfig& config);
+
 // Start and end offsets of partitions [0, partitions), through `reader`'s
 // consumer. A query that does not answer within the deadline is abandoned on
 // its own thread, with the consumer (the reader gets a fresh one). Errors:

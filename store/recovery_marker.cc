@@ -30,14 +30,31 @@ Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
                   "recovery marker is for an earlier incarnation of the topic, which was deleted and created again "
                   "since");
   }
+  // Kafka numbers a topic's partitions 0..N-1 and only ever adds some: a
+  // marker of this incarnation names 0..n-1 with n <= N. The partitions past
+  // n were added after the checkpoint, so every record they hold came after
+  // it too, and a rebuild reads each from offset 0, where it began (the
+  // offset a marker taken at their creation would name). Anything else is
+  // no partition set this topic ever had.
   std::set<int32_t> topic_partitions;
   for (int32_t p = 0; p < static_cast<int32_t>(offsets.size()); ++p) topic_partitions.insert(p);
   std::set<int32_t> marker_partitions;
   for (const auto& [partition, offset] : marker.offsets) marker_partitions.insert(partition);
-  if (marker_partitions != topic_partitions) {
+  std::set<int32_t> prefix;
+  for (int32_t p = 0; p < static_cast<int32_t>(marker_partitions.size()); ++p) prefix.insert(p);
+  if (marker_partitions.empty() || marker_partitions != prefix || marker_partitions.size() > offsets.size()) {
     return Status(StatusCode::kInvalidRecovery,
-                  fmt::format("recovery marker partitions {} do not match the topic's partitions {}",
+                  fmt::format("recovery marker partitions {} are not a partition set of the topic, whose partitions "
+                              "are {}",
                               marker_partitions, topic_partitions));
+  }
+  for (size_t p = marker_partitions.size(); p < offsets.size(); ++p) {
+    if (offsets[p].start > 0) {
+      return Status(StatusCode::kInvalidRecovery,
+                    fmt::format("partition {} was added after the checkpoint (recovery marker partitions {}), and its "
+                                "log starts at {}: records it held since it was added were deleted",
+                                p, marker_partitions, offsets[p].start));
+    }
   }
   for (const auto& [partition, from] : marker.offsets) {
     const PartitionOffsets range = offsets[static_cast<size_t>(partition)];

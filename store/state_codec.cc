@@ -206,6 +206,27 @@ uint64_t StateDigest(const StateKey& k, const ActionState& state) {
   return d;
 }
 
+namespace {
+constexpr std::string_view kCleanupSuffix = "_cleanup";
+}  // namespace
+
+std::string EncodeCleanupKey(const std::string& input_key) { return input_key + std::string(kCleanupSuffix); }
+
+std::optional<std::string> ParseCleanupKey(const std::string& record_key) {
+  if (!record_key.ends_with(kCleanupSuffix)) return std::nullopt;
+  return record_key.substr(0, record_key.size() - kCleanupSuffix.size());
+}
+
+std::optional<int64_t> ParseCleanupValue(const std::string& value) {
+  if (value.empty() || value.size() > 18) return std::nullopt;
+  int64_t seq = 0;
+  for (char c : value) {
+    if (c < '0' || c > '9') return std::nullopt;
+    seq = seq * 10 + (c - '0');
+  }
+  return seq;
+}
+
 int32_t PartitionForKey(const std::string& key, int32_t partitions) {
   DURASIM_CHECK_GE(partitions, 1);  // a topic has at least one partition
   const int32_t partition = static_cast<int32_t>(HashString(key) % static_cast<uint64_t>(partitions));

@@ -7,6 +7,7 @@
 // value is detected.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "store/status.h"
@@ -36,5 +37,16 @@ uint64_t StateDigest(const StateKey& state_key, const ActionState& state);
 // The partition of an input key: a stable hash of the key, modulo partitions.
 // REQUIRES: partitions >= 1.
 int32_t PartitionForKey(const std::string& key, int32_t partitions);
+
+// The record of a committed cleanup (#1101: the boundary is recorded before
+// the data goes): key `<input key>_cleanup`, which no state's record key
+// can be (those end in hex fields), value the highest sequence number of
+// the key whose states the cleanup pruned, in decimal.
+std::string EncodeCleanupKey(const std::string& input_key);
+// The input key of a cleanup record's key, or nothing for any other key.
+std::optional<std::string> ParseCleanupKey(const std::string& record_key);
+// The sequence number in a cleanup record's value, or nothing when it is
+// no decimal number >= 0.
+std::optional<int64_t> ParseCleanupValue(const std::string& value);
 
 }  // namespace durasim

@@ -368,6 +368,21 @@ TEST(PartitionForKey, IsStableAndInRange) {
 namespace durasim {
 namespace {
 
+TEST(CleanupKey, RoundTripsAndNeverParsesAsAStateKey) {
+  // Strategy: a cleanup record's key gives back its input key (also one with
+  // underscores, or empty), is never a state's record key, and a state's
+  // record key is never a cleanup key; the value is a decimal number only.
+  for (const std::string key : {"a", "x_1_00_01", ""}) {
+    ASSERT_EQ(ParseCleanupKey(EncodeCleanupKey(key)), key);
+    EXPECT_FALSE(ParseRecordKey(EncodeCleanupKey(key)).ok());
+  }
+  EXPECT_FALSE(ParseCleanupKey(EncodeRecordKey(StateKey{"a_cleanup", 1, 2, 3})).has_value());
+  EXPECT_EQ(ParseCleanupValue("17"), 17);
+  EXPECT_FALSE(ParseCleanupValue("").has_value());
+  EXPECT_FALSE(ParseCleanupValue("-1").has_value());
+  EXPECT_FALSE(ParseCleanupValue("1x").has_value());
+}
+
 TEST(StateDigest, EqualStatesEqualDigestsAndEveryFieldCounts) {
   // Strategy: the digest the harness compares states by is a function of the
   // content: equal for a copy and for a decoded round trip, different when

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/faulty_log_client.h"
+#include "model/kafka_log.h"
 #include "model/scheduler.h"
 #include "store/log_client.h"
 #include "store/status.h"
@@ -80,7 +81,11 @@ class LogBackend {
   // ignores topic configs, a real broker compacts when its cleaner decides)
   // the harness hides them from every reader once the caller notes them in
   // LogLifecycle.
-  virtual Result<std::vector<std::pair<int32_t, int64_t>>> Compact() = 0;
+  virtual Result<Compaction> Compact(const TombstoneExpired& expired) = 0;
+  // Kafka's CreatePartitions: the topic grows to `partitions` (more than it
+  // has). Clients connected before keep the partitions they found; the next
+  // ones see them all.
+  virtual Status AddPartitions(int32_t partitions) = 0;
 
   // Takes the broker down for real where the backend can (librdkafka's mock
   // cluster): its connections close and new ones are refused. The outage's

@@ -27,7 +27,12 @@ class MemoryLogBackend : public LogBackend {
   Result<int64_t> DeleteRecords(int32_t partition, int64_t before_offset) override {
     return log_.DeleteRecords(partition, before_offset);
   }
-  Result<std::vector<std::pair<int32_t, int64_t>>> Compact() override { return log_.Compact(); }
+  Result<Compaction> Compact(const TombstoneExpired& expired) override { return log_.Compact(expired); }
+  Status AddPartitions(int32_t partitions) override {
+    DURASIM_CHECK_GT(partitions, log_.partitions());
+    log_.AddPartitions(partitions - log_.partitions());
+    return Status::Ok();
+  }
   Status RecreateTopic() override {
     log_.Recreate();
     return Status::Ok();

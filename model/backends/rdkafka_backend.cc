@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "model/backends/client_record_sink.h"
 #include "model/simulated_log_client.h"
@@ -36,7 +37,7 @@ constexpr std::chrono::milliseconds kLostAckDelay{5000};
 }  // namespace
 
 Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness& harness) {
-  const int32_t partitions = harness.config.partitions;
+  const int32_t partitions = std::max(harness.config.partitions, harness.partitions_max);
   Result<std::unique_ptr<KafkaMockCluster>> cluster = KafkaMockCluster::Start(1);
   if (!cluster.ok()) return cluster.status();
   std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend(harness));
@@ -45,6 +46,7 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness&
   backend->config_.fetch_wait_max = kRunFetchWaitMax;
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
+  if (partitions > harness.config.partitions) backend->config_.partitions_visible = harness.config.partitions;
   if (Status created = backend->mock_->CreateTopic(backend->config_.topic, partitions); !created.ok()) return created;
   backend->topic_name_ = backend->config_.topic;
   return backend;
@@ -62,6 +64,8 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
   backend->config_.create_topic = true;
+  // DeleteRecords (delete_records) runs for real there: see RdKafkaConfig.
+  backend->config_.deletable = true;
   // Creating the topic is the first connect; later connects find it.
   Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(backend->config_);
   if (!first.ok()) return first.status();
@@ -171,20 +175,28 @@ Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
   return all;
 }
 
-Result<std::vector<std::pair<int32_t, int64_t>>> RdKafkaBackend::Compact() {
+Result<Compaction> RdKafkaBackend::Compact(const TombstoneExpired& expired) {
   Result<std::vector<std::vector<LogRecord>>> all = ReadAll();
   if (!all.ok()) return all.status();
-  return SupersededPositions(*all);
+  return CompactionOf(*all, expired);
 }
 
 Status RdKafkaBackend::RecreateTopic() {
   DURASIM_CHECK_MSG(!on_append_, "recreate_topic while an incarnation is connected");
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   RdKafkaConfig fresh = config_;
-  fresh.topic = FreshTopicName();
   if (mock_) {
+    // The mock cannot delete a topic: the run moves to a fresh one.
+    fresh.topic = FreshTopicName();
     if (Status created = mock_->CreateTopic(fresh.topic, config_.expected_partitions); !created.ok()) return created;
   } else {
+    // For real: DeleteTopics (waiting until the broker no longer lists the
+    // topic), then CreateTopics under the same name.
+    {
+      Result<std::unique_ptr<RdKafkaLogClient>> admin = RdKafkaLogClient::Connect(config_);
+      if (!admin.ok()) return admin.status();
+      if (Status deleted = (*admin)->DeleteTopic(); !deleted.ok()) return deleted;
+    }
     fresh.create_topic = true;
     Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(fresh);
     if (!first.ok()) return first.status();
@@ -193,6 +205,31 @@ Status RdKafkaBackend::RecreateTopic() {
   config_ = fresh;
   reported_.clear();  // offsets start over
   return Status::Ok();
+}
+
+Status RdKafkaBackend::AddPartitions(int32_t partitions) {
+  if (mock_) {
+    DURASIM_CHECK_GT(partitions, config_.partitions_visible);
+    DURASIM_CHECK_LE(partitions, config_.expected_partitions);  // the mock's topic has partitions_max
+    config_.partitions_visible = partitions == config_.expected_partitions ? 0 : partitions;
+    return Status::Ok();
+  }
+  Result<std::unique_ptr<RdKafkaLogClient>> admin = RdKafkaLogClient::Connect(config_);
+  if (!admin.ok()) return admin.status();
+  if (Status grown = (*admin)->AddPartitions(partitions); !grown.ok()) return grown;
+  // Later clients must find them all: just after CreatePartitions the
+  // broker's metadata may still show fewer (a count mismatch), so ask again
+  // within the deadline.
+  config_.expected_partitions = partitions;
+  const auto deadline = std::chrono::steady_clock::now() + config_.deadline;
+  while (true) {
+    Result<std::unique_ptr<RdKafkaLogClient>> check = RdKafkaLogClient::Connect(config_);
+    if (check.ok()) return Status::Ok();
+    if (check.status().code() != StatusCode::kInvalidArgument || std::chrono::steady_clock::now() >= deadline) {
+      return check.status();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
 Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_offset) {
@@ -205,7 +242,13 @@ Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_
     return Status(StatusCode::kInvalidArgument, fmt::format("delete_records: no partition {}", partition));
   }
   const PartitionOffsets range = (*offsets)[static_cast<size_t>(partition)];
-  return std::max(harness_.lifecycle.start(partition), std::min(before_offset, range.end));
+  const int64_t start = std::max(harness_.lifecycle.start(partition), std::min(before_offset, range.end));
+  // On a real broker the records go for real (the mock has no DeleteRecords
+  // handler: there the harness hides them, docs/backends.md).
+  if (!mock_ && start > range.start) {
+    if (Status deleted = (*reader)->DeleteRecords(partition, start); !deleted.ok()) return deleted;
+  }
+  return start;
 }
 
 }  // namespace durasim

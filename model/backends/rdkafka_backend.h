@@ -32,6 +32,10 @@ class RdKafkaBackend : public LogBackend {
     const KafkaLog& outage;
     const CorruptedPositions& corrupted;
     const LogLifecycle& lifecycle;  // records deleted: hidden from every reader
+    // The partitions after every add_partitions of the run (0: the
+    // config's): the mock's topics are created with them, and clients see
+    // the ones added so far (docs/backends.md).
+    int32_t partitions_max = 0;
   };
 
   // A mock cluster with one broker and a topic of the scenario's partitions.
@@ -53,7 +57,11 @@ class RdKafkaBackend : public LogBackend {
   Status RecreateTopic() override;
   // Emulated: the positions compaction would remove from the log as every
   // reader sees it (ReadAll).
-  Result<std::vector<std::pair<int32_t, int64_t>>> Compact() override;
+  Result<Compaction> Compact(const TombstoneExpired& expired) override;
+  // Real on a broker (the admin API's CreatePartitions); emulated on the
+  // mock, which cannot add partitions: its topics have partitions_max from
+  // the start and clients see the ones added so far (partitions_visible).
+  Status AddPartitions(int32_t partitions) override;
   // The name the run's topic goes by, whichever topic holds it now.
   const std::string& topic_name() const { return topic_name_; }
   // On the mock cluster, its only broker; a real broker stays up.

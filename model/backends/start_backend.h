@@ -25,6 +25,7 @@ struct RunLog {
   KafkaLog& model_log;
   const CorruptedPositions& corrupted;
   const LogLifecycle& lifecycle;  // deletions the harness shows readers of a real log
+  int32_t partitions_max = 0;     // after every add_partitions of the run; 0: config.partitions
 };
 
 // The backend of `kind`; kafka on the broker at `bootstrap_servers`.

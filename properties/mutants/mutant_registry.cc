@@ -6,6 +6,7 @@
 #include "properties/mutants/cache_before_ack.h"
 #include "properties/mutants/canary.h"
 #include "properties/mutants/cancel_as_failure.h"
+#include "properties/mutants/cleanup_in_tombstones_only.h"
 #include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/failure_as_miss.h"
 #include "properties/mutants/no_ownership_filter.h"
@@ -19,6 +20,7 @@
 #include "properties/mutants/no_release_on_skipped_notification.h"
 #include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
+#include "properties/mutants/marker_ignores_new_partitions.h"
 #include "properties/mutants/marker_without_topic_identity.h"
 #include "properties/mutants/pending_as_hit.h"
 #include "properties/mutants/per_process_action_id.h"
@@ -118,6 +120,12 @@ const std::vector<Mutant>& AllMutants() {
       {"tombstones-without-boundary", "tombstones on, no committed cleanup boundary: an older checkpoint's restore "
        "loses states its inputs need", "apache/flink-agents #691 / #1101: the committed cleanup boundary",
        Invariant::kFinished, StoreOf<TombstonesWithoutBoundaryStore>(), {}},
+      {"marker-ignores-new-partitions", "rebuild reads only the partitions its marker names; partitions added "
+       "after the checkpoint are skipped", "apache/flink-agents rebuildState (assigns the marker's partitions only)",
+       Invariant::kOnce, StoreOf<MarkerIgnoresNewPartitionsStore>(), {}},
+      {"cleanup-in-tombstones-only", "with tombstones, the committed cleanup boundary is the tombstones alone; "
+       "compaction past delete.retention.ms removes it", "apache/flink-agents #1101: the boundary is recorded before "
+       "the data goes", Invariant::kInvalidRecovery, StoreOf<CleanupInTombstonesOnlyStore>(), {}},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };

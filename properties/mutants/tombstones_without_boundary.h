@@ -17,6 +17,10 @@ class TombstonesWithoutBoundaryStore : public KafkaActionStateStore {
   Status CheckTombstone(const StateKey& /*state_key*/, const std::string& /*where*/) const override {
     return Status::Ok();
   }
+  Status CheckCleanupBoundary(const std::string& /*input_key*/, int64_t /*seq*/,
+                              const std::string& /*where*/) const override {
+    return Status::Ok();
+  }
 };
 
 }  // namespace durasim
