@@ -229,7 +229,8 @@ void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& boo
       .add_option_function<std::string>(
           "--backend", [&backend](const std::string& name) { backend = ParseName<BackendKind>(name).value(); },
           BackendHelp())
-      ->check(CLI::IsMember(NamesOf<BackendKind>()));
+      ->check(CLI::IsMember(NamesOf<BackendKind>()))
+      ->default_str(NameOf(backend));
   command.add_option("--bootstrap-servers", bootstrap_servers, "the broker for --backend kafka");
   command.add_flag("--compare-model", compare_model,
                    "also run on the model; any different observation, down to the trace, is a failure");

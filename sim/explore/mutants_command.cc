@@ -45,6 +45,7 @@ struct Row {
   bool interrupted = false;  // SIGINT/SIGTERM stopped its sweep: no verdict
   std::string file;          // the shrunk failure, when written
   std::string unwritten;     // the shrunk failure's path, when it could not be written
+  size_t sweep_unwritten = 0;  // the sweeps' own failure files that could not be written
 };
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -132,6 +133,7 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     sweep.stop_on_first_failure = true;
     const SweepResult result = SweepSeeds(sweep);
     row.sweep_s += result.wall_s;
+    row.sweep_unwritten += result.unwritten.size();
     if (result.interrupted) {
       row.interrupted = true;
       row.seeds_run = next - options.seed_start + result.seeds.size();
@@ -195,6 +197,10 @@ std::string Matrix(const std::vector<Row>& rows, const MutantsOptions& options) 
   for (const Row& row : rows) {
     if (!row.file.empty()) out += fmt::format("  {}: {}\n", row.mutant, row.file);
     if (!row.unwritten.empty()) out += fmt::format("  {}: NOT WRITTEN: {}\n", row.mutant, row.unwritten);
+    if (row.sweep_unwritten > 0) {
+      out += fmt::format("  {}: NOT WRITTEN: {} failure files of its sweep (their scenarios went to stderr)\n",
+                         row.mutant, row.sweep_unwritten);
+    }
   }
   return out;
 }
@@ -263,7 +269,8 @@ int RunMutants(const MutantsOptions& options) {
   if (!options.skip_production) run(nullptr);
   for (const Mutant* mutant : mutants) run(mutant);
 
-  bool unwritten = std::any_of(rows.begin(), rows.end(), [](const Row& row) { return !row.unwritten.empty(); });
+  bool unwritten = std::any_of(rows.begin(), rows.end(),
+                               [](const Row& row) { return !row.unwritten.empty() || row.sweep_unwritten > 0; });
   if (!options.report_json_path.empty()) {
     const Status written = WriteFile(options.report_json_path, ToJson(rows, options).dump(2) + "\n");
     if (!written.ok()) {

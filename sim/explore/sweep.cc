@@ -87,6 +87,7 @@ class Sweep {
       header.back() = Interrupted() ? "not shrunk (the sweep was interrupted)"
                                     : "not shrunk (the sweep shrinks its first failures only)";
       if (Write(path, failing, header)) result.failure_file = path;
+      NoteUnwritten(result, path);
       return;
     }
     const ShrinkResult shrunk = ShrinkFailure(failing, run_options_, failure, options_.shrink_budget_s);
@@ -97,6 +98,7 @@ class Sweep {
                                  shrunk.budget_exhausted ? (Interrupted() ? ", interrupted" : ", budget exhausted") : "",
                                  shrunk.scenario.attempts.size(), shrunk.scenario.inputs.size()));
     if (Write(path, shrunk.scenario, header)) result.failure_file = path;
+    NoteUnwritten(result, path);
   }
 
   std::vector<std::string> Header(const Generated& generated, const std::string& message, ExpectedVerdict failure,
@@ -119,12 +121,19 @@ class Sweep {
     return header;
   }
 
-  // Whether the file was written; a path that was not is kept in unwritten_.
+  // Whether the file was written (else its YAML went to stderr).
   bool Write(const std::string& path, const Scenario& scenario, const std::vector<std::string>& header) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (WriteFailureFile(path, scenario, header).ok()) return true;
+    return WriteFailureFile(path, scenario, header).ok();
+  }
+
+  // A failure no version of which reached its file is an unwritten output.
+  // (When only a later, shrunk version could not be written, the file holds
+  // the earlier one, which reproduces too.)
+  void NoteUnwritten(const SeedResult& result, const std::string& path) {
+    if (!result.failure_file.empty()) return;
+    std::lock_guard<std::mutex> lock(mutex_);
     unwritten_.insert(path);
-    return false;
   }
 
   const SweepOptions& options_;
