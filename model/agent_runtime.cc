@@ -297,7 +297,6 @@ boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key,
   const size_t issued =
       world_.Record("put.issued", fmt::format("{} why={} value={:016x}", DescribeStateKey(state_key), NameOf(why), digest));
   world_.Notify([&](RunObserver& o) { o.OnPutIssued(state_key, issued); });
-  faults_.NoteNextPut(why);
   const Status status = co_await store_.Put(state_key, state);
   const size_t index = world_.Record(
       status.ok() ? "put.ok" : (status.code() == StatusCode::kCancelled ? "put.cancelled" : "put.failed"),

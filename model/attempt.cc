@@ -35,21 +35,24 @@ const char* AttemptEndName(Attempt::End end) {
 
 Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const AttemptParts& parts)
     : world_(world), spec_(spec), number_(number) {
-  scheduler_ = std::make_unique<Scheduler>(world.clock());
+  scheduler_ = std::make_unique<Scheduler>(world.clock(), PerturbationOf(world.scenario(), number));
   FaultPlan::Hooks hooks;
   hooks.crash = [this](const std::string& reason) { CrashJob(reason); };
   hooks.cancel_wait = [this](int subtask) { subtasks_[static_cast<size_t>(subtask)].runtime->CancelRunningWait(); };
   hooks.corrupt = [this](int32_t partition, int64_t offset) { MarkCorrupted(partition, offset); };
-  hooks.fired = [this](size_t armed, FaultKind fault, int64_t nth, std::optional<PutPoint> put) {
+  hooks.fired = [this](size_t armed, FaultKind fault, int64_t nth, const FaultPoint& point) {
     const std::optional<int32_t> subtask = armed_[armed].subtask;
+    const std::optional<PutPoint> put = point.put;
     const size_t line = world_.Record(
-        "fault.fired", fmt::format("fault={} nth={}{}{}", NameOf(fault), nth,
+        "fault.fired", fmt::format("fault={} nth={}{}{}{}", NameOf(fault), nth,
                                    subtask ? fmt::format(" subtask={}", *subtask) : "",
-                                   put ? std::string(" put=") + NameOf(*put) : ""));
+                                   put ? std::string(" put=") + NameOf(*put) : "", DescribeFaultPoint(point)));
     if (world_.halted()) return;  // after a crash nothing fires that anyone sees
     armed_[armed].fired_at = line;
-    armed_[armed].put = put;
+    armed_[armed].hit = point;
     if (subtask) world_.CountFault(CoveragePoint::Reached(WorldFeature::kSubtaskFault));
+    if (!armed_[armed].select.empty()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kFaultSelected));
+    if (put == PutPoint::kTombstone) world_.CountFault(CoveragePoint::Reached(WorldFeature::kTombstoneFault));
     world_.CountFault(CoveragePoint::Fired(fault));
     if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
   };
@@ -227,7 +230,10 @@ void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
   Result<DecodedState> decoded = DecodeStateValue(record.value);
   const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;
   world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, state, index); });
-  if (seen == AppendSeen::kAppended) faults_->OnPersisted(record.partition, record.offset, WriterOf(record));
+  if (seen == AppendSeen::kAppended) {
+    faults_->OnPersisted(record.partition, record.offset,
+                         PutFaultPoint(record.key, record.value, WriterOf(record), state));
+  }
 }
 
 int Attempt::WriterOf(const LogRecord& record) const {
@@ -447,7 +453,7 @@ boost::asio::awaitable<void> Attempt::Drive() {
       if (step.kind == AttemptStep::Kind::kRun) {
         co_await WaitIdle();
       } else {
-        co_await scheduler_->AsyncSleep(Ms(step.duration_ms), boost::asio::use_awaitable);
+        co_await scheduler_->AsyncSleepInScriptOrder(Ms(step.duration_ms), boost::asio::use_awaitable);
       }
       continue;
     }
@@ -491,9 +497,9 @@ bool Attempt::Apply(const AttemptStep& step) {
       CrashJob("crash step");
       return true;
     case AttemptStep::Kind::kArm: {
-      const size_t index = faults_->Arm(step.fault, step.nth, step.subtask);
+      const size_t index = faults_->Arm(step.fault, step.nth, step.subtask, step.select);
       DURASIM_CHECK_EQ(index, armed_.size());
-      armed_.push_back(ArmedFault{number_, step.fault, step.nth, step.subtask, step.pos, std::nullopt, std::nullopt});
+      armed_.push_back(ArmedFault{number_, step.fault, step.nth, step.subtask, step.select, step.pos, std::nullopt, {}});
       world_.Record("fault.armed", fmt::format("fault={} nth={}{}", NameOf(step.fault), step.nth,
                                                step.subtask ? fmt::format(" subtask={}", *step.subtask) : ""));
       return true;

@@ -40,9 +40,10 @@ struct ArmedFault {
   FaultKind kind = FaultKind::kCrashAfterPutPersisted;
   int64_t nth = 1;
   std::optional<int32_t> subtask;   // armed on this subtask's points only
+  FaultSelector select;             // and on the points it selects
   SourcePos pos;                    // the arm step in the scenario file
   std::optional<size_t> fired_at;   // its fault.fired trace line; none: it never fired
-  std::optional<PutPoint> put;      // the put it hit, for a put fault
+  FaultPoint hit;                   // what it hit, when it fired
 };
 
 class Attempt {

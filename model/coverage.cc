@@ -40,6 +40,9 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
     case WorldFeature::kRescale:
       return EnumInfo{"rescale", "a restore with another parallelism than the job that took the checkpoint"};
     case WorldFeature::kSubtaskFault: return EnumInfo{"subtask_fault", "a fault armed on one subtask fired"};
+    case WorldFeature::kFaultSelected:
+      return EnumInfo{"fault_selected", "a fault aimed at a put or call by its meaning (put, key, seq, action, call) fired"};
+    case WorldFeature::kTombstoneFault: return EnumInfo{"tombstone_fault", "a fault aimed at tombstones hit one"};
   }
   return std::nullopt;
 }
@@ -53,16 +56,6 @@ std::optional<EnumInfo> EnumInfoOf(LogEvent event) {
     case LogEvent::kRecreateTopic: return EnumInfo{"recreate_topic", "the topic was deleted and created again"};
     case LogEvent::kSlowFetch: return EnumInfo{"slow_fetch", "a rebuild met fetches that returned nothing"};
     case LogEvent::kCompact: return EnumInfo{"compact", "compaction removed superseded records"};
-  }
-  return std::nullopt;
-}
-
-std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
-  switch (point) {
-    case PutPoint::kStart: return EnumInfo{"start", "the action's first state"};
-    case PutPoint::kPending: return EnumInfo{"pending", "a durable call's slot, before the call"};
-    case PutPoint::kResult: return EnumInfo{"result", "a durable call's result"};
-    case PutPoint::kComplete: return EnumInfo{"complete", "the finished action"};
   }
   return std::nullopt;
 }

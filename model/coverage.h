@@ -45,6 +45,8 @@ enum class WorldFeature {
   kParallelSubtasks,  // an attempt ran more than one subtask
   kRescale,          // a restore with another parallelism than the checkpoint's job
   kSubtaskFault,     // a fault armed on one subtask (`arm: {subtask: i}`) fired
+  kFaultSelected,    // a fault aimed by a selector (`arm: {put, key, seq, action, call}`) fired
+  kTombstoneFault,   // a fault that selected tombstones hit one
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);
@@ -63,16 +65,6 @@ enum class LogEvent {
 
 std::optional<EnumInfo> EnumInfoOf(LogEvent event);
 
-// Which put of an action the runtime issues: the `why=` of put.issued
-// lines, and the refinement of a put fault's coverage point.
-enum class PutPoint {
-  kStart,     // the action's first state
-  kPending,   // a durable call's slot before the call
-  kResult,    // a durable call's result
-  kComplete,  // the action finished
-};
-
-std::optional<EnumInfo> EnumInfoOf(PutPoint point);
 
 class CoveragePoint {
  public:

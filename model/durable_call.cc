@@ -14,8 +14,6 @@
 namespace durasim {
 namespace {
 
-SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
-
 // Whether another durable call follows `step` in `action`.
 bool CallsAfter(const ActionSpec& action, const ActionStep& step) {
   bool after = false;
@@ -125,13 +123,15 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, argument, call_trace); });
   // The answer depends on the argument's value alone (CallArgument).
   const SupplierOutcome outcome = world_.halted() ? SupplierOutcome{} : world_.suppliers().Invoke(call, argument.value);
-  if (async) faults_.OnAsyncCallStarted(subtask_.index);
-  if (faults_.OnCallStarted(subtask_.index)) {
+  const FaultPoint call_point = CallFaultPoint(call, subtask_.index);
+  if (async) faults_.OnAsyncCallStarted(call_point);
+  if (faults_.OnCallStarted(call_point)) {
     world_.Record("call.cancel.injected", fmt::format("{} letter={}", call.ToString(), run.letter));
     PostCancel(run.letter);
   }
   auto [call_error] =
-      co_await scheduler_.AsyncSleep(Ms(supplier.latency_ms), boost::asio::as_tuple(boost::asio::use_awaitable));
+      co_await scheduler_.AsyncSleep(scheduler_.LatencyMs(supplier.latency_ms, supplier.latency_ms_max),
+                                     boost::asio::as_tuple(boost::asio::use_awaitable));
   if (async) {
     co_await mailbox_.Acquire(false);
     mailbox_letter_ = run.letter;
@@ -155,7 +155,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   }
   world_.Notify([&](RunObserver& o) { o.OnSupplierAnswered(call, slot, answer_trace); });
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
-  faults_.OnCallResultSaved(outcome.failed ? retry_follows : CallsAfter(run.action, step), subtask_.index);
+  faults_.OnCallResultSaved(outcome.failed ? retry_follows : CallsAfter(run.action, step), call_point);
   co_return std::nullopt;
 }
 

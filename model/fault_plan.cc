@@ -3,109 +3,156 @@
 
 #include <fmt/format.h>
 
+#include "model/identity.h"
 #include "store/check.h"
 
 namespace durasim {
 
-size_t FaultPlan::Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtask) {
+FaultPlan::PointClass FaultPlan::ClassOf(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kRejectPut:
+    case FaultKind::kLoseAck:
+    case FaultKind::kCancelPut: return PointClass::kProduced;
+    case FaultKind::kCrashAfterPutPersisted:
+    case FaultKind::kCorruptRecord: return PointClass::kPersisted;
+    case FaultKind::kCrashAfterPutAcked: return PointClass::kAcked;
+    case FaultKind::kCrashBetweenCalls: return PointClass::kCallSaved;
+    case FaultKind::kCrashAsyncInFlight: return PointClass::kAsyncStarted;
+    case FaultKind::kCancelCall: return PointClass::kCallStarted;
+    case FaultKind::kCrashBeforeCheckpoint: return PointClass::kBarrier;
+    case FaultKind::kCrashAfterCheckpoint: return PointClass::kSnapshot;
+  }
+  DURASIM_CHECK(false);  // every kind has its class
+  return PointClass::kProduced;
+}
+
+size_t FaultPlan::Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtask, const FaultSelector& select) {
   DURASIM_CHECK_GE(nth, 1);  // points are counted from 1: nth 0 would never fire
-  armed_.push_back(Armed{kind, nth, subtask});
-  return armed_.size() - 1;
+  Armed armed{kind, nth, subtask, select, std::nullopt};
+  if (select.action) armed.action_hash = ActionHash(*select.action);
+  // Points are counted from the attempt's start, so the ones before the arm
+  // count too: an nth already passed never fires.
+  const size_t index = armed_.size();
+  for (const Seen& seen : seen_[ClassOf(kind)]) {
+    if (!Counts(armed, seen.point) || ++armed.counted != nth) continue;
+    // A write whose wait has not started yet can still have it cancelled.
+    auto produced = produced_.find(seen.ordinal);
+    if (kind == FaultKind::kCancelPut && produced != produced_.end() && !produced->second.cancel_arm) {
+      produced->second.cancel_arm = index;
+    }
+  }
+  armed_.push_back(std::move(armed));
+  return index;
+}
+
+bool FaultPlan::Counts(const Armed& armed, const FaultPoint& point) {
+  if (armed.fired || armed.disarmed) return false;
+  // A job's point (subtask -1) counts for an arm on any subtask.
+  if (armed.subtask && point.subtask >= 0 && *armed.subtask != point.subtask) return false;
+  return Selects(armed.select, armed.action_hash, point);
 }
 
 void FaultPlan::DisarmAll() {
   for (Armed& armed : armed_) armed.disarmed = true;
 }
 
-FaultPlan::Count FaultPlan::Next(int64_t Counters::*counter, int subtask) {
-  Count count;
-  count.job = ++(job_.*counter);
-  count.subtask = subtask;
-  count.in_subtask = subtask >= 0 ? ++(by_subtask_[subtask].*counter) : count.job;
-  return count;
-}
-
-bool FaultPlan::Fire(FaultKind kind, const Count& count, std::optional<PutPoint> put) {
+std::map<FaultKind, size_t> FaultPlan::Count(PointClass cls, const FaultPoint& point, int64_t ordinal) {
+  seen_[cls].push_back(Seen{ordinal, point});
+  std::map<FaultKind, size_t> due;
   for (size_t i = 0; i < armed_.size(); ++i) {
     Armed& armed = armed_[i];
-    if (armed.fired || armed.disarmed || armed.kind != kind) continue;
-    // A job's point (subtask -1) counts for an arm on any subtask.
-    const bool scoped = armed.subtask.has_value() && count.subtask >= 0;
-    if (scoped && *armed.subtask != count.subtask) continue;
-    const int64_t nth = scoped ? count.in_subtask : count.job;
-    if (armed.nth != nth) continue;
-    armed.fired = true;
-    DURASIM_CHECK(hooks_.fired != nullptr);
-    hooks_.fired(i, kind, nth, put);
-    return true;
+    if (ClassOf(armed.kind) != cls || !Counts(armed, point)) continue;
+    if (++armed.counted == armed.nth) due.emplace(armed.kind, i);  // the first of its kind, in arming order
   }
-  return false;
+  return due;
 }
 
-void FaultPlan::Crash(FaultKind kind, const Count& count, std::optional<PutPoint> put, const std::string& reason) {
-  if (!Fire(kind, count, put)) return;
+void FaultPlan::Fired(size_t armed, const FaultPoint& point) {
+  armed_[armed].fired = true;
+  DURASIM_CHECK(hooks_.fired != nullptr);
+  hooks_.fired(armed, armed_[armed].kind, armed_[armed].nth, point);
+}
+
+bool FaultPlan::Fire(const std::map<FaultKind, size_t>& due, FaultKind kind, const FaultPoint& point) {
+  auto it = due.find(kind);
+  if (it == due.end()) return false;
+  Fired(it->second, point);
+  return true;
+}
+
+void FaultPlan::Crash(PointClass cls, FaultKind kind, const FaultPoint& point, const std::string& reason) {
+  if (!Fire(Count(cls, point), kind, point)) return;
   DURASIM_CHECK(hooks_.crash != nullptr);
   hooks_.crash(reason);
 }
 
-FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal, int subtask) {
-  const Count count = Next(&Counters::produced, subtask);
-  ordinal = count.job;
-  produced_counts_[ordinal] = count;
-  if (Fire(FaultKind::kRejectPut, count, next_put_)) return PutFate::kReject;
-  if (Fire(FaultKind::kLoseAck, count, next_put_)) return PutFate::kLoseAck;
+FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal, const FaultPoint& point) {
+  ordinal = ++writes_;
+  // A rejection outranks a lost acknowledgement; a cancel_put whose nth
+  // write this is cancels the write's wait, when it comes.
+  const std::map<FaultKind, size_t> due = Count(PointClass::kProduced, point, ordinal);
+  Produced produced{point, std::nullopt};
+  if (auto cancel = due.find(FaultKind::kCancelPut); cancel != due.end()) produced.cancel_arm = cancel->second;
+  produced_[ordinal] = produced;
+  if (Fire(due, FaultKind::kRejectPut, point)) return PutFate::kReject;
+  if (Fire(due, FaultKind::kLoseAck, point)) return PutFate::kLoseAck;
   return PutFate::kDeliver;
 }
 
-void FaultPlan::OnPersisted(int32_t partition, int64_t offset, int subtask) {
+void FaultPlan::OnPersisted(int32_t partition, int64_t offset, const FaultPoint& point) {
   DURASIM_CHECK(partition >= 0 && offset >= 0);  // a position the log holds
-  const Count count = Next(&Counters::persisted, subtask);
-  if (Fire(FaultKind::kCorruptRecord, count, next_put_)) hooks_.corrupt(partition, offset);
-  Crash(FaultKind::kCrashAfterPutPersisted, count, next_put_,
-        fmt::format("crash after put {} was persisted", count.job));
+  const int64_t persisted = ++persisted_;
+  const std::map<FaultKind, size_t> due = Count(PointClass::kPersisted, point);
+  if (Fire(due, FaultKind::kCorruptRecord, point)) hooks_.corrupt(partition, offset);
+  if (Fire(due, FaultKind::kCrashAfterPutPersisted, point)) {
+    hooks_.crash(fmt::format("crash after put {} was persisted", persisted));
+  }
 }
 
-void FaultPlan::OnAcked(int subtask) {
-  const Count count = Next(&Counters::acked, subtask);
-  Crash(FaultKind::kCrashAfterPutAcked, count, next_put_,
-        fmt::format("crash after put {} was acknowledged", count.job));
+void FaultPlan::OnAcked(const FaultPoint& point) {
+  Crash(PointClass::kAcked, FaultKind::kCrashAfterPutAcked, point,
+        fmt::format("crash after put {} was acknowledged", ++acked_));
 }
 
-void FaultPlan::OnWaitStarted(int64_t ordinal, int subtask) {
-  // A wait is for a put already produced in this attempt.
-  // The wait's number is its put's: in the job, and among its subtask's puts.
-  auto produced = produced_counts_.find(ordinal);
-  DURASIM_CHECK(produced != produced_counts_.end() && produced->second.subtask == subtask);
-  if (Fire(FaultKind::kCancelPut, produced->second, next_put_)) hooks_.cancel_wait(subtask);
+void FaultPlan::OnWaitStarted(int64_t ordinal) {
+  // A wait is for a write produced in this attempt, and comes once.
+  auto produced = produced_.find(ordinal);
+  DURASIM_CHECK(produced != produced_.end());
+  const std::optional<size_t> cancel = produced->second.cancel_arm;
+  const FaultPoint point = produced->second.point;
+  produced_.erase(produced);
+  if (!cancel || armed_[*cancel].fired || armed_[*cancel].disarmed) return;
+  Fired(*cancel, point);
+  hooks_.cancel_wait(point.subtask);
 }
 
-void FaultPlan::OnCallResultSaved(bool more_calls_follow, int subtask) {
+void FaultPlan::OnCallResultSaved(bool more_calls_follow, const FaultPoint& call) {
   if (!more_calls_follow) return;  // only points between two calls count
-  const Count count = Next(&Counters::calls_saved, subtask);
-  Crash(FaultKind::kCrashBetweenCalls, count, std::nullopt,
-        fmt::format("crash after durable call {} was saved, before the next call", count.job));
+  Crash(PointClass::kCallSaved, FaultKind::kCrashBetweenCalls, call,
+        fmt::format("crash after durable call {} was saved, before the next call", ++calls_saved_));
 }
 
-void FaultPlan::OnAsyncCallStarted(int subtask) {
-  const Count count = Next(&Counters::async_started, subtask);
-  Crash(FaultKind::kCrashAsyncInFlight, count, std::nullopt,
-        fmt::format("crash while async call {} is in flight", count.job));
+void FaultPlan::OnAsyncCallStarted(const FaultPoint& call) {
+  Crash(PointClass::kAsyncStarted, FaultKind::kCrashAsyncInFlight, call,
+        fmt::format("crash while async call {} is in flight", ++async_started_));
 }
 
-bool FaultPlan::OnCallStarted(int subtask) {
-  return Fire(FaultKind::kCancelCall, Next(&Counters::calls_started, subtask), std::nullopt);
+bool FaultPlan::OnCallStarted(const FaultPoint& call) {
+  return Fire(Count(PointClass::kCallStarted, call), FaultKind::kCancelCall, call);
 }
 
 bool FaultPlan::OnCheckpointBarrier(int subtask) {
-  const Count count = Next(&Counters::barriers, subtask);
-  if (!Fire(FaultKind::kCrashBeforeCheckpoint, count, std::nullopt)) return false;
-  hooks_.crash(fmt::format("crash as checkpoint barrier {} arrives", count.job));
+  FaultPoint point;
+  point.subtask = subtask;
+  ++barriers_;
+  if (!Fire(Count(PointClass::kBarrier, point), FaultKind::kCrashBeforeCheckpoint, point)) return false;
+  hooks_.crash(fmt::format("crash as checkpoint barrier {} arrives", barriers_));
   return true;
 }
 
 void FaultPlan::OnCheckpointTaken() {
-  const Count count{++snapshots_, snapshots_, -1};
-  Crash(FaultKind::kCrashAfterCheckpoint, count, std::nullopt, fmt::format("crash right after snapshot {}", count.job));
+  Crash(PointClass::kSnapshot, FaultKind::kCrashAfterCheckpoint, FaultPoint{},
+        fmt::format("crash right after snapshot {}", ++snapshots_));
 }
 
 }  // namespace durasim

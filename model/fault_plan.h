@@ -1,11 +1,14 @@
 // FaultPlan: the faults armed for one attempt and the counters of the points
 // where they can fire (puts produced, records persisted, acknowledgements,
 // durable calls finished, async calls started, checkpoint barriers). Each
-// armed fault fires once, on the nth matching point counted from the
-// attempt's start: over every subtask of the job, or, for a fault armed on
-// one subtask, over that subtask's points only. A snapshot is the job's
-// point (the checkpoint saved once every subtask has snapshotted): it counts
-// for every arm.
+// armed fault fires once, on the nth point it selects counted from the
+// attempt's start: its kind's points over every subtask of the job, or, for
+// a fault armed on one subtask, over that subtask's points only, and of
+// those only the ones its selector names (a put's kind, key, sequence
+// number, action, call). Tombstones are writes of their own kind, counted
+// only by a fault that selects them. A snapshot is the job's point (the
+// checkpoint saved once every subtask has snapshotted): it counts for every
+// arm.
 #pragma once
 
 #include <functional>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "model/coverage.h"
+#include "model/fault_point.h"
 #include "model/scenario.h"
 
 namespace durasim {
@@ -23,82 +27,94 @@ class FaultPlan {
  public:
   // `crash` stops the attempt now; `cancel_wait` cancels the put wait that is
   // starting; `corrupt` overwrites a persisted record with garbage; `fired`
-  // reports a fault that fired (the index Arm returned, kind, nth, the put
-  // it hit, if any).
+  // reports a fault that fired (the index Arm returned, kind, nth, the point
+  // it hit).
   struct Hooks {
     std::function<void(const std::string& reason)> crash;
     std::function<void(int subtask)> cancel_wait;
     std::function<void(int32_t partition, int64_t offset)> corrupt;
-    std::function<void(size_t armed, FaultKind fault, int64_t nth, std::optional<PutPoint> put)> fired;
+    std::function<void(size_t armed, FaultKind fault, int64_t nth, const FaultPoint& point)> fired;
   };
 
   explicit FaultPlan(Hooks hooks) : hooks_(std::move(hooks)) {}
 
   // Returns the armed fault's index (0, 1, ... in arming order). `subtask`:
-  // count only that subtask's points.
-  size_t Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtask = std::nullopt);
+  // count only that subtask's points; `select`: only the points it selects.
+  size_t Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtask = std::nullopt,
+             const FaultSelector& select = {});
   // Faults off, e.g. for the healed epilogue of a run.
   void DisarmAll();
 
-  // The runtime says which put comes next (start, pending, result,
-  // complete), so put faults can report the point they hit.
-  void NoteNextPut(PutPoint why) { next_put_ = why; }
-
-  // Each point names the subtask it happened in.
+  // Each point names what it is about (FaultPoint), its subtask included.
   enum class PutFate { kDeliver, kReject, kLoseAck };
-  // A put was produced; decides its fate. Returns its ordinal (the job's)
-  // too.
-  PutFate OnProduce(int64_t& ordinal, int subtask);
-  // The log holds a put's record at (partition, offset).
-  void OnPersisted(int32_t partition, int64_t offset, int subtask);
-  void OnAcked(int subtask);
-  // `subtask`: whose put it is (its wait is the one a cancel_put cancels).
-  void OnWaitStarted(int64_t ordinal, int subtask);
-  void OnCallResultSaved(bool more_calls_follow, int subtask);
-  void OnAsyncCallStarted(int subtask);
+  // A write was produced; decides its fate. `ordinal` numbers the job's
+  // writes (tombstones included), for OnWaitStarted.
+  PutFate OnProduce(int64_t& ordinal, const FaultPoint& point);
+  // The log holds a write's record at (partition, offset).
+  void OnPersisted(int32_t partition, int64_t offset, const FaultPoint& point);
+  void OnAcked(const FaultPoint& point);
+  // The caller waits for write `ordinal` (its wait is the one a cancel_put
+  // cancels).
+  void OnWaitStarted(int64_t ordinal);
+  void OnCallResultSaved(bool more_calls_follow, const FaultPoint& call);
+  void OnAsyncCallStarted(const FaultPoint& call);
   // A durable call (sync or async) is in flight; true when it must be
   // cancelled (the caller cancels it: only the runtime knows which call).
-  bool OnCallStarted(int subtask);
+  bool OnCallStarted(const FaultPoint& call);
   // Returns true when the attempt crashed instead of taking the checkpoint.
   bool OnCheckpointBarrier(int subtask);
   void OnCheckpointTaken();
 
  private:
+  // Which points an arm counts: its kind's class of points.
+  enum class PointClass { kProduced, kPersisted, kAcked, kCallSaved, kAsyncStarted, kCallStarted, kBarrier, kSnapshot };
+  static PointClass ClassOf(FaultKind kind);
+
   struct Armed {
     FaultKind kind;
     int64_t nth;
     std::optional<int32_t> subtask;
+    FaultSelector select;
+    std::optional<uint64_t> action_hash;  // select.action's
+    int64_t counted = 0;                  // the points it selected so far
     bool fired = false;
     bool disarmed = false;
   };
-  // How many points of each kind happened, in the job or in one subtask.
-  struct Counters {
-    int64_t produced = 0;
-    int64_t persisted = 0;
-    int64_t acked = 0;
-    int64_t calls_saved = 0;
-    int64_t async_started = 0;
-    int64_t calls_started = 0;
-    int64_t barriers = 0;
+  // A write produced in this attempt and the cancel_put arm (if any) whose
+  // nth write it is: the wait for it is the one that arm cancels.
+  struct Produced {
+    FaultPoint point;
+    std::optional<size_t> cancel_arm;
   };
-  // A point of subtask `subtask` (-1: the job's): its number in the job and
-  // in its subtask.
-  struct Count {
-    int64_t job = 0;
-    int64_t in_subtask = 0;
-    int subtask = -1;
+
+  // Counts `point` for every live arm of `cls` that selects it; returns, per
+  // kind, the first arm (in arming order) whose nth point it is.
+  std::map<FaultKind, size_t> Count(PointClass cls, const FaultPoint& point, int64_t ordinal = 0);
+  // Whether a live arm counts `point`.
+  static bool Counts(const Armed& armed, const FaultPoint& point);
+  // Fires the arm of `kind` that `due` names, if any.
+  bool Fire(const std::map<FaultKind, size_t>& due, FaultKind kind, const FaultPoint& point);
+  void Fired(size_t armed, const FaultPoint& point);
+  void Crash(PointClass cls, FaultKind kind, const FaultPoint& point, const std::string& reason);
+
+  // Every point of the attempt, so that an arm counts from the attempt's
+  // start (`ordinal`: a write's, for kProduced).
+  struct Seen {
+    int64_t ordinal;
+    FaultPoint point;
   };
-  Count Next(int64_t Counters::*counter, int subtask);
-  // Fires and returns true when an armed fault of `kind` matches `count`.
-  bool Fire(FaultKind kind, const Count& count, std::optional<PutPoint> put);
-  void Crash(FaultKind kind, const Count& count, std::optional<PutPoint> put, const std::string& reason);
 
   Hooks hooks_;
   std::vector<Armed> armed_;
-  std::optional<PutPoint> next_put_;  // none before the attempt's first put
-  Counters job_;
-  std::map<int, Counters> by_subtask_;
-  std::map<int64_t, Count> produced_counts_;  // by the job's put ordinal
+  std::map<PointClass, std::vector<Seen>> seen_;
+  std::map<int64_t, Produced> produced_;  // by the job's write ordinal
+  // The job's points of each class so far, for the crash reasons.
+  int64_t writes_ = 0;
+  int64_t persisted_ = 0;
+  int64_t acked_ = 0;
+  int64_t calls_saved_ = 0;
+  int64_t async_started_ = 0;
+  int64_t barriers_ = 0;
   int64_t snapshots_ = 0;
 };
 

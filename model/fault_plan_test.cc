@@ -1,9 +1,12 @@
-// Tests of the fault plan's counting across subtasks.
+// Tests of the fault plan's counting: across subtasks, by selector, and of
+// tombstones.
 #include "model/fault_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
+
+#include "model/identity.h"
 
 namespace durasim {
 namespace {
@@ -18,10 +21,19 @@ FaultPlan PlanRecording(std::vector<Fired>& fired, std::vector<int>& cancelled) 
   hooks.crash = [](const std::string&) {};
   hooks.cancel_wait = [&cancelled](int subtask) { cancelled.push_back(subtask); };
   hooks.corrupt = [](int32_t, int64_t) {};
-  hooks.fired = [&fired](size_t armed, FaultKind, int64_t nth, std::optional<PutPoint>) {
-    fired.push_back(Fired{armed, nth});
-  };
+  hooks.fired = [&fired](size_t armed, FaultKind, int64_t nth, const FaultPoint&) { fired.push_back(Fired{armed, nth}); };
   return FaultPlan(std::move(hooks));
+}
+
+// A put of `key`, sequence number `seq`, of the given kind, by `subtask`.
+FaultPoint Put(int subtask, PutPoint put = PutPoint::kStart, const std::string& key = "a", int64_t seq = 1,
+               std::optional<int> call = std::nullopt) {
+  FaultPoint point;
+  point.subtask = subtask;
+  point.put = put;
+  point.state = StateKey{key, seq, 7, ActionHash("act")};
+  point.call = call;
+  return point;
 }
 
 // Strategy: puts of two subtasks interleave (0, 1, 1, 0, 1). An unscoped
@@ -34,7 +46,7 @@ TEST(FaultPlanTest, AScopedArmCountsOnlyItsSubtasksPoints) {
   const size_t subtask_third = plan.Arm(FaultKind::kLoseAck, 3, 1);
   std::vector<FaultPlan::PutFate> fates;
   int64_t ordinal = 0;
-  for (int subtask : {0, 1, 1, 0, 1}) fates.push_back(plan.OnProduce(ordinal, subtask));
+  for (int subtask : {0, 1, 1, 0, 1}) fates.push_back(plan.OnProduce(ordinal, Put(subtask)));
   EXPECT_EQ(ordinal, 5);
   EXPECT_EQ(fates, (std::vector<FaultPlan::PutFate>{FaultPlan::PutFate::kDeliver, FaultPlan::PutFate::kDeliver,
                                                      FaultPlan::PutFate::kReject, FaultPlan::PutFate::kDeliver,
@@ -54,10 +66,72 @@ TEST(FaultPlanTest, ACancelledWaitReachesTheSubtaskWhosePutItIs) {
   plan.Arm(FaultKind::kCancelPut, 2, 0);
   int64_t ordinal = 0;
   for (int subtask : {0, 1, 0}) {
-    plan.OnProduce(ordinal, subtask);
-    plan.OnWaitStarted(ordinal, subtask);
+    plan.OnProduce(ordinal, Put(subtask));
+    plan.OnWaitStarted(ordinal);
   }
   EXPECT_EQ(cancelled, std::vector<int>{0});
+}
+
+// Strategy: tombstones interleave with state puts. An arm without a
+// selector counts state puts only (its nth is the nth state put whatever the
+// tombstones); `put: tombstone` counts tombstones only.
+TEST(FaultPlanTest, TombstonesAreCountedOnlyByAFaultThatSelectsThem) {
+  std::vector<Fired> fired;
+  std::vector<int> cancelled;
+  FaultPlan plan = PlanRecording(fired, cancelled);
+  const size_t second_put = plan.Arm(FaultKind::kRejectPut, 2);
+  FaultSelector tombstones;
+  tombstones.put = PutPoint::kTombstone;
+  const size_t second_tombstone = plan.Arm(FaultKind::kLoseAck, 2, std::nullopt, tombstones);
+  std::vector<FaultPlan::PutFate> fates;
+  int64_t ordinal = 0;
+  for (PutPoint put : {PutPoint::kStart, PutPoint::kTombstone, PutPoint::kTombstone, PutPoint::kComplete}) {
+    fates.push_back(plan.OnProduce(ordinal, Put(0, put)));
+  }
+  EXPECT_EQ(fates, (std::vector<FaultPlan::PutFate>{FaultPlan::PutFate::kDeliver, FaultPlan::PutFate::kDeliver,
+                                                     FaultPlan::PutFate::kLoseAck, FaultPlan::PutFate::kReject}));
+  ASSERT_EQ(fired.size(), 2u);
+  EXPECT_EQ(fired[0].armed, second_tombstone);
+  EXPECT_EQ(fired[1].armed, second_put);
+}
+
+// Strategy: a selector naming put kind, key, sequence number, action and
+// call counts only the points matching all of them; a point that differs in
+// any one is not counted.
+TEST(FaultPlanTest, ASelectorCountsOnlyThePointsMatchingEveryField) {
+  std::vector<Fired> fired;
+  std::vector<int> cancelled;
+  FaultPlan plan = PlanRecording(fired, cancelled);
+  FaultSelector select;
+  select.put = PutPoint::kResult;
+  select.key = "b";
+  select.seq = 2;
+  select.action = "act";
+  select.call = 1;
+  plan.Arm(FaultKind::kRejectPut, 1, std::nullopt, select);
+  int64_t ordinal = 0;
+  const std::vector<FaultPoint> misses = {Put(0, PutPoint::kPending, "b", 2, 1), Put(0, PutPoint::kResult, "a", 2, 1),
+                                          Put(0, PutPoint::kResult, "b", 1, 1), Put(0, PutPoint::kResult, "b", 2, 0)};
+  for (const FaultPoint& miss : misses) EXPECT_EQ(plan.OnProduce(ordinal, miss), FaultPlan::PutFate::kDeliver);
+  FaultPoint other_action = Put(0, PutPoint::kResult, "b", 2, 1);
+  other_action.state->action_hash = ActionHash("other");
+  EXPECT_EQ(plan.OnProduce(ordinal, other_action), FaultPlan::PutFate::kDeliver);
+  EXPECT_TRUE(fired.empty());
+  EXPECT_EQ(plan.OnProduce(ordinal, Put(0, PutPoint::kResult, "b", 2, 1)), FaultPlan::PutFate::kReject);
+  ASSERT_EQ(fired.size(), 1u);
+  EXPECT_EQ(fired[0].nth, 1);
+}
+
+// Strategy: a corrupt_record and a crash_after_put_persisted on the same nth
+// both fire on that record (each kind counts on its own).
+TEST(FaultPlanTest, TwoKindsOnOnePointBothFire) {
+  std::vector<Fired> fired;
+  std::vector<int> cancelled;
+  FaultPlan plan = PlanRecording(fired, cancelled);
+  plan.Arm(FaultKind::kCorruptRecord, 1);
+  plan.Arm(FaultKind::kCrashAfterPutPersisted, 1);
+  plan.OnPersisted(0, 0, Put(0));
+  EXPECT_EQ(fired.size(), 2u);
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ Status LostAck(int64_t ordinal) {
 
 ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
   Produced produced{};
-  produced.fate = plan_.OnProduce(produced.ordinal, subtask_);
+  produced.point = PutFaultPoint(key, value, subtask_);
+  produced.fate = plan_.OnProduce(produced.ordinal, produced.point);
   DURASIM_CHECK_GE(produced.ordinal, 1);  // puts are counted from 1
   if (broker_ != nullptr && produced.fate != FaultPlan::PutFate::kDeliver) {
     produced.record = LogRecord{partition, -1, key, value};
@@ -59,7 +60,7 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
     }
     co_return Status(StatusCode::kNotPersisted, fmt::format("put {} rejected by the broker", produced.ordinal));
   }
-  plan_.OnWaitStarted(produced.ordinal, subtask_);
+  plan_.OnWaitStarted(produced.ordinal);
   Result<RecordPosition> ack = co_await inner().AwaitAck(produced.inner_ticket);
   if (produced.fate == FaultPlan::PutFate::kLoseAck && broker_ != nullptr) {
     if (ack.ok()) {
@@ -75,7 +76,7 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
   }
   if (!ack.ok()) co_return ack;
   if (produced.fate == FaultPlan::PutFate::kLoseAck) co_return LostAck(produced.ordinal);
-  plan_.OnAcked(subtask_);
+  plan_.OnAcked(produced.point);
   co_return ack;
 }
 

@@ -47,6 +47,7 @@ class FaultyLogClient : public ForwardingLogClient {
   struct Produced {
     FaultPlan::PutFate fate;
     int64_t ordinal;
+    FaultPoint point;  // what the write is
     ProduceTicket inner_ticket;
     LogRecord record;  // with a broker injecting the fault: the rejected or ack-losing put's record
   };

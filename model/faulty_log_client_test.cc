@@ -51,7 +51,7 @@ struct PlanProbe {
       ++cancels;
       if (on_cancel) on_cancel();
     };
-    hooks.fired = [this](size_t /*armed*/, FaultKind fault, int64_t nth, std::optional<PutPoint> /*put*/) {
+    hooks.fired = [this](size_t /*armed*/, FaultKind fault, int64_t nth, const FaultPoint& /*point*/) {
       records.push_back("fault.fired fault=" + std::string(NameOf(fault)) + " nth=" + std::to_string(nth));
     };
     return hooks;
@@ -212,7 +212,8 @@ TEST(FaultyLogClientTest, CrashAfterPutPersistedCallsTheCrashHookOnTheNthAppend)
   probe.on_crash = [&] { records_at_crash.push_back(log.total_records()); };
   FaultPlan plan(probe.Hooks());
   plan.Arm(FaultKind::kCrashAfterPutPersisted, 2);
-  log.set_append_listener([&](const LogRecord& record) { plan.OnPersisted(record.partition, record.offset, 0); });
+  log.set_append_listener([&](const LogRecord& record) { plan.OnPersisted(record.partition, record.offset, PutFaultPoint(record.key, record.value, 0));
+  });
   FaultyLogClient client(inner, plan);
 
   const std::vector<AckSeen> seen = ProduceAndAwait(scheduler, client, clock, 3);

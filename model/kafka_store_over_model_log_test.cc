@@ -117,7 +117,7 @@ FaultPlan::Hooks StrictHooks(std::vector<std::string>* fired) {
   FaultPlan::Hooks hooks;
   hooks.crash = [](const std::string& reason) { ADD_FAILURE() << "unexpected crash: " << reason; };
   hooks.cancel_wait = [](int /*subtask*/) { ADD_FAILURE() << "unexpected cancel_wait"; };
-  hooks.fired = [fired](size_t /*armed*/, FaultKind fault, int64_t nth, std::optional<PutPoint> /*put*/) {
+  hooks.fired = [fired](size_t /*armed*/, FaultKind fault, int64_t nth, const FaultPoint& /*point*/) {
     fired->push_back("fault.fired fault=" + std::string(NameOf(fault)) + " nth=" + std::to_string(nth));
   };
   return hooks;

@@ -30,6 +30,17 @@ std::optional<EnumInfo> EnumInfoOf(FaultKind kind) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
+  switch (point) {
+    case PutPoint::kStart: return EnumInfo{"start", "the action's first state"};
+    case PutPoint::kPending: return EnumInfo{"pending", "a durable call's slot, before the call"};
+    case PutPoint::kResult: return EnumInfo{"result", "a durable call's result"};
+    case PutPoint::kComplete: return EnumInfo{"complete", "the finished action"};
+    case PutPoint::kTombstone: return EnumInfo{"tombstone", "a pruned state's tombstone"};
+  }
+  return std::nullopt;
+}
+
 std::optional<EnumInfo> EnumInfoOf(OnError on_error) {
   switch (on_error) {
     case OnError::kFail: return EnumInfo{"fail", "the job fails over"};

@@ -94,6 +94,10 @@ struct SupplierSpec {
   // repeated call shows in the outputs.
   bool drifting = false;
   int64_t latency_ms = 1;  // simulated time a call takes
+  // With a range (`latency_ms: {min, max}`), a perturbed run draws each
+  // call's latency in [latency_ms, latency_ms_max]; otherwise, and in every
+  // run without --perturb, a call takes latency_ms (model/perturbation.h).
+  std::optional<int64_t> latency_ms_max;
   // The nth invocation of this supplier in the run (all attempts) fails.
   std::optional<int64_t> fails_nth;
   // A call fails when a digest of its identity (state key, call index,
@@ -142,6 +146,33 @@ enum class FaultKind {
 // files and traces write it, and what it does.
 std::optional<EnumInfo> EnumInfoOf(FaultKind kind);
 
+// What a write to the state topic is: which put of an action (the `why=` of
+// put.issued lines), or a tombstone the store sends when it prunes a state.
+// Faults can select puts by it (FaultSelector), and a put fault's coverage
+// point is refined by it.
+enum class PutPoint {
+  kStart,      // the action's first state
+  kPending,    // a durable call's slot before the call
+  kResult,     // a durable call's result
+  kComplete,   // the action finished
+  kTombstone,  // a pruned state's tombstone (sent without waiting)
+};
+
+std::optional<EnumInfo> EnumInfoOf(PutPoint point);
+
+// Which points an armed fault counts, beyond its kind and subtask: every
+// field given must match (docs/scenarios.md "Aiming a fault"). Tombstones
+// are counted only by a fault that selects `put: tombstone`.
+struct FaultSelector {
+  std::optional<PutPoint> put;      // put faults only
+  std::optional<std::string> key;   // the input key of the put or call
+  std::optional<int64_t> seq;       // its sequence number
+  std::optional<std::string> action;  // the action's name
+  std::optional<int32_t> call;      // the durable call's index in its action (a pending or result put, or a call)
+  bool empty() const { return !put && !key && !seq && !action && !call; }
+  bool operator==(const FaultSelector&) const = default;
+};
+
 struct AttemptStep {
   enum class Kind {
     kRead,        // the source delivers `count` more inputs (count < 0: all)
@@ -166,6 +197,7 @@ struct AttemptStep {
   FaultKind fault = FaultKind::kCrashAfterPutPersisted;  // kArm
   int64_t nth = 1;             // kArm
   std::optional<int32_t> subtask;  // kArm: count only this subtask's points
+  FaultSelector select;        // kArm: count only the points it selects
   int32_t partition = 0;       // kCorrupt, kDeleteRecords
   int64_t offset = 0;          // kCorrupt; kDeleteRecords: the before offset
   SourcePos pos;
@@ -194,6 +226,11 @@ struct LogConfig {
   int32_t partitions = 1;
   int64_t linger_ms = 5;
   int64_t ack_latency_ms = 1;
+  // Ranges a perturbed run draws from (`linger_ms: {min, max}`): each
+  // linger and each acknowledgement then takes a latency in [value, max].
+  // None: fixed. A run without --perturb always takes the minimum.
+  std::optional<int64_t> linger_ms_max;
+  std::optional<int64_t> ack_latency_ms_max;
   int64_t delivery_timeout_ms = 300;  // how long a produce retries while the broker is down
   // How often the runtime re-runs an action whose put the broker rejected
   // (definitely not persisted) before the job fails over. A lost
@@ -233,6 +270,10 @@ struct Scenario {
   std::string name;
   std::string description;
   uint64_t seed = 1;
+  // The perturbed schedule this run follows (`durasim run --perturb`,
+  // model/perturbation.h): latencies drawn in their ranges, same-time timers
+  // in a seeded order. None: the canonical schedule (minimum latencies, FIFO).
+  std::optional<uint64_t> perturb_seed;
   std::optional<std::string> mutant;  // run with this mutant unless overridden
   // The action operator's parallelism P (subtasks) and max parallelism M
   // (key groups), as Flink has them (model/key_groups.h).

@@ -4,8 +4,11 @@
 // scheduler jumps the simulated clock to the earliest due timer and makes it
 // ready. Timers due at the same simulated time fire in the order they were
 // armed (a FIFO sequence number breaks the tie), so a run is a pure function
-// of its inputs. Timers are cancellable through the completion handler's
-// cancellation slot (asio per-operation cancellation).
+// of its inputs. On a perturbed schedule (model/perturbation.h) same-time
+// timers fire in a seeded order instead, except that a script's own sleep
+// (AsyncSleepInScriptOrder) keeps its FIFO place among them, and latencies
+// with a range are drawn (LatencyMs). Timers are cancellable through the
+// completion handler's cancellation slot (asio per-operation cancellation).
 //
 // A crash is modelled by destroying the Scheduler: every queued handler and
 // every suspended coroutine is dropped without running.
@@ -23,9 +26,12 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "model/perturbation.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -54,7 +60,9 @@ struct SimClock {
 
 class Scheduler {
  public:
-  explicit Scheduler(SimClock& clock) : clock_(clock) {}
+  // `perturbation`: none for the canonical schedule (FIFO ties, minimum latencies).
+  explicit Scheduler(SimClock& clock, std::optional<Perturbation> perturbation = std::nullopt)
+      : clock_(clock), perturbation_(std::move(perturbation)) {}
   ~Scheduler();
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
@@ -68,8 +76,27 @@ class Scheduler {
   template <typename Token>
   auto AsyncSleep(SimDuration delay, Token&& token) {
     return asio::async_initiate<Token, void(ErrorCode)>(
-        [this, delay](auto handler) { Arm(clock_.now + delay, std::move(handler)); }, token);
+        [this, delay](auto handler) { Arm(clock_.now + delay, std::move(handler), false); }, token);
   }
+
+  // The same for a sleep the scenario's script asked for (`run_ms`): on a
+  // perturbed schedule it keeps its FIFO place among timers due at the same
+  // instant (those armed before it fire first, those armed after it fire
+  // after it), so the script's "work for N ms" means what it means without
+  // perturbation; the timers between two such sleeps are permuted.
+  template <typename Token>
+  auto AsyncSleepInScriptOrder(SimDuration delay, Token&& token) {
+    return asio::async_initiate<Token, void(ErrorCode)>(
+        [this, delay](auto handler) { Arm(clock_.now + delay, std::move(handler), true); }, token);
+  }
+
+  // A latency of `min_ms`, or on a perturbed schedule one drawn in
+  // [min_ms, max_ms] (none: fixed).
+  SimDuration LatencyMs(int64_t min_ms, std::optional<int64_t> max_ms) {
+    const int64_t ms = perturbation_ ? perturbation_->DrawMs(min_ms, max_ms) : min_ms;
+    return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms));
+  }
+  bool perturbed() const { return perturbation_.has_value(); }
 
   enum class RunEnd {
     kIdle,      // nothing ready and no timer armed
@@ -115,11 +142,20 @@ class Scheduler {
   bool Unpark(uint64_t ticket, ErrorCode error);
 
  private:
+  // Timers fire by due time; ties by (script epoch, script, rank, sequence).
+  // Canonical schedule: epoch and script 0, rank the sequence number: FIFO.
+  // Perturbed: the epoch counts the script sleeps armed before, so no timer
+  // crosses a script sleep; within an epoch the rank is a seeded permutation
+  // and the script sleep comes last.
   struct TimerKey {
     SimTime due;
+    uint64_t epoch;
+    bool script;
+    uint64_t rank;
     uint64_t sequence;
     bool operator<(const TimerKey& other) const {
-      return due != other.due ? due < other.due : sequence < other.sequence;
+      return std::tie(due, epoch, script, rank, sequence) <
+             std::tie(other.due, other.epoch, other.script, other.rank, other.sequence);
     }
   };
   struct Waiter {
@@ -128,10 +164,17 @@ class Scheduler {
   };
 
   template <typename Handler>
-  void Arm(SimTime due, Handler handler) {
+  void Arm(SimTime due, Handler handler, bool script) {
     // Simulated time only moves forward: a timer is never due in the past.
     DURASIM_CHECK(due >= clock_.now);
-    const TimerKey key{due, next_sequence_++};
+    const uint64_t sequence = next_sequence_++;
+    TimerKey key{due, 0, false, sequence, sequence};
+    if (perturbation_) {
+      key.epoch = script_sleeps_;
+      key.script = script;
+      key.rank = perturbation_->TieRank(sequence);
+      if (script) ++script_sleeps_;
+    }
     Waiter waiter = Wrap(std::move(handler));
     if (waiter.slot.is_connected()) {
       waiter.slot.assign([this, key](asio::cancellation_type) { Cancel(key); });
@@ -161,6 +204,8 @@ class Scheduler {
   std::map<TimerKey, Waiter> timers_;
   std::map<uint64_t, Waiter> parked_;
   uint64_t next_sequence_ = 0;
+  std::optional<Perturbation> perturbation_;
+  uint64_t script_sleeps_ = 0;  // perturbed: script sleeps armed so far
   bool stop_requested_ = false;
 };
 

@@ -13,7 +13,10 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <algorithm>
 #include <exception>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -427,6 +430,84 @@ TEST(SchedulerTest, DestroyingTheSchedulerDropsParkedAndReadyCoroutines) {
   EXPECT_FALSE(parked_resumed);
   EXPECT_TRUE(ready_destroyed);
   EXPECT_FALSE(ready_resumed);
+}
+
+// The names of eight timers due at 5 ms, armed a..h, in the order they fire
+// on a schedule perturbed with `seed` (none: canonical).
+std::vector<std::string> SameTimeOrder(std::optional<uint64_t> seed) {
+  SimClock clock;
+  Scheduler scheduler(clock, seed ? std::optional<Perturbation>(Perturbation(*seed, 1)) : std::nullopt);
+  std::vector<Fired> fired;
+  for (const char* name : {"a", "b", "c", "d", "e", "f", "g", "h"}) {
+    scheduler.AsyncSleep(milliseconds(5), Recorder(fired, clock, name));
+  }
+  EXPECT_EQ(scheduler.Run(seconds(1)), Scheduler::RunEnd::kIdle);
+  std::vector<std::string> order;
+  for (const Fired& f : fired) {
+    EXPECT_EQ(f.at, milliseconds(5)) << f.name;
+    order.push_back(f.name);
+  }
+  return order;
+}
+
+TEST(SchedulerTest, PerturbedSameTimeTimersFireInASeededPermutation) {
+  // Strategy: without a perturbation the eight ties fire FIFO; with one, each
+  // still fires once at its due time, the same seed gives the same order, and
+  // over ten seeds the orders are not all FIFO and not all alike.
+  const std::vector<std::string> fifo = {"a", "b", "c", "d", "e", "f", "g", "h"};
+  EXPECT_EQ(SameTimeOrder(std::nullopt), fifo);
+  std::set<std::vector<std::string>> orders;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    std::vector<std::string> order = SameTimeOrder(seed);
+    EXPECT_EQ(order, SameTimeOrder(seed)) << "seed " << seed;
+    std::vector<std::string> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, fifo) << "seed " << seed;
+    orders.insert(order);
+  }
+  EXPECT_GE(orders.size(), 9u);
+  EXPECT_EQ(orders.count(fifo), 0u);
+}
+
+TEST(SchedulerTest, PerturbedTimersNeverCrossAScriptSleep) {
+  // Strategy: on a perturbed schedule, three timers armed before a script
+  // sleep and three after, all due at 5 ms: for every seed the first three
+  // fire before the script's wake-up and the last three after it, as FIFO
+  // would have them; timers due earlier still fire first.
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    SimClock clock;
+    Scheduler scheduler(clock, Perturbation(seed, 1));
+    std::vector<Fired> fired;
+    for (const char* name : {"b1", "b2", "b3"}) scheduler.AsyncSleep(milliseconds(5), Recorder(fired, clock, name));
+    scheduler.AsyncSleepInScriptOrder(milliseconds(5), Recorder(fired, clock, "script"));
+    for (const char* name : {"a1", "a2", "a3"}) scheduler.AsyncSleep(milliseconds(5), Recorder(fired, clock, name));
+    scheduler.AsyncSleep(milliseconds(4), Recorder(fired, clock, "early"));
+    EXPECT_EQ(scheduler.Run(seconds(1)), Scheduler::RunEnd::kIdle);
+    ASSERT_EQ(fired.size(), 8u);
+    EXPECT_EQ(fired[0].name, "early");
+    EXPECT_EQ(fired[4].name, "script") << "seed " << seed;
+    for (size_t i = 1; i < 4; ++i) EXPECT_EQ(fired[i].name[0], 'b') << "seed " << seed;
+    for (size_t i = 5; i < 8; ++i) EXPECT_EQ(fired[i].name[0], 'a') << "seed " << seed;
+  }
+}
+
+TEST(SchedulerTest, LatencyIsTheMinimumUnlessPerturbed) {
+  // Strategy: a canonical scheduler takes the range's minimum every time; a
+  // perturbed one draws within the range, not always the minimum.
+  SimClock clock;
+  Scheduler canonical(clock);
+  EXPECT_EQ(canonical.LatencyMs(3, 30), milliseconds(3));
+  EXPECT_FALSE(canonical.perturbed());
+  Scheduler perturbed(clock, Perturbation(9, 1));
+  std::set<SimDuration> seen;
+  for (int i = 0; i < 50; ++i) {
+    const SimDuration latency = perturbed.LatencyMs(3, 30);
+    EXPECT_GE(latency, milliseconds(3));
+    EXPECT_LE(latency, milliseconds(30));
+    seen.insert(latency);
+  }
+  EXPECT_GT(seen.size(), 10u);
+  EXPECT_EQ(perturbed.LatencyMs(4, std::nullopt), milliseconds(4));
 }
 
 TEST(TraceTest, SameEventsGiveTheSameHash) {

@@ -32,7 +32,7 @@ ProduceTicket SimulatedLogClient::Produce(int32_t partition, std::string key, st
   buffer_.push_back(Buffered{ticket, partition, std::move(key), std::move(value), scheduler_.now()});
   if (!linger_armed_) {
     linger_armed_ = true;
-    scheduler_.AsyncSleep(Ms(config_.linger_ms), [this](ErrorCode) {
+    scheduler_.AsyncSleep(scheduler_.LatencyMs(config_.linger_ms, config_.linger_ms_max), [this](ErrorCode) {
       linger_armed_ = false;
       SendBuffered();
     });
@@ -71,8 +71,13 @@ void SimulatedLogClient::SendBuffered() {
     Buffered sent = std::move(next);
     buffer_.pop_front();
     Result<RecordPosition> answer = sink_->Append(sent.partition, std::move(sent.key), std::move(sent.value));
-    scheduler_.AsyncSleep(Ms(config_.ack_latency_ms), [this, ticket = sent.ticket, answer = std::move(answer)](
-                                                          ErrorCode) mutable { Deliver(ticket, std::move(answer)); });
+    // A partition acknowledges in send order (Kafka's per-partition
+    // ordering): a drawn latency never brings an acknowledgement ahead of an
+    // earlier one of its partition. With a fixed latency this is now + it.
+    SimTime& last = last_ack_at_[sent.partition];
+    last = std::max(scheduler_.now() + scheduler_.LatencyMs(config_.ack_latency_ms, config_.ack_latency_ms_max), last);
+    scheduler_.AsyncSleep(last - scheduler_.now(), [this, ticket = sent.ticket, answer = std::move(answer)](
+                                                       ErrorCode) mutable { Deliver(ticket, std::move(answer)); });
   }
 }
 

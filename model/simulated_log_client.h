@@ -2,7 +2,9 @@
 // RecordSink (the in-memory KafkaLog, or a real client on librdkafka's mock
 // cluster or a real broker). Produced records wait in the producer's buffer
 // until the linger expires or Flush() sends them; a sent record is appended
-// to the sink at once and acknowledged `ack_latency_ms` later. While the
+// to the sink at once and acknowledged `ack_latency_ms` later (on a perturbed
+// schedule, a latency drawn in its range, never ahead of an earlier
+// acknowledgement of the same partition). While the
 // broker is down (the outage window of `outage`, in simulated time), sends
 // are retried until `delivery_timeout_ms` after the produce, then fail as not
 // persisted, and reads fail as unavailable. A crash (destroying the client
@@ -73,6 +75,7 @@ class SimulatedLogClient : public LogClient {
   std::unique_ptr<RecordSink> sink_;
   std::deque<Buffered> buffer_;
   std::map<ProduceTicket, Pending> pending_;
+  std::map<int32_t, SimTime> last_ack_at_;  // per partition: when its latest acknowledgement is due
   ProduceTicket next_ticket_ = 1;
   bool linger_armed_ = false;
   bool retry_armed_ = false;

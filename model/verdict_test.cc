@@ -91,7 +91,7 @@ TEST(VocabularyTest, CoveragePointNames) {
                                  AllOf<LogEvent>().size());
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
-  EXPECT_EQ(required[required.size() - AllOf<LogEvent>().size() - 1], "subtask_fault");
+  EXPECT_EQ(required[required.size() - AllOf<LogEvent>().size() - 1], "tombstone_fault");
   EXPECT_EQ(required.back(), "compact");
 }
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "model/perturbation.h"
+
 namespace durasim {
 
 void PutLatencyChecker::OnAttemptStart(int /*attempt*/) { in_flight_.clear(); }
@@ -21,13 +23,15 @@ void PutLatencyChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest
   in_flight_.erase(it);
   if (!status.ok()) return;
   const LogConfig& log = world_.scenario().log;
-  const SimDuration bound = std::chrono::milliseconds(log.ack_latency_ms);
+  // A perturbed run draws each acknowledgement's latency up to its range's maximum.
+  const int64_t ack_latency_ms = AckLatencyMsMax(world_.scenario());
+  const SimDuration bound = std::chrono::milliseconds(ack_latency_ms);
   const SimDuration took = world_.now() - issued.at;
   if (took > bound) {
     Violate(Invariant::kPutLatency,
             fmt::format("the put of {:?} seq {} took {} with the broker up; flushed before its wait it takes the "
                         "acknowledgement latency, {} ms (linger {} ms)",
-                        key.key, key.seq, FormatSimTime(SimTime(took)), log.ack_latency_ms, log.linger_ms),
+                        key.key, key.seq, FormatSimTime(SimTime(took)), ack_latency_ms, log.linger_ms),
             {issued.trace_index, trace_index});
   }
 }

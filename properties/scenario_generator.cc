@@ -537,6 +537,58 @@ std::string Swarm::Describe() const {
                      faulty_attempts_max);
 }
 
+// Faults aimed by meaning (`arm: {put, key, seq, action, call}`), drawn
+// last behind their own gate (see kLogEventsGateFrom) so that the quoted
+// seeds keep their scenarios: in some faulty attempts, a put or call fault
+// at one input key's puts of one kind, or at the tombstones when the store
+// sends them.
+// The quoted seeds draw 0, 1, 12, 18, 32, 35, 51, 80, 92, 95 and 96 here.
+constexpr uint64_t kAimedFaultsGateFrom = 52;
+constexpr uint64_t kAimedFaultsGateTo = 80;
+
+void DrawAimedFaults(Choices& choices, Scenario& scenario) {
+  const uint64_t gate = choices.Below(100);
+  if (gate < kAimedFaultsGateFrom || gate >= kAimedFaultsGateTo) return;
+  if (scenario.inputs.empty()) return;
+  const std::vector<FaultKind> put_kinds = {FaultKind::kRejectPut,  FaultKind::kLoseAck,
+                                            FaultKind::kCancelPut,  FaultKind::kCrashAfterPutPersisted,
+                                            FaultKind::kCrashAfterPutAcked, FaultKind::kCorruptRecord};
+  const std::vector<FaultKind> tombstone_kinds = {FaultKind::kRejectPut, FaultKind::kLoseAck,
+                                                  FaultKind::kCrashAfterPutPersisted, FaultKind::kCorruptRecord};
+  const std::vector<FaultKind> call_kinds = {FaultKind::kCrashBetweenCalls, FaultKind::kCancelCall,
+                                             FaultKind::kCrashAsyncInFlight};
+  // Tombstones are safe with restores of older checkpoints since the
+  // committed cleanup boundary (they are rejected cleanly).
+  if (!scenario.log.tombstones && choices.Percent(30)) scenario.log.tombstones = true;
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {  // never the healed last attempt
+    if (!choices.Percent(50)) continue;
+    AttemptStep arm = Step(AttemptStep::Kind::kArm);
+    FaultSelector& select = arm.select;
+    if (scenario.log.tombstones && choices.Percent(60)) {
+      arm.fault = tombstone_kinds[choices.Below(tombstone_kinds.size())];
+      select.put = PutPoint::kTombstone;
+    } else if (choices.Percent(75)) {
+      arm.fault = put_kinds[choices.Below(put_kinds.size())];
+      select.put = std::vector<PutPoint>{PutPoint::kStart, PutPoint::kPending, PutPoint::kResult,
+                                         PutPoint::kComplete}[choices.Below(4)];
+    } else {
+      arm.fault = call_kinds[choices.Below(call_kinds.size())];
+    }
+    if (select.put != PutPoint::kTombstone || choices.Percent(30)) {
+      select.key = scenario.inputs[choices.Below(scenario.inputs.size())].key;
+    }
+    if (choices.Percent(20)) select.seq = choices.Range(1, 3);
+    if (choices.Percent(30)) select.action = scenario.actions[choices.Below(scenario.actions.size())].name;
+    const bool of_call = !select.put || select.put == PutPoint::kPending || select.put == PutPoint::kResult;
+    if (of_call && choices.Percent(30)) select.call = static_cast<int32_t>(choices.Below(2));
+    arm.nth = choices.Percent(75) ? 1 : 2;
+    // Tombstones come when a checkpoint completes: armed first, or never.
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    const size_t at = select.put == PutPoint::kTombstone ? 0 : choices.Below(steps.size() + 1);
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
+  }
+}
+
 Swarm FullSwarm() {
   Swarm swarm;
   swarm.armed_kinds = AllOf<FaultKind>();
@@ -593,6 +645,7 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   DrawChangingCalls(choices, scenario);
   DrawParallelism(choices, scenario);
   DrawLogEvents(choices, scenario);
+  DrawAimedFaults(choices, scenario);
   return scenario;
 }
 

@@ -4,6 +4,7 @@
 //                       [--filter TEXT] [--fail-fast]
 //                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
 //                       [--compare-model] [--check-determinism]
+//                       [--perturb N [--jobs J] [--failures-dir D] [--shrink-budget-s T] | --perturb-seed S]
 //   durasim explore --seeds N [--seed-start S] [--jobs J] [--shard I/N] [--mutant M]
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage] [BACKEND]
@@ -31,6 +32,7 @@
 #include <iostream>
 
 #include "sim/exit_codes.h"
+#include "sim/perturb.h"
 #include "sim/explore/merge_reports.h"
 #include "sim/explore/failure_file.h"
 #include "sim/explore/interrupt.h"
@@ -94,6 +96,8 @@ struct RunFlags {
   std::string junit;
   std::string filter;  // only files whose path contains it
   bool fail_fast = false;
+  PerturbOptions perturb;               // --perturb N (schedules > 0): sim/perturb.h
+  std::optional<uint64_t> perturb_seed;  // --perturb-seed S: one perturbed schedule
 };
 
 // The files whose path contains `filter` (all when it is empty).
@@ -140,6 +144,17 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
     scenarios.push_back(std::move(scenario).value());
   }
   if (input_error) return kExitUsage;
+  if (flags.perturb.schedules > 0) {
+    if (flags.print_trace || !flags.report_json.empty() || !flags.junit.empty()) {
+      std::cerr << "durasim: --perturb writes each schedule that fails as a scenario file; for a trace or a JSON "
+                   "report run one schedule with --perturb-seed S\n";
+      return kExitUsage;
+    }
+    return PerturbCommand(scenarios, options, flags.perturb);
+  }
+  if (flags.perturb_seed) {
+    for (Scenario& scenario : scenarios) scenario.perturb_seed = flags.perturb_seed;
+  }
   std::vector<RunReport> reports;
   size_t skipped = 0;
   for (const Scenario& scenario : scenarios) {
@@ -353,6 +368,21 @@ void AddRun(Cli& cli) {
   run.add_option("--filter", cli.run_flags.filter, "only the scenario files whose path contains this text");
   run.add_flag("--fail-fast", cli.run_flags.fail_fast, "start no further file after one is not as expected");
   run.add_flag("--check-determinism", cli.run_options.check_determinism, "run every scenario twice and compare traces");
+  PerturbOptions& perturb = cli.run_flags.perturb;
+  CLI::Option* schedules =
+      run.add_option("--perturb", perturb.schedules,
+                     "run every file under N perturbed schedules derived from its seed: (latency ranges, same-time "
+                     "timer order); each must keep the file's expectation")
+          ->check(CLI::Range(int64_t{1}, int64_t{1'000'000}));
+  run.add_option("--perturb-seed", cli.run_flags.perturb_seed, "run the one perturbed schedule with this perturb seed")
+      ->excludes(schedules);
+  run.add_option("--jobs", perturb.jobs, "worker threads for --perturb")->check(CLI::Range(1, 256))->needs(schedules);
+  run.add_option("--failures-dir", perturb.failures_dir, "where --perturb writes the schedules that failed")
+      ->needs(schedules)
+      ->capture_default_str();
+  run.add_option("--shrink-budget-s", perturb.shrink_budget_s, "wall time to shrink one --perturb failure")
+      ->needs(schedules)
+      ->capture_default_str();
 }
 
 void AddExplore(Cli& cli) {

@@ -27,7 +27,8 @@ std::string FiredColumn(const RunReport& r) {
 // "reject_put nth=5 (12:9, attempt 1): fired at #45, put=complete".
 std::string DescribeArmedFault(const ArmedFault& fault) {
   std::string where = fault.fired_at ? fmt::format("fired at #{}", *fault.fired_at) : "never fired";
-  if (fault.put) where += fmt::format(", put={}", NameOf(*fault.put));
+  if (fault.hit.put) where += fmt::format(", put={}", NameOf(*fault.hit.put));
+  if (fault.fired_at) where += DescribeFaultPoint(fault.hit);
   return fmt::format("{} nth={}{} ({}:{}, attempt {}): {}", NameOf(fault.kind), fault.nth,
                      fault.subtask ? fmt::format(" subtask={}", *fault.subtask) : "", fault.pos.line, fault.pos.column,
                      fault.attempt, where);
@@ -92,7 +93,10 @@ std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted) 
                        {"column", fault.pos.column},
                        {"fired", fault.fired_at.has_value()},
                        {"fired_at_event", fault.fired_at ? nlohmann::json(*fault.fired_at) : nlohmann::json(nullptr)},
-                       {"put", fault.put ? nlohmann::json(NameOf(*fault.put)) : nlohmann::json(nullptr)}});
+                       {"put", fault.hit.put ? nlohmann::json(NameOf(*fault.hit.put)) : nlohmann::json(nullptr)},
+                       {"key", fault.hit.state ? nlohmann::json(fault.hit.state->key) : nlohmann::json(nullptr)},
+                       {"seq", fault.hit.state ? nlohmann::json(fault.hit.state->seq) : nlohmann::json(nullptr)},
+                       {"call", fault.hit.call ? nlohmann::json(*fault.hit.call) : nlohmann::json(nullptr)}});
     }
     runs.push_back({{"scenario", r.scenario},
                     {"path", r.path},

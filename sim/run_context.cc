@@ -12,13 +12,16 @@ std::string DescribeRun(const Scenario& scenario, const RunOptions& options) {
                                           : fmt::format("run: scenario {}, seed {}", scenario.path, scenario.seed);
   if (!mutant.empty()) run += ", mutant " + mutant;
   if (options.backend != BackendKind::kModel) run += fmt::format(", backend {}", NameOf(options.backend));
+  if (scenario.perturb_seed) run += fmt::format(", perturb seed {}", *scenario.perturb_seed);
   // A file names its own mutant; --mutant overrides it.
   const std::string run_mutant_flag = options.mutant ? " --mutant " + *options.mutant : "";
   const std::string reproduce =
       scenario.path.empty()
           ? fmt::format("reproduce: build/durasim replay --seed {}{}{}", scenario.seed,
                         mutant.empty() ? "" : " --mutant " + mutant, backend_flags)
-          : fmt::format("reproduce: build/durasim run{}{} {}", run_mutant_flag, backend_flags, scenario.path);
+          : fmt::format("reproduce: build/durasim run{}{}{} {}", run_mutant_flag, backend_flags,
+                        scenario.perturb_seed ? fmt::format(" --perturb-seed {}", *scenario.perturb_seed) : "",
+                        scenario.path);
   return run + "\n" + reproduce;
 }
 

@@ -45,6 +45,16 @@ TEST(RunContext, AFileNamesItsMutantAndAnOverrideIsAFlag) {
             "reproduce: build/durasim run --mutant canary --backend mock --compare-model negative/legacy.yaml");
 }
 
+TEST(RunContext, APerturbedScheduleIsRerunWithItsPerturbSeed) {
+  // Strategy: a run on a perturbed schedule names its perturb seed and
+  // reproduces with --perturb-seed (right whether the file or the flag set it).
+  Scenario scenario = FromFile("scenarios/fast/crash.yaml");
+  scenario.perturb_seed = 12345;
+  EXPECT_EQ(DescribeRun(scenario, RunOptions{}),
+            "run: scenario scenarios/fast/crash.yaml, seed 7, perturb seed 12345\n"
+            "reproduce: build/durasim run --perturb-seed 12345 scenarios/fast/crash.yaml");
+}
+
 TEST(RunContext, AGeneratedScenarioIsReplayedFromItsSeed) {
   // Strategy: a scenario without a path is reproduced by `replay --seed`.
   RunOptions options;

@@ -142,7 +142,7 @@ TEST(RunnerTest, AnArmedFaultThatNeverFiresIsAnErrorUnlessAllowed) {
   EXPECT_EQ(fires.verdict, Verdict::kPass);
   ASSERT_EQ(fires.armed_faults.size(), 1u);
   EXPECT_TRUE(fires.armed_faults[0].fired_at.has_value());
-  EXPECT_EQ(fires.armed_faults[0].put, PutPoint::kStart);
+  EXPECT_EQ(fires.armed_faults[0].hit.put, PutPoint::kStart);
 }
 
 // Strategy: a deployed plan that answers differently without faults leaves

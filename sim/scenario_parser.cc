@@ -62,11 +62,12 @@ class ScenarioParser {
  public:
   Scenario Parse(const YAML::Node& root) {
     Mapping top(Value{root, PosOf(root.Mark()), "the scenario"},
-                {"name", "description", "seed", "mutant", "parallelism", "max_parallelism", "log", "suppliers", "actions",
+                {"name", "description", "seed", "perturb_seed", "mutant", "parallelism", "max_parallelism", "log", "suppliers", "actions",
                  "inputs", "attempts", "expect"});
     scenario_.name = ReadName(top.Require("name"));
     if (const Value* v = top.Find("description")) scenario_.description = ReadString(*v);
     if (const Value* v = top.Find("seed")) scenario_.seed = ReadUint64(*v);
+    if (const Value* v = top.Find("perturb_seed")) scenario_.perturb_seed = ReadUint64(*v);
     if (const Value* v = top.Find("mutant")) scenario_.mutant = ReadName(*v);
     if (const Value* v = top.Find("max_parallelism")) {
       scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, kMaxParallelismUpperBound));
@@ -95,14 +96,32 @@ class ScenarioParser {
     if (const Value* f = log.Find("partitions")) {
       config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax));
     }
-    if (const Value* f = log.Find("linger_ms")) config.linger_ms = ReadInt(*f, 0, kDurationMsMax);
-    if (const Value* f = log.Find("ack_latency_ms")) config.ack_latency_ms = ReadInt(*f, 0, kDurationMsMax);
+    if (const Value* f = log.Find("linger_ms")) ReadLatencyMs(*f, config.linger_ms, config.linger_ms_max);
+    if (const Value* f = log.Find("ack_latency_ms")) {
+      ReadLatencyMs(*f, config.ack_latency_ms, config.ack_latency_ms_max);
+    }
     if (const Value* f = log.Find("delivery_timeout_ms")) {
       config.delivery_timeout_ms = ReadInt(*f, 1, kDurationMsMax);
     }
     if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax);
     if (const Value* f = log.Find("tombstones")) config.tombstones = ReadBool(*f);
     if (const Value* f = log.Find("retention_ms")) config.retention_ms = ReadInt(*f, 0, kDurationMsMax);
+  }
+
+  // A latency: an integer (fixed), or a range `{min, max}` that a perturbed
+  // run draws from (model/perturbation.h); a run without --perturb takes min.
+  static void ReadLatencyMs(const Value& v, int64_t& min, std::optional<int64_t>& max) {
+    if (!v.node.IsMap()) {
+      min = ReadInt(v, 0, kDurationMsMax);
+      return;
+    }
+    Mapping range(v, {"min", "max"});
+    min = ReadInt(range.Require("min"), 0, kDurationMsMax);
+    const Value& upper = range.Require("max");
+    max = ReadInt(upper, 0, kDurationMsMax);
+    if (*max < min) {
+      Fail(upper.pos, fmt::format("expected a max >= its min ({}) in the range of {}, got {}", min, v.what, *max));
+    }
   }
 
   // The names a plan declared so far, for duplicates and listeners.
@@ -145,7 +164,7 @@ class ScenarioParser {
     supplier.name = ReadUniqueName(map.Require("name"), "supplier", names.suppliers);
     if (const Value* f = map.Find("scale")) supplier.scale = ReadInt(*f, kInt64Min, kInt64Max);
     if (const Value* f = map.Find("drifting")) supplier.drifting = ReadBool(*f);
-    if (const Value* f = map.Find("latency_ms")) supplier.latency_ms = ReadInt(*f, 0, kDurationMsMax);
+    if (const Value* f = map.Find("latency_ms")) ReadLatencyMs(*f, supplier.latency_ms, supplier.latency_ms_max);
     if (const Value* f = map.Find("fails")) {
       Mapping fails(*f, {"nth"});
       supplier.fails_nth = ReadInt(fails.Require("nth"), 1, kCountMax);
@@ -408,12 +427,92 @@ class ScenarioParser {
   }
 
   void ParseArm(const Value& arg, AttemptStep& step) const {
-    Mapping arm(arg, {"fault", "nth", "subtask"});
+    Mapping arm(arg, {"fault", "nth", "subtask", "put", "key", "seq", "action", "call"});
     step.fault = ReadFault(arm.Require("fault"));
     if (const Value* nth = arm.Find("nth")) step.nth = ReadInt(*nth, 1, kCountMax);
     if (const Value* subtask = arm.Find("subtask")) {
       step.subtask = static_cast<int32_t>(ReadInt(*subtask, 0, parallelism_ - 1));
     }
+    ParseSelector(arm, step);
+  }
+
+  // Which points of its kind a fault counts (FaultSelector): each field must
+  // be one the kind's points have, and name something the scenario has.
+  void ParseSelector(const Mapping& arm, AttemptStep& step) const {
+    FaultSelector& select = step.select;
+    const FaultTarget target = TargetOf(step.fault);
+    auto refuse = [&](const char* field, const Value& v) {
+      Fail(v.pos, fmt::format("'{}' cannot aim fault {}: {}", field, NameOf(step.fault), TargetDescription(target)));
+    };
+    if (const Value* put = arm.Find("put")) {
+      if (target != FaultTarget::kPut) refuse("put", *put);
+      select.put = ReadPut(*put, step.fault);
+    }
+    for (const char* field : {"key", "seq", "action", "call"}) {
+      if (const Value* v = arm.Find(field); v != nullptr && target == FaultTarget::kCheckpoint) refuse(field, *v);
+    }
+    if (const Value* key = arm.Find("key")) {
+      select.key = ReadString(*key);
+      const bool known = std::any_of(scenario_.inputs.begin(), scenario_.inputs.end(),
+                                     [&](const InputSpec& input) { return input.key == *select.key; });
+      if (!known) Fail(key->pos, fmt::format("no input has key {:?}: a fault aimed at it could never fire", *select.key));
+    }
+    if (const Value* seq = arm.Find("seq")) select.seq = ReadInt(*seq, 1, kCountMax);
+    if (const Value* action = arm.Find("action")) {
+      select.action = ReadString(*action);
+      const bool known = std::any_of(scenario_.actions.begin(), scenario_.actions.end(),
+                                     [&](const ActionSpec& a) { return a.name == *select.action; });
+      if (!known) Fail(action->pos, fmt::format("no action is named '{}'", *select.action));
+    }
+    if (const Value* call = arm.Find("call")) {
+      if (select.put && select.put != PutPoint::kPending && select.put != PutPoint::kResult) {
+        Fail(call->pos, fmt::format("'call' aims at a durable call, but a {} put belongs to no call; expected put: "
+                                    "pending or result",
+                                    NameOf(*select.put)));
+      }
+      select.call = static_cast<int32_t>(ReadInt(*call, 0, kCountMax));
+    }
+  }
+
+  // What a fault kind's points are: writes, durable calls or checkpoints.
+  enum class FaultTarget { kPut, kCall, kCheckpoint };
+  static FaultTarget TargetOf(FaultKind kind) {
+    switch (kind) {
+      case FaultKind::kCrashAfterPutPersisted:
+      case FaultKind::kCrashAfterPutAcked:
+      case FaultKind::kRejectPut:
+      case FaultKind::kLoseAck:
+      case FaultKind::kCancelPut:
+      case FaultKind::kCorruptRecord: return FaultTarget::kPut;
+      case FaultKind::kCrashBetweenCalls:
+      case FaultKind::kCrashAsyncInFlight:
+      case FaultKind::kCancelCall: return FaultTarget::kCall;
+      case FaultKind::kCrashBeforeCheckpoint:
+      case FaultKind::kCrashAfterCheckpoint: return FaultTarget::kCheckpoint;
+    }
+    return FaultTarget::kCheckpoint;
+  }
+  static const char* TargetDescription(FaultTarget target) {
+    switch (target) {
+      case FaultTarget::kPut: return "its points are writes (put, key, seq, action, call)";
+      case FaultTarget::kCall: return "its points are durable calls (key, seq, action, call)";
+      case FaultTarget::kCheckpoint: return "its points are checkpoints (nth and subtask only)";
+    }
+    return "";
+  }
+
+  static PutPoint ReadPut(const Value& v, FaultKind fault) {
+    const std::string name = ReadString(v);
+    std::optional<PutPoint> put = ParseName<PutPoint>(name);
+    if (!put) Fail(v.pos, fmt::format("unknown put '{}'; expected one of: {}", name, NameList<PutPoint>()));
+    // A tombstone is sent without waiting: nothing waits for it to cancel,
+    // and no acknowledgement reaches anyone.
+    if (*put == PutPoint::kTombstone && (fault == FaultKind::kCancelPut || fault == FaultKind::kCrashAfterPutAcked)) {
+      Fail(v.pos, fmt::format("a tombstone is sent without waiting for its acknowledgement, so {} never fires on "
+                              "one; expected one of: start, pending, result, complete",
+                              NameOf(fault)));
+    }
+    return *put;
   }
 
   static FaultKind ReadFault(const Value& v) {

@@ -72,6 +72,11 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
       out << YAML::Key << "fault" << YAML::Value << NameOf(step.fault) << YAML::Key << "nth" << YAML::Value
           << step.nth;
       if (step.subtask) out << YAML::Key << "subtask" << YAML::Value << *step.subtask;
+      if (step.select.put) out << YAML::Key << "put" << YAML::Value << NameOf(*step.select.put);
+      if (step.select.key) out << YAML::Key << "key" << YAML::Value << YAML::DoubleQuoted << *step.select.key;
+      if (step.select.seq) out << YAML::Key << "seq" << YAML::Value << *step.select.seq;
+      if (step.select.action) out << YAML::Key << "action" << YAML::Value << *step.select.action;
+      if (step.select.call) out << YAML::Key << "call" << YAML::Value << *step.select.call;
       out << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kBrokerDown:
@@ -92,11 +97,24 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
   }
 }
 
+// A latency as the parser reads it: an integer, or `{min, max}` when a
+// perturbed run may draw it from a range.
+void WriteLatencyMs(YAML::Emitter& out, const char* key, int64_t min, const std::optional<int64_t>& max) {
+  out << YAML::Key << key << YAML::Value;
+  if (!max.has_value()) {
+    out << min;
+    return;
+  }
+  out << YAML::Flow << YAML::BeginMap << YAML::Key << "min" << YAML::Value << min << YAML::Key << "max" << YAML::Value
+      << *max << YAML::EndMap;
+}
+
 void WriteLog(YAML::Emitter& out, const LogConfig& log) {
   out << YAML::Key << "log" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "partitions"
-      << YAML::Value << log.partitions << YAML::Key << "linger_ms" << YAML::Value << log.linger_ms << YAML::Key
-      << "ack_latency_ms" << YAML::Value << log.ack_latency_ms << YAML::Key << "delivery_timeout_ms" << YAML::Value
-      << log.delivery_timeout_ms;
+      << YAML::Value << log.partitions;
+  WriteLatencyMs(out, "linger_ms", log.linger_ms, log.linger_ms_max);
+  WriteLatencyMs(out, "ack_latency_ms", log.ack_latency_ms, log.ack_latency_ms_max);
+  out << YAML::Key << "delivery_timeout_ms" << YAML::Value << log.delivery_timeout_ms;
   if (log.put_retries_max != 0) out << YAML::Key << "put_retries_max" << YAML::Value << log.put_retries_max;
   if (log.tombstones) out << YAML::Key << "tombstones" << YAML::Value << true;
   if (log.retention_ms != 0) out << YAML::Key << "retention_ms" << YAML::Value << log.retention_ms;
@@ -109,7 +127,7 @@ void WriteSuppliers(YAML::Emitter& out, const std::vector<SupplierSpec>& supplie
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << supplier.name;
     if (supplier.scale.has_value()) out << YAML::Key << "scale" << YAML::Value << *supplier.scale;
     if (supplier.drifting) out << YAML::Key << "drifting" << YAML::Value << true;
-    out << YAML::Key << "latency_ms" << YAML::Value << supplier.latency_ms;
+    WriteLatencyMs(out, "latency_ms", supplier.latency_ms, supplier.latency_ms_max);
     if (supplier.fails_nth.has_value()) {
       out << YAML::Key << "fails" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "nth" << YAML::Value
           << *supplier.fails_nth << YAML::EndMap;
@@ -209,6 +227,7 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << s.name;
   if (!s.description.empty()) out << YAML::Key << "description" << YAML::Value << YAML::DoubleQuoted << s.description;
   out << YAML::Key << "seed" << YAML::Value << s.seed;
+  if (s.perturb_seed.has_value()) out << YAML::Key << "perturb_seed" << YAML::Value << *s.perturb_seed;
   if (s.mutant.has_value()) out << YAML::Key << "mutant" << YAML::Value << *s.mutant;
   if (s.max_parallelism != kDefaultMaxParallelism) {
     out << YAML::Key << "max_parallelism" << YAML::Value << s.max_parallelism;

@@ -82,7 +82,7 @@ constexpr QuotedKill kQuotedKills[] = {
     {"leak-completed-boundaries", 1, Invariant::kBoundedMemory},
     {"leak-checkpoint-map-on-abort", 4, Invariant::kBoundedMemory},
     {"rebuild-accepts-invalid", 10, Invariant::kInvalidRecovery},
-    {"prune-on-snapshot", 188, Invariant::kFinished},
+    {"prune-on-snapshot", 27, Invariant::kFinished},
     {"pending-as-hit", 1, Invariant::kSameAnswer},
     {"cancel-as-failure", 11, Invariant::kSameAnswer},
     {"canary", 1, Invariant::kSameAnswer},

@@ -1,0 +1,72 @@
+// FaultPoint implementation.
+#include "model/fault_point.h"
+
+#include <fmt/format.h>
+
+namespace durasim {
+
+namespace {
+
+// Which put of an action a state is, as the runtime writes them: the first
+// state has no calls, a call's slot is pending before the call and holds its
+// outcome after it, the finished state is completed.
+PutPoint PutOfState(const ActionState& state) {
+  if (state.completed) return PutPoint::kComplete;
+  if (state.call_results.empty()) return PutPoint::kStart;
+  return state.call_results.back().status == CallStatus::kPending ? PutPoint::kPending : PutPoint::kResult;
+}
+
+}  // namespace
+
+FaultPoint PutFaultPoint(const std::string& record_key, const std::string& value, int subtask,
+                         const DecodedState* decoded) {
+  FaultPoint point;
+  point.subtask = subtask;
+  if (Result<StateKey> key = ParseRecordKey(record_key); key.ok()) point.state = *key;
+  if (value.empty()) {
+    point.put = PutPoint::kTombstone;
+    return point;
+  }
+  std::optional<DecodedState> own;
+  if (decoded == nullptr) {
+    Result<DecodedState> read = DecodeStateValue(value);
+    if (!read.ok()) return point;
+    own = std::move(read.value());
+    decoded = &*own;
+  }
+  point.put = PutOfState(decoded->state);
+  if (point.put == PutPoint::kPending || point.put == PutPoint::kResult) {
+    point.call = static_cast<int>(decoded->state.call_results.size()) - 1;
+  }
+  return point;
+}
+
+FaultPoint CallFaultPoint(const CallIdentity& call, int subtask) {
+  FaultPoint point;
+  point.subtask = subtask;
+  point.state = call.state_key;
+  point.call = call.call_index;
+  return point;
+}
+
+bool Selects(const FaultSelector& select, std::optional<uint64_t> action_hash, const FaultPoint& point) {
+  // A tombstone is a write of its own kind: only a fault that asks for one
+  // counts it.
+  const bool tombstone = point.put == PutPoint::kTombstone;
+  if (tombstone != (select.put == PutPoint::kTombstone)) return false;
+  if (select.put && point.put != select.put) return false;
+  if (select.key && (!point.state || point.state->key != *select.key)) return false;
+  if (select.seq && (!point.state || point.state->seq != *select.seq)) return false;
+  if (action_hash && (!point.state || point.state->action_hash != *action_hash)) return false;
+  if (select.call && point.call != select.call) return false;
+  return true;
+}
+
+std::string DescribeFaultPoint(const FaultPoint& point) {
+  std::string out;
+  if (point.state) out += fmt::format(" key={:?} seq={}", point.state->key, point.state->seq);
+  if (point.call) out += fmt::format(" call={}", *point.call);
+  return out;
+}
+
+}  // namespace durasim

@@ -1,0 +1,58 @@
+// Perturbed schedules: `durasim run FILE --perturb N` runs one hand-written
+// scenario under N schedules derived from its `seed:` (model/perturbation.h
+// says what a schedule varies), and every one must keep the file's
+// expectation. A schedule that breaks it is reported with its perturb seed
+// and written under the failures folder as a scenario file that carries the
+// seed (`perturb_seed:`), shrunk when the run showed a violation, so
+// `durasim run` of that file, or `durasim run FILE --perturb-seed S`,
+// replays exactly that schedule.
+//
+// Thread-safety: RunPerturbed runs schedules on `jobs` worker threads; each
+// run is independent (sim/runner.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/scenario.h"
+#include "sim/runner.h"
+
+namespace durasim {
+
+struct PerturbOptions {
+  int64_t schedules = 0;  // N of --perturb N
+  int jobs = 1;
+  std::string failures_dir = "failures";
+  double shrink_budget_s = 20;  // per written failure
+  int written_max = 3;          // failures written (and shrunk) per file; the others are only reported
+};
+
+// One schedule of one file that did not keep the file's expectation.
+struct PerturbedFailure {
+  int64_t index = 0;          // schedule index in 0..N-1
+  uint64_t perturb_seed = 0;  // PerturbedSeed(file seed, index)
+  RunReport report;
+  std::string written;        // the failure file, "" when not written
+};
+
+struct PerturbedFile {
+  std::string path;
+  std::string name;
+  uint64_t seed = 0;  // the file's `seed:`
+  int64_t schedules = 0;
+  std::vector<PerturbedFailure> failures;  // in schedule order
+  std::vector<uint64_t> trace_hashes;      // per schedule
+  int64_t distinct_traces = 0;
+};
+
+// Runs N perturbed schedules of every scenario; the outcomes in scenario order.
+std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, const RunOptions& options,
+                                        const PerturbOptions& perturb);
+
+// The command: runs, prints one line per file (and each failure), writes the
+// failures; exit status 0 when every schedule of every file kept its
+// expectation, else 1 (sim/exit_codes.h).
+int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& options, const PerturbOptions& perturb);
+
+}  // namespace durasim
