@@ -15,5 +15,15 @@ inline constexpr int kExitLiveness = 3;     // explore: a run was stuck
 inline constexpr int kExitDeterminism = 4;  // explore: a seed gave two traces
 inline constexpr int kExitError = 5;        // explore: a run ended in error
 inline constexpr int kExitCoverage = 6;     // explore --require-coverage: a fault kind never fired
+// Any command: every run was as expected, but an output it was asked for (a
+// failure file, --report-json, --junit, a shrunk file) could not be written;
+// stderr names it. When a run also failed, that failure's code wins (the
+// output is still named on stderr, and a failure file's scenario printed).
+inline constexpr int kExitOutput = 7;
+// explore, mutants, run: interrupted by SIGINT / SIGTERM (128 + the signal);
+// the runs that had started finished and every report was written, marked
+// interrupted (sim/explore/interrupt.h).
+inline constexpr int kExitSigint = 130;
+inline constexpr int kExitSigterm = 143;
 
 }  // namespace durasim

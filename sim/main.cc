@@ -1,6 +1,7 @@
 // durasim: the command-line entry point.
 //
-//   durasim run PATH... [--mutant NAME] [--trace] [--report-json FILE]
+//   durasim run PATH... [--mutant NAME] [--trace] [--report-json FILE] [--junit FILE]
+//                       [--filter TEXT] [--fail-fast]
 //                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
 //                       [--compare-model] [--check-determinism]
 //                       [--perturb N [--jobs J] [--failures-dir D] [--shrink-budget-s T] | --perturb-seed S]
@@ -9,6 +10,7 @@
 //                   [--check-determinism] [--require-coverage] [BACKEND]
 //   durasim replay --seed S [--mutant M] [--trace] [--write FILE] [BACKEND]
 //     BACKEND: [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT] [--compare-model]
+//   durasim shrink FILE [--out FILE] [--shrink-budget-s T] [BACKEND]
 //   durasim merge-reports --out FILE REPORT...
 //   durasim mutants-list
 //   durasim mutants [--seeds N] [--seed-start S] [--jobs J] [--report-json FILE] [--failures-dir D]
@@ -17,17 +19,25 @@
 // Exit status (sim/exit_codes.h) of run and replay: 0 when every run's
 // verdict matched its expectation, 1 when some did not, 2 on a usage or
 // input error. explore: 1 violation, 3 liveness, 4 determinism, 5 error,
-// 6 coverage.
+// 6 coverage. Any command: 7 when an output it was asked for could not be
+// written (and nothing else failed); 130 / 143 when SIGINT / SIGTERM
+// stopped it (the reports are written, marked interrupted).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <algorithm>
+#include <chrono>
+#include <fmt/ranges.h>
+#include <limits>
 #include <filesystem>
 #include <iostream>
 
 #include "sim/exit_codes.h"
 #include "sim/perturb.h"
 #include "sim/explore/merge_reports.h"
+#include "sim/explore/failure_file.h"
+#include "sim/explore/interrupt.h"
 #include "sim/explore/mutants_command.h"
+#include "sim/explore/shrink_command.h"
 #include "sim/explore/sweep.h"
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
@@ -36,6 +46,8 @@
 #include "model/scenario.h"
 #include "sim/scenario_writer.h"
 #include "sim/scenario_parser.h"
+#include "sim/suggest.h"
+#include "store/rdkafka_log.h"
 
 #include <unistd.h>
 
@@ -45,7 +57,7 @@ namespace fs = std::filesystem;
 using namespace durasim;
 
 // Scenario files named by the arguments: files as given, folders searched
-// recursively for *.yaml, sorted. scenarios/malformed/ holds deliberately
+// recursively for *.yaml and *.yml, sorted. scenarios/malformed/ holds deliberately
 // broken files for the parser tests and is skipped when a folder is given.
 Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::string>& paths) {
   std::vector<std::string> files;
@@ -59,7 +71,10 @@ Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::str
           it.disable_recursion_pending();
           continue;
         }
-        if (it->is_regular_file() && it->path().extension() == ".yaml") found.push_back(it->path().string());
+        const fs::path extension = it->path().extension();
+        if (it->is_regular_file() && (extension == ".yaml" || extension == ".yml")) {
+          found.push_back(it->path().string());
+        }
       }
       if (error) return Status(StatusCode::kInvalidArgument, path + ": " + error.message());
       std::sort(found.begin(), found.end());
@@ -70,7 +85,7 @@ Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::str
       return Status(StatusCode::kInvalidArgument, path + ": no such file or folder");
     }
   }
-  if (files.empty()) return Status(StatusCode::kInvalidArgument, "no scenario files (*.yaml) found");
+  if (files.empty()) return Status(StatusCode::kInvalidArgument, "no scenario files (*.yaml, *.yml) found");
   return files;
 }
 
@@ -78,21 +93,48 @@ Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::str
 struct RunFlags {
   bool print_trace = false;
   std::string report_json;
+  std::string junit;
+  std::string filter;  // only files whose path contains it
+  bool fail_fast = false;
   PerturbOptions perturb;               // --perturb N (schedules > 0): sim/perturb.h
   std::optional<uint64_t> perturb_seed;  // --perturb-seed S: one perturbed schedule
 };
 
+// The files whose path contains `filter` (all when it is empty).
+std::vector<std::string> Filtered(const std::vector<std::string>& files, const std::string& filter) {
+  if (filter.empty()) return files;
+  std::vector<std::string> kept;
+  for (const std::string& file : files) {
+    if (file.find(filter) != std::string::npos) kept.push_back(file);
+  }
+  return kept;
+}
+
+// Writes `contents` to `path` (when asked for); a failure is named on stderr
+// and counted in `unwritten`.
+void WriteReport(const std::string& path, const std::string& contents, std::vector<std::string>& unwritten) {
+  if (path.empty()) return;
+  const Status written = WriteFile(path, contents);
+  if (written.ok()) return;
+  std::cerr << "durasim: " << written.message() << "\n";
+  unwritten.push_back(path);
+}
+
 int RunCommand(const std::vector<std::string>& paths, const RunOptions& options, const RunFlags& flags) {
-  const bool print_trace = flags.print_trace;
-  const std::string& report_json = flags.report_json;
-  Result<std::vector<std::string>> files = CollectScenarioFiles(paths);
-  if (!files.ok()) {
-    std::cerr << "durasim: " << files.status().message() << "\n";
+  const auto start = std::chrono::steady_clock::now();
+  Result<std::vector<std::string>> collected = CollectScenarioFiles(paths);
+  if (!collected.ok()) {
+    std::cerr << "durasim: " << collected.status().message() << "\n";
+    return kExitUsage;
+  }
+  const std::vector<std::string> files = Filtered(*collected, flags.filter);
+  if (files.empty()) {
+    std::cerr << "durasim: no scenario file's path contains \"" << flags.filter << "\" (--filter)\n";
     return kExitUsage;
   }
   std::vector<Scenario> scenarios;
   bool input_error = false;
-  for (const std::string& file : *files) {
+  for (const std::string& file : files) {
     Result<Scenario> scenario = LoadScenarioFile(file);
     if (!scenario.ok()) {
       std::cerr << scenario.status().message() << "\n";
@@ -103,7 +145,7 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   }
   if (input_error) return kExitUsage;
   if (flags.perturb.schedules > 0) {
-    if (print_trace || !report_json.empty()) {
+    if (flags.print_trace || !flags.report_json.empty() || !flags.junit.empty()) {
       std::cerr << "durasim: --perturb writes each schedule that fails as a scenario file; for a trace or a JSON "
                    "report run one schedule with --perturb-seed S\n";
       return kExitUsage;
@@ -114,45 +156,76 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
     for (Scenario& scenario : scenarios) scenario.perturb_seed = flags.perturb_seed;
   }
   std::vector<RunReport> reports;
+  size_t skipped = 0;
   for (const Scenario& scenario : scenarios) {
+    // No new run starts after an interrupt or (--fail-fast) a failed one.
+    if (Interrupted() || (flags.fail_fast && !reports.empty() && !reports.back().ok)) {
+      ++skipped;
+      continue;
+    }
     RunReport report = RunScenario(scenario, options);
-    if (print_trace) {
+    if (flags.print_trace) {
       std::cout << "trace of " << report.scenario << ":\n";
       for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
     }
     reports.push_back(std::move(report));
   }
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Written before anything else can go wrong: a failing run is never lost.
-  if (!report_json.empty()) {
-    const Status written = WriteFile(report_json, RenderJson(reports));
-    if (!written.ok()) {
-      std::cerr << "durasim: " << written.message() << "\n";
-      return kExitUsage;
-    }
-  }
+  std::vector<std::string> unwritten;
+  WriteReport(flags.report_json, RenderJson(reports, Interrupted()), unwritten);
+  const std::string reproduce_flags =
+      (options.mutant ? " --mutant " + *options.mutant : "") + BackendFlags(options);
+  WriteReport(flags.junit, RenderJunit(reports, reproduce_flags, wall_s), unwritten);
   std::cout << RenderTable(reports);
+  if (skipped > 0) {
+    std::cout << fmt::format("{}: {} of {} scenario files not run\n",
+                             Interrupted() ? std::string("interrupted by ") + InterruptName() : "--fail-fast", skipped,
+                             scenarios.size());
+  }
+  for (const std::string& path : unwritten) std::cout << "NOT WRITTEN: " << path << "\n";
+  std::cout << std::flush;
+  if (Interrupted()) return InterruptExitCode();
   const bool all_ok = std::all_of(reports.begin(), reports.end(), [](const RunReport& r) { return r.ok; });
-  return all_ok ? kExitOk : kExitNotAsExpected;
+  if (!all_ok) return kExitNotAsExpected;
+  return unwritten.empty() ? kExitOk : kExitOutput;
 }
 
+// Runs the scenario of `seed`; with --write, writes it down by the rule of
+// failure files (sim/explore/failure_file.h): a failure of the production
+// code expects pass (the file fails until the bug is fixed), a mutant's
+// failure expects what it showed; a passing run expects pass.
 int ReplayCommand(uint64_t seed, const RunOptions& options, bool print_trace, const std::string& write_path) {
   Generated generated = GenerateFromSeed(seed);
   std::cout << "seed " << seed << " swarm: " << generated.swarm.Describe() << "\n";
-  if (!write_path.empty()) {
-    Scenario written = generated.scenario;
-    written.mutant = options.mutant;
-    const Status status = WriteFile(write_path, WriteScenarioYaml(written, {fmt::format("generated by durasim replay --seed {}", seed)}));
-    if (!status.ok()) {
-      std::cerr << "durasim: " << status.message() << "\n";
-      return kExitUsage;
-    }
-  }
   RunReport report = RunScenario(generated.scenario, options);
   if (print_trace) {
     for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
   }
   std::cout << RenderTable({report});
-  return report.ok ? kExitOk : kExitNotAsExpected;
+  bool unwritten = false;
+  if (!write_path.empty()) {
+    const std::string backend_flags = BackendFlags(options);
+    std::vector<std::string> header = {fmt::format("generated by durasim replay --seed {}{}{} --write", seed,
+                                                   options.mutant ? " --mutant " + *options.mutant : "",
+                                                   backend_flags)};
+    Scenario written = generated.scenario;
+    written.mutant = options.mutant;
+    if (!report.ok) {
+      const ExpectedVerdict failure = FiledUnder(report);
+      written = FailingScenario(generated.scenario, options.mutant, failure);
+      for (std::string& line : ExpectationLines(write_path, options.mutant, failure, backend_flags)) {
+        header.push_back(std::move(line));
+      }
+      header.push_back(FirstViolationLine(!report.violations.empty() ? report.violations.front().message : report.error));
+      header.push_back(fmt::format("not shrunk: build/durasim shrink {}", write_path));
+    }
+    unwritten = !WriteFailureFile(write_path, written, header).ok();
+    if (!unwritten) std::cout << "written: " << write_path << "\n";
+  }
+  std::cout << std::flush;
+  if (!report.ok) return kExitNotAsExpected;
+  return unwritten ? kExitOutput : kExitOk;
 }
 
 // "log backend: model (in-memory), mock (...), kafka (...)".
@@ -171,7 +244,8 @@ void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& boo
       .add_option_function<std::string>(
           "--backend", [&backend](const std::string& name) { backend = ParseName<BackendKind>(name).value(); },
           BackendHelp())
-      ->check(CLI::IsMember(NamesOf<BackendKind>()));
+      ->check(CLI::IsMember(NamesOf<BackendKind>()))
+      ->default_str(NameOf(backend));
   command.add_option("--bootstrap-servers", bootstrap_servers, "the broker for --backend kafka");
   command.add_flag("--compare-model", compare_model,
                    "also run on the model; any different observation, down to the trace, is a failure");
@@ -190,9 +264,65 @@ bool ParseShard(const std::string& text, int& index, int& count) {
   return count >= 1 && index >= 0 && index < count;
 }
 
+// A whole number >= `minimum` (a seed, a count), with errors in words: a
+// negative number is rejected, never wrapped to 2^64 - 1, and a range is
+// never printed as its 300-digit limits.
+CLI::Validator WholeNumber(uint64_t minimum, const std::string& what) {  // what: "a seed", "a count"
+  return CLI::Validator(
+      [minimum, what](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          if (!text.empty() && text[0] == '-') return fmt::format("cannot be negative, got {}", text);
+          return fmt::format("{} is a whole number, got \"{}\"", what, text);
+        }
+        uint64_t value = 0;
+        try {
+          value = std::stoull(text);
+        } catch (const std::exception&) {
+          return fmt::format("must be at most 2^64 - 1, got {}", text);
+        }
+        if (value < minimum) return fmt::format("must be at least {}, got {}", minimum, text);
+        return "";
+      },
+      minimum == 0 ? "N>=0" : fmt::format("N>={}", minimum));
+}
+
+// Jobs: 1..256 worker threads.
+CLI::Validator Jobs() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        int value = 0;
+        try {
+          size_t used = 0;
+          value = std::stoi(text, &used);
+          if (used != text.size()) value = 0;
+        } catch (const std::exception&) {
+          value = 0;
+        }
+        if (value < 1 || value > 256) return fmt::format("takes 1 to 256 worker threads, got {}", text);
+        return "";
+      },
+      "1..256");
+}
+
+// Seconds: a non-negative number.
+CLI::Validator Seconds() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          size_t used = 0;
+          const double value = std::stod(text, &used);
+          if (used == text.size() && value >= 0) return "";
+        } catch (const std::exception&) {
+        }
+        return fmt::format("takes seconds (0 or more), got {}", text);
+      },
+      "SECONDS");
+}
+
 // Every subcommand and the values its flags set.
 struct Cli {
   CLI::App app{"durasim: deterministic simulation and fault injection for durable action state in Kafka"};
+  bool verbose = false;
 
   CLI::App* run = nullptr;
   RunOptions run_options;
@@ -212,6 +342,9 @@ struct Cli {
   std::string replay_write;
   bool replay_trace = false;
 
+  CLI::App* shrink = nullptr;
+  ShrinkCommandOptions shrink_options;
+
   CLI::App* merge = nullptr;
   std::string merge_out;
   std::vector<std::string> merge_in;
@@ -226,11 +359,14 @@ struct Cli {
 void AddRun(Cli& cli) {
   cli.run = cli.app.add_subcommand("run", "run scenario files or folders of them");
   CLI::App& run = *cli.run;
-  run.add_option("paths", cli.paths, "scenario files or folders")->required();
+  run.add_option("paths", cli.paths, "scenario files or folders (*.yaml, *.yml)")->required();
   run.add_option("--mutant", cli.run_mutant, "run with this known-buggy variant (see `durasim mutants-list`)");
   AddBackendOptions(run, cli.run_options.backend, cli.run_options.bootstrap_servers, cli.run_options.compare_model);
   run.add_flag("--trace", cli.run_flags.print_trace, "print every run's trace");
   run.add_option("--report-json", cli.run_flags.report_json, "write a JSON report to this file");
+  run.add_option("--junit", cli.run_flags.junit, "write a JUnit XML report: one test case per scenario file");
+  run.add_option("--filter", cli.run_flags.filter, "only the scenario files whose path contains this text");
+  run.add_flag("--fail-fast", cli.run_flags.fail_fast, "start no further file after one is not as expected");
   run.add_flag("--check-determinism", cli.run_options.check_determinism, "run every scenario twice and compare traces");
   PerturbOptions& perturb = cli.run_flags.perturb;
   CLI::Option* schedules =
@@ -253,30 +389,43 @@ void AddExplore(Cli& cli) {
   cli.explore = cli.app.add_subcommand("explore", "generate scenarios from seeds, inject faults, check invariants");
   CLI::App& explore = *cli.explore;
   SweepOptions& sweep = cli.sweep;
-  explore.add_option("--seeds", sweep.seeds, "number of seeds")->check(CLI::PositiveNumber);
-  explore.add_option("--seed-start", sweep.seed_start, "first seed");
-  explore.add_option("--jobs", sweep.jobs, "worker threads")->check(CLI::Range(1, 256));
+  explore.add_option("--seeds", sweep.seeds, "number of seeds")->check(WholeNumber(1, "a count of seeds"));
+  explore.add_option("--seed-start", sweep.seed_start, "first seed")->check(WholeNumber(0, "a seed"));
+  explore.add_option("--jobs", sweep.jobs, "worker threads")->check(Jobs());
   explore.add_option("--shard", cli.shard, "run shard I of N (I/N): seeds with (seed - start) % N == I");
   explore.add_option("--mutant", cli.explore_mutant, "explore with this known-buggy variant");
   AddBackendOptions(explore, sweep.backend, sweep.bootstrap_servers, sweep.compare_model);
-  explore.add_option("--time-budget-s", sweep.time_budget_s, "stop starting seeds after this many seconds");
+  explore.add_option("--time-budget-s", sweep.time_budget_s, "stop starting seeds after this many seconds (0: none)")
+      ->check(Seconds());
   explore.add_option("--failures-dir", sweep.failures_dir, "where failing scenarios are written");
   explore.add_option("--junit", sweep.junit_path, "write a JUnit XML report");
   explore.add_option("--report-json", sweep.report_json_path, "write a JSON report");
   explore.add_flag("--check-determinism", sweep.check_determinism, "run every seed twice (default: every 16th)");
   explore.add_flag("--require-coverage", sweep.require_coverage, "fail when a fault kind never fired");
-  explore.add_option("--shrink-budget-s", sweep.shrink_budget_s, "wall time to shrink one failure");
+  explore.add_option("--shrink-budget-s", sweep.shrink_budget_s, "wall time to shrink one failure")
+      ->check(Seconds());
 }
 
 void AddReplay(Cli& cli) {
   cli.replay = cli.app.add_subcommand("replay", "run the scenario generated from one explore seed");
   CLI::App& replay = *cli.replay;
-  replay.add_option("--seed", cli.replay_seed, "the seed")->required();
+  replay.add_option("--seed", cli.replay_seed, "the seed")->required()->check(WholeNumber(0, "a seed"));
   replay.add_option("--mutant", cli.replay_mutant, "with this mutant");
   replay.add_flag("--trace", cli.replay_trace, "print the trace");
-  replay.add_option("--write", cli.replay_write, "also write the generated scenario to this file");
+  replay.add_option("--write", cli.replay_write,
+                    "also write the generated scenario to this file (a failure of the production code expects pass)");
   RunOptions& options = cli.replay_options;
   AddBackendOptions(replay, options.backend, options.bootstrap_servers, options.compare_model);
+}
+
+void AddShrink(Cli& cli) {
+  cli.shrink = cli.app.add_subcommand("shrink", "shrink a failing scenario file, keeping its failure");
+  CLI::App& shrink = *cli.shrink;
+  ShrinkCommandOptions& options = cli.shrink_options;
+  shrink.add_option("file", options.path, "the failing scenario file")->required();
+  shrink.add_option("--out", options.out, "write the shrunk file here (default: replace the file)");
+  shrink.add_option("--shrink-budget-s", options.budget_s, "wall time to shrink")->check(Seconds());
+  AddBackendOptions(shrink, options.run.backend, options.run.bootstrap_servers, options.run.compare_model);
 }
 
 void AddMergeAndMutants(Cli& cli) {
@@ -290,19 +439,27 @@ void AddMergeAndMutants(Cli& cli) {
   cli.mutants = cli.app.add_subcommand("mutants", "the kill matrix: explore with every mutant until it is caught");
   CLI::App& mutants = *cli.mutants;
   MutantsOptions& options = cli.mutants_options;
-  mutants.add_option("--seeds", options.seeds, "seed budget per mutant")->check(CLI::PositiveNumber);
-  mutants.add_option("--seed-start", options.seed_start, "first seed");
-  mutants.add_option("--jobs", options.jobs, "worker threads")->check(CLI::Range(1, 256));
+  mutants.add_option("--seeds", options.seeds, "seed budget per mutant")->check(WholeNumber(1, "a count of seeds"));
+  mutants.add_option("--seed-start", options.seed_start, "first seed")->check(WholeNumber(0, "a seed"));
+  mutants.add_option("--jobs", options.jobs, "worker threads")->check(Jobs());
   mutants.add_option("--report-json", options.report_json_path, "write the kill matrix as JSON");
   mutants.add_option("--failures-dir", options.failures_dir, "where shrunk failing scenarios are written");
-  mutants.add_option("--shrink-budget-s", options.shrink_budget_s, "wall time to shrink one failure");
+  mutants.add_option("--shrink-budget-s", options.shrink_budget_s, "wall time to shrink one failure")
+      ->check(Seconds());
   mutants.add_option("--mutant", options.only, "only these mutants (repeatable)");
+}
+
+std::vector<std::string> MutantNames() {
+  std::vector<std::string> names;
+  for (const Mutant& m : AllMutants()) names.push_back(m.name);
+  return names;
 }
 
 // An empty name (no --mutant) or a registered mutant's.
 bool KnownMutant(const std::string& name) {
   if (name.empty() || FindMutant(name) != nullptr) return true;
-  std::cerr << "durasim: unknown mutant \"" << name << "\"; see `durasim mutants-list`\n";
+  std::cerr << "durasim: unknown mutant \"" << name << "\"" << DidYouMean(name, MutantNames())
+            << "; see `durasim mutants-list`\n";
   return false;
 }
 
@@ -311,6 +468,11 @@ int ExploreCommand(Cli& cli) {
   if (!cli.explore_mutant.empty()) cli.sweep.mutant = cli.explore_mutant;
   if (!ParseShard(cli.shard, cli.sweep.shard_index, cli.sweep.shard_count)) {
     std::cerr << "durasim: --shard expects I/N with 0 <= I < N, got \"" << cli.shard << "\"\n";
+    return kExitUsage;
+  }
+  if (cli.sweep.seeds - 1 > std::numeric_limits<uint64_t>::max() - cli.sweep.seed_start) {
+    std::cerr << fmt::format("durasim: --seed-start {} with --seeds {} runs past the last seed, {}\n",
+                             cli.sweep.seed_start, cli.sweep.seeds, std::numeric_limits<uint64_t>::max());
     return kExitUsage;
   }
   cli.sweep.progress_tty = isatty(STDOUT_FILENO) != 0;
@@ -339,26 +501,53 @@ int Dispatch(Cli& cli) {
     if (!cli.replay_mutant.empty()) cli.replay_options.mutant = cli.replay_mutant;
     return ReplayCommand(cli.replay_seed, cli.replay_options, cli.replay_trace, cli.replay_write);
   }
+  if (cli.shrink->parsed()) return RunShrinkCommand(cli.shrink_options);
   if (cli.merge->parsed()) return MergeReports(cli.merge_out, cli.merge_in, cli.merge_coverage);
-  if (cli.mutants->parsed()) return RunMutants(cli.mutants_options);
+  if (cli.mutants->parsed()) {
+    for (const std::string& name : cli.mutants_options.only) {
+      if (!KnownMutant(name)) return kExitUsage;
+    }
+    return RunMutants(cli.mutants_options);
+  }
   if (cli.list->parsed()) ListMutants();
   return kExitOk;
+}
+
+// A first argument that is no option and no subcommand: "did you mean".
+bool UnknownSubcommand(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  const std::string typed = argv[1];
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  if (std::find(names.begin(), names.end(), typed) != names.end()) return false;
+  std::cerr << "durasim: unknown command \"" << typed << "\"" << DidYouMean(typed, names)
+            << "; the commands: " << fmt::format("{}", fmt::join(names, ", ")) << " (durasim --help)\n";
+  return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  InstallInterruptHandlers();
   Cli cli;
   cli.app.require_subcommand(1);
+  cli.app.fallthrough();  // --verbose after the subcommand too
+  cli.app.set_version_flag("--version", std::string("durasim ") + DURASIM_VERSION);
+  // Every option's default in --help; subcommands inherit it.
+  cli.app.option_defaults()->always_capture_default();
+  cli.app.add_flag("--verbose", cli.verbose, "show librdkafka's own log lines on stderr (mock and kafka backends)");
   AddRun(cli);
   AddExplore(cli);
   AddReplay(cli);
+  AddShrink(cli);
   AddMergeAndMutants(cli);
+  if (UnknownSubcommand(cli.app, argc, argv)) return kExitUsage;
   try {
     cli.app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     const int code = cli.app.exit(error);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  SetRdKafkaLogToStderr(cli.verbose);
   return Dispatch(cli);
 }

@@ -71,7 +71,7 @@ void WriteFailure(const Scenario& scenario, const RunOptions& options, const Per
   Scenario written = on_schedule;
   if (kill_file || production_bug) {
     const Scenario failing = FailingScenario(on_schedule, mutant, filed);
-    const ShrinkResult shrunk = ShrinkFailure(failing, options, perturb.shrink_budget_s);
+    const ShrinkResult shrunk = ShrinkFailure(failing, options, filed, perturb.shrink_budget_s);
     written = shrunk.scenario;
     if (production_bug) {
       written.expect = Expectation{};
@@ -84,8 +84,8 @@ void WriteFailure(const Scenario& scenario, const RunOptions& options, const Per
   } else {
     header.push_back("not shrunk: the schedule kept no violation to shrink toward");
   }
-  WriteFailureFile(path, written, header);
-  failure.written = path;
+  // A file that could not be written is not listed (its YAML went to stderr).
+  if (WriteFailureFile(path, written, header).ok()) failure.written = path;
 }
 
 }  // namespace

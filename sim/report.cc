@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 namespace durasim {
@@ -33,6 +32,20 @@ std::string DescribeArmedFault(const ArmedFault& fault) {
   return fmt::format("{} nth={}{} ({}:{}, attempt {}): {}", NameOf(fault.kind), fault.nth,
                      fault.subtask ? fmt::format(" subtask={}", *fault.subtask) : "", fault.pos.line, fault.pos.column,
                      fault.attempt, where);
+}
+
+std::string XmlEscape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -65,7 +78,7 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
   return out;
 }
 
-std::string RenderJson(const std::vector<RunReport>& reports) {
+std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted) {
   nlohmann::json runs = nlohmann::json::array();
   size_t ok = 0;
   for (const RunReport& r : reports) {
@@ -104,17 +117,33 @@ std::string RenderJson(const std::vector<RunReport>& reports) {
                     {"failed_checkpoints", r.failed_checkpoints},
                     {"error", r.error}});
   }
-  nlohmann::json doc = {{"runs", runs}, {"summary", {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok}}}};
+  nlohmann::json doc = {{"runs", runs},
+                        {"summary", {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok}}},
+                        {"interrupted", interrupted}};
   return doc.dump(2) + "\n";
 }
 
-Status WriteFile(const std::string& path, const std::string& contents) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Status(StatusCode::kInvalidArgument, fmt::format("cannot open {} for writing", path));
-  out << contents;
-  out.close();
-  if (!out) return Status(StatusCode::kInternal, fmt::format("writing {} failed", path));
-  return Status::Ok();
+std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s) {
+  size_t failures = 0;
+  for (const RunReport& r : reports) failures += r.ok ? 0 : 1;
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuite name=\"durasim run\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n", reports.size(),
+                     failures, wall_s);
+  for (const RunReport& r : reports) {
+    out += fmt::format("  <testcase classname=\"durasim.run\" name=\"{}\">", XmlEscape(r.path));
+    if (!r.ok) {
+      std::string body = fmt::format("reproduce: build/durasim run{} {}\n", reproduce_flags, r.path);
+      if (!r.error.empty()) body += fmt::format("error: {}\n", r.error);
+      for (const Violation& v : r.violations) body += fmt::format("violation [{}]: {}\n", NameOf(v.invariant), v.message);
+      for (const std::string& m : r.mismatches) body += fmt::format("not as expected: {}\n", m);
+      out += fmt::format("<failure message=\"{}: {}\">{}</failure>", NameOf(r.verdict),
+                         XmlEscape(r.mismatches.empty() ? std::string("not as expected") : r.mismatches.front()),
+                         XmlEscape(body));
+    }
+    out += "</testcase>\n";
+  }
+  out += "</testsuite>\n";
+  return out;
 }
 
 }  // namespace durasim

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/output_file.h"
 #include "sim/runner.h"
 #include "store/status.h"
 
@@ -13,9 +14,14 @@ namespace durasim {
 // simulated time, trace hash; then the violations and mismatches.
 std::string RenderTable(const std::vector<RunReport>& reports);
 
-// The JSON report: {"runs": [...], "summary": {...}}.
-std::string RenderJson(const std::vector<RunReport>& reports);
+// The JSON report: {"runs": [...], "summary": {...}, "interrupted": bool}.
+// `interrupted`: SIGINT/SIGTERM stopped the command before every file ran.
+std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted = false);
 
-Status WriteFile(const std::string& path, const std::string& contents);
+// The JUnit XML report of `run --junit`: one test case per scenario file
+// (its name the file's path), a failure carrying the verdict, the reasons
+// and the command that reproduces it (`reproduce_flags` are the mutant and
+// backend flags of the run, each with a leading space).
+std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s);
 
 }  // namespace durasim

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "store/check.h"
+#include "store/rdkafka_support.h"
 
 namespace durasim {
 
@@ -29,6 +30,7 @@ Status MockStatus(rd_kafka_resp_err_t err, const std::string& what) {
 Result<std::unique_ptr<KafkaMockCluster>> KafkaMockCluster::Start(int brokers) {
   if (brokers < 1) return Status(StatusCode::kInvalidArgument, "a mock cluster needs at least one broker");
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rdkafka::RouteLog(conf);
   char errstr[512];
   // The cluster is created by the owner handle's test.mock.num.brokers rather
   // than rd_kafka_mock_cluster_new: in 2.0.2 rd_kafka_mock_cluster_destroy

@@ -29,6 +29,7 @@ std::string Where(const RdKafkaConfig& config, int32_t partition) {
 }
 
 Status SetAll(rd_kafka_conf_t* conf, const std::vector<std::pair<std::string, std::string>>& properties) {
+  RouteLog(conf);
   char errstr[512];
   for (const auto& [name, value] : properties) {
     if (rd_kafka_conf_set(conf, name.c_str(), value.c_str(), errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {

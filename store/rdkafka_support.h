@@ -47,7 +47,13 @@ struct ConfDeleter {
 };
 using Conf = std::unique_ptr<rd_kafka_conf_t, ConfDeleter>;
 
-// Sets every property on `conf`. Errors: kInvalidArgument naming the property.
+// librdkafka's log lines through store/rdkafka_log.h instead of its
+// default stderr printer.
+void OnLogLine(const rd_kafka_t* rk, int level, const char* facility, const char* message);
+void RouteLog(rd_kafka_conf_t* conf);
+
+// Sets every property on `conf`, and routes its log lines (RouteLog).
+// Errors: kInvalidArgument naming the property.
 [[nodiscard]] Status SetAll(rd_kafka_conf_t* conf, const std::vector<std::pair<std::string, std::string>>& properties);
 
 }  // namespace durasim::rdkafka

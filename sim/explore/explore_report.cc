@@ -9,6 +9,7 @@
 
 #include "model/coverage.h"
 #include "sim/exit_codes.h"
+#include "sim/explore/interrupt.h"
 
 namespace durasim {
 namespace {
@@ -103,11 +104,15 @@ std::string Summary(const SweepResult& result) {
   for (const auto& [name, count] : hits) out += fmt::format("  {:<40} {}\n", name, count);
   if (!result.never_fired.empty()) out += fmt::format("never fired: {}\n", fmt::join(result.never_fired, ", "));
   if (result.budget_exhausted) out += "time budget exhausted: not every seed ran\n";
+  if (result.interrupted) out += "interrupted: not every seed ran\n";
   for (const SeedResult& seed : result.seeds) {
     if (seed.verdict == Verdict::kPass) continue;
-    out += fmt::format("FAILED seed {}: {} [{}] -> {}\n", seed.seed, NameOf(seed.verdict),
-                       fmt::join(Names(seed.invariants), ","), seed.failure_file);
+    // Only a file that was written is named.
+    out += fmt::format("FAILED seed {}: {} [{}] {}\n", seed.seed, NameOf(seed.verdict),
+                       fmt::join(Names(seed.invariants), ","),
+                       seed.failure_file.empty() ? "(no failure file: see stderr)" : "-> " + seed.failure_file);
   }
+  for (const std::string& unwritten : result.unwritten) out += fmt::format("NOT WRITTEN: {}\n", unwritten);
   return out;
 }
 
@@ -120,9 +125,13 @@ std::string ToJunit(const SweepResult& result, const std::optional<std::string>&
   for (const SeedResult& seed : result.seeds) {
     out += fmt::format("  <testcase classname=\"explore\" name=\"seed_{}\">", seed.seed);
     if (seed.verdict != Verdict::kPass) {
-      out += fmt::format("<failure message=\"{} [{}] {}\">{}</failure>", NameOf(seed.verdict),
+      const std::string reproduce =
+          seed.failure_file.empty()
+              ? fmt::format("reproduce: build/durasim replay --seed {}{}", seed.seed, mutant ? " --mutant " + *mutant : "")
+              : fmt::format("reproduce: build/durasim run {}", seed.failure_file);
+      out += fmt::format("<failure message=\"{} [{}] {}\">{}\n{}</failure>", NameOf(seed.verdict),
                          XmlEscape(fmt::format("{}", fmt::join(Names(seed.invariants), ","))),
-                         XmlEscape(seed.failure_file), XmlEscape(seed.message));
+                         XmlEscape(seed.failure_file), XmlEscape(reproduce), XmlEscape(seed.message));
     }
     out += "</testcase>\n";
   }
@@ -131,6 +140,7 @@ std::string ToJunit(const SweepResult& result, const std::optional<std::string>&
 }
 
 int ExitCodeFor(const SweepResult& result, bool require_coverage) {
+  if (result.interrupted && Interrupted()) return InterruptExitCode();
   bool violation = false, liveness = false, determinism = false, error = false;
   for (const SeedResult& seed : result.seeds) {
     if (seed.verdict == Verdict::kError) error = true;
@@ -150,6 +160,7 @@ int ExitCodeFor(const SweepResult& result, bool require_coverage) {
   if (violation) return kExitViolation;
   if (liveness) return kExitLiveness;
   if (require_coverage && !result.never_fired.empty()) return kExitCoverage;
+  if (!result.unwritten.empty()) return kExitOutput;
   return kExitOk;
 }
 

@@ -48,7 +48,7 @@ struct SeedResult {
   std::string trace_hash;             // 16 hex digits
   int64_t sim_time_us = 0;
   std::map<std::string, int64_t> fault_hits;  // coverage point name -> hits (model/coverage.h)
-  std::string failure_file;                   // written scenario, if it failed
+  std::string failure_file;                   // the written scenario, if it failed and could be written
   std::string message;                        // first violation or error, for reports
 };
 
@@ -56,7 +56,9 @@ struct SweepResult {
   std::vector<SeedResult> seeds;  // in seed order
   double wall_s = 0;
   bool budget_exhausted = false;
+  bool interrupted = false;              // SIGINT/SIGTERM: not every seed ran
   std::vector<std::string> never_fired;  // required coverage points with no hit
+  std::vector<std::string> unwritten;    // outputs that could not be written (sim/exit_codes.h kExitOutput)
 };
 
 // `explore --report-json`.
@@ -68,6 +70,7 @@ struct ExploreReport {
   uint64_t seeds_total = 0;
   std::string shard;  // "I/N"
   double wall_s = 0;
+  bool interrupted = false;  // SIGINT/SIGTERM stopped the sweep: seeds holds the seeds that ran
   std::vector<std::string> never_fired;
   std::vector<SeedResult> seeds;
 };
@@ -77,6 +80,7 @@ struct MergedReport {
   std::optional<std::string> mutant;
   std::vector<std::string> merged_from;  // the shard reports' paths
   double wall_s = 0;                     // the slowest shard's
+  bool interrupted = false;              // some shard was
   std::vector<std::string> never_fired;
   std::vector<SeedResult> seeds;
 };
@@ -95,8 +99,9 @@ std::string ReportText(const MergedReport& report);
 std::string Summary(const SweepResult& result);
 std::string ToJunit(const SweepResult& result, const std::optional<std::string>& mutant);
 
-// 0 all passed; 1 an invariant violation; 3 a liveness failure; 4 a
-// determinism failure; 5 an error; 6 a coverage failure (sim/exit_codes.h).
+// 128 + the signal when interrupted; else 5 an error; 4 a determinism
+// failure; 1 an invariant violation; 3 a liveness failure; 6 a coverage
+// failure; 7 an output not written; 0 all passed (sim/exit_codes.h).
 int ExitCodeFor(const SweepResult& result, bool require_coverage);
 
 // JSON forms of the vocabulary, by table name (found by argument-dependent
@@ -112,7 +117,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SeedResult, seed, verdict, invariants, trace_
                                    failure_file, message)
 // With defaults: a merged report reads as an explore report too.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ExploreReport, mutant, backend, compare_model, seed_start,
-                                                seeds_total, shard, wall_s, never_fired, seeds)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedReport, mutant, merged_from, wall_s, never_fired, seeds)
+                                                seeds_total, shard, wall_s, interrupted, never_fired, seeds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedReport, mutant, merged_from, wall_s, interrupted, never_fired, seeds)
 
 }  // namespace durasim

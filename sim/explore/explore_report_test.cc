@@ -63,5 +63,39 @@ TEST(ExploreReportTest, ExitCodeOrder) {
   EXPECT_EQ(ExitCodeFor(result, true), kExitCoverage);
 }
 
+// Strategy: an output that could not be written makes a clean sweep exit 7;
+// a failing seed's code wins over it. A seed whose failure file could not be
+// written is listed without a path, and the unwritten output is named.
+TEST(ExploreReportTest, UnwrittenOutputs) {
+  SweepResult result;
+  result.unwritten = {"out/report.json"};
+  EXPECT_EQ(ExitCodeFor(result, false), kExitOutput);
+  SeedResult failed = Failed();
+  failed.failure_file.clear();
+  result.seeds = {failed};
+  EXPECT_EQ(ExitCodeFor(result, false), kExitViolation);
+  const std::string summary = Summary(result);
+  EXPECT_NE(summary.find("FAILED seed 7: violation [same-answer,liveness] (no failure file: see stderr)"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("->"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("NOT WRITTEN: out/report.json"), std::string::npos) << summary;
+  // The JUnit failure then says how to replay the seed instead.
+  EXPECT_NE(ToJunit(result, std::nullopt).find("reproduce: build/durasim replay --seed 7"), std::string::npos);
+}
+
+// Strategy: an interrupted sweep's report says so and reads back.
+TEST(ExploreReportTest, InterruptedRoundTrips) {
+  ExploreReport report;
+  report.interrupted = true;
+  const nlohmann::json json = report;
+  EXPECT_EQ(json.at("interrupted"), true);
+  EXPECT_TRUE(json.get<ExploreReport>().interrupted);
+  // An older report without the key reads as not interrupted.
+  nlohmann::json old = json;
+  old.erase("interrupted");
+  EXPECT_FALSE(old.get<ExploreReport>().interrupted);
+}
+
 }  // namespace
 }  // namespace durasim

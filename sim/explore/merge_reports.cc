@@ -27,6 +27,7 @@ int MergeReports(const std::string& out_path, const std::vector<std::string>& in
     for (SeedResult& seed : report->seeds) seeds[seed.seed] = std::move(seed);
     merged.wall_s = std::max(merged.wall_s, report->wall_s);
     merged.mutant = report->mutant;
+    merged.interrupted = merged.interrupted || report->interrupted;
   }
   SweepResult result;
   for (auto& [number, seed] : seeds) result.seeds.push_back(std::move(seed));
@@ -37,13 +38,14 @@ int MergeReports(const std::string& out_path, const std::vector<std::string>& in
   const Status written = WriteFile(out_path, ReportText(merged));
   if (!written.ok()) {
     std::cerr << "durasim: " << written.message() << "\n";
-    return kExitUsage;
+    result.unwritten.push_back(out_path);
   }
   const size_t failed = static_cast<size_t>(std::count_if(
       result.seeds.begin(), result.seeds.end(), [](const SeedResult& seed) { return seed.verdict != Verdict::kPass; }));
   const std::string never = result.never_fired.empty() ? "none" : fmt::format("{}", fmt::join(result.never_fired, ", "));
-  std::cout << fmt::format("merged {} reports: {} seeds, {} failed, never fired: {}\n", in_paths.size(),
-                           result.seeds.size(), failed, never);
+  std::cout << fmt::format("merged {} reports: {} seeds, {} failed, never fired: {}{}{}\n", in_paths.size(),
+                           result.seeds.size(), failed, never, merged.interrupted ? "; some shard was interrupted" : "",
+                           written.ok() ? " -> " + out_path : "; NOT WRITTEN: " + out_path);
   return ExitCodeFor(result, require_coverage);
 }
 

@@ -14,6 +14,7 @@
 #include "properties/scenario_generator.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
+#include "sim/explore/interrupt.h"
 #include "sim/explore/sweep.h"
 #include "sim/report.h"
 
@@ -41,7 +42,10 @@ struct Row {
   size_t inputs = 0;
   size_t steps = 0;  // attempt steps, over all attempts
   bool shrink_exhausted = false;
-  std::string file;
+  bool interrupted = false;  // SIGINT/SIGTERM stopped its sweep: no verdict
+  std::string file;          // the shrunk failure, when written
+  std::string unwritten;     // the shrunk failure's path, when it could not be written
+  size_t sweep_unwritten = 0;  // the sweeps' own failure files that could not be written
 };
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -66,7 +70,7 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, Expecte
   const Scenario failing = FailingScenario(GenerateFromSeed(row.seed).scenario, mutant_name, filed);
   RunOptions run_options;
   run_options.mutant = failing.mutant;
-  const ShrinkResult shrunk = ShrinkFailure(failing, run_options, options.shrink_budget_s);
+  const ShrinkResult shrunk = ShrinkFailure(failing, run_options, filed, options.shrink_budget_s);
   row.shrink_s = Seconds(Clock::now() - start);
   const std::string file_name = mutant != nullptr ? MutantScenarioFileName(mutant->name) : "production_failure.yaml";
   const Scenario s = RegressionScenario(mutant, shrunk, file_name);
@@ -77,18 +81,27 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, Expecte
 
   const std::string who = mutant != nullptr ? "mutant " + mutant->name : "the production code";
   std::vector<std::string> header = {
-      fmt::format("Strategy: {} must be caught by {}: {}.", who, filed.name(), s.description),
+      mutant != nullptr ? fmt::format("Strategy: {} must be caught by {}: {}.", who, filed.name(), s.description)
+                        : fmt::format("Strategy: the production code violated {}.", filed.name()),
       fmt::format("Found by `durasim mutants`: explore seed {} was the first (after {} seeds) to fail with {}; shrunk "
                   "to {} attempts, {} inputs{}.",
                   row.seed, row.seeds_run, filed.name(), row.attempts, row.inputs,
                   shrunk.budget_exhausted ? " (shrink budget exhausted)" : ""),
-      fmt::format("Invariant: {} (must be violated).", filed.name()),
+      fmt::format("Invariant: {} ({}).", filed.name(),
+                  mutant != nullptr ? "must be violated" : "violated by the production code: the file expects pass"),
   };
   if (mutant != nullptr) header.push_back(fmt::format("from: {}", mutant->origin));
+  const std::string path = fmt::format("{}/{}", options.failures_dir, file_name);
+  for (std::string& line : ExpectationLines(path, mutant_name, filed, "")) header.push_back(std::move(line));
   header.push_back(ReplayLine(row.seed, mutant_name, ""));
-  header.push_back(FirstViolationLine(row.message));
-  row.file = fmt::format("{}/{}", options.failures_dir, file_name);
-  WriteFailureFile(row.file, s, header);
+  // The first violation of the shrunk run, not of the generated one.
+  const RunReport rerun = RunScenario(s, run_options);
+  header.push_back(FirstViolationLine(!rerun.violations.empty() ? rerun.violations.front().message : rerun.error));
+  if (WriteFailureFile(path, s, header).ok()) {
+    row.file = path;
+  } else {
+    row.unwritten = path;
+  }
 }
 
 bool Has(const std::vector<Invariant>& invariants, Invariant invariant) {
@@ -120,6 +133,12 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     sweep.stop_on_first_failure = true;
     const SweepResult result = SweepSeeds(sweep);
     row.sweep_s += result.wall_s;
+    row.sweep_unwritten += result.unwritten.size();
+    if (result.interrupted) {
+      row.interrupted = true;
+      row.seeds_run = next - options.seed_start + result.seeds.size();
+      return row;
+    }
     auto failed = std::find_if(result.seeds.begin(), result.seeds.end(),
                                [](const SeedResult& seed) { return seed.verdict != Verdict::kPass; });
     if (failed == result.seeds.end()) break;
@@ -151,6 +170,7 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
 }
 
 std::string Outcome(const Row& row) {
+  if (row.interrupted) return "INTERRUPTED";
   if (row.mutant == kProduction) return row.failed ? "FAILED" : "clean";
   if (!row.failed) return "SURVIVED";
   return row.ok ? "killed" : "WRONG-CATCH";
@@ -176,6 +196,11 @@ std::string Matrix(const std::vector<Row>& rows, const MutantsOptions& options) 
   }
   for (const Row& row : rows) {
     if (!row.file.empty()) out += fmt::format("  {}: {}\n", row.mutant, row.file);
+    if (!row.unwritten.empty()) out += fmt::format("  {}: NOT WRITTEN: {}\n", row.mutant, row.unwritten);
+    if (row.sweep_unwritten > 0) {
+      out += fmt::format("  {}: NOT WRITTEN: {} failure files of its sweep (their scenarios went to stderr)\n",
+                         row.mutant, row.sweep_unwritten);
+    }
   }
   return out;
 }
@@ -199,11 +224,15 @@ nlohmann::json ToJson(const std::vector<Row>& rows, const MutantsOptions& option
                          {"inputs", row.inputs},
                          {"steps", row.steps},
                          {"budget_exhausted", row.shrink_exhausted},
-                         {"file", row.file}};
+                         {"file", row.file.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.file)}};
     }
     out.push_back(std::move(entry));
   }
-  return {{"seed_start", options.seed_start}, {"seeds", options.seeds}, {"jobs", options.jobs}, {"rows", out}};
+  return {{"seed_start", options.seed_start},
+          {"seeds", options.seeds},
+          {"jobs", options.jobs},
+          {"interrupted", Interrupted()},
+          {"rows", out}};
 }
 
 }  // namespace
@@ -229,6 +258,7 @@ int RunMutants(const MutantsOptions& options) {
   }
   std::vector<Row> rows;
   auto run = [&](const Mutant* mutant) {
+    if (Interrupted()) return;  // no new mutant starts
     rows.push_back(RunOne(options, mutant));
     const Row& row = rows.back();
     std::cout << fmt::format("mutants: {:<30} {:<11} after {} seeds, {:.2f} s{}\n", row.mutant, Outcome(row),
@@ -239,14 +269,27 @@ int RunMutants(const MutantsOptions& options) {
   if (!options.skip_production) run(nullptr);
   for (const Mutant* mutant : mutants) run(mutant);
 
+  bool unwritten = std::any_of(rows.begin(), rows.end(),
+                               [](const Row& row) { return !row.unwritten.empty() || row.sweep_unwritten > 0; });
   if (!options.report_json_path.empty()) {
     const Status written = WriteFile(options.report_json_path, ToJson(rows, options).dump(2) + "\n");
-    if (!written.ok()) std::cerr << "durasim: " << written.message() << "\n";
+    if (!written.ok()) {
+      std::cerr << "durasim: " << written.message() << "\n";
+      unwritten = true;
+    }
   }
   std::cout << Matrix(rows, options);
+  if (Interrupted()) {
+    std::cout << fmt::format("mutants: interrupted by {}: {} of {} rows ran\n", InterruptName(), rows.size(),
+                             mutants.size() + (options.skip_production ? 0 : 1))
+              << std::flush;
+    return InterruptExitCode();
+  }
   const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.ok; });
   if (!all_ok) std::cout << "mutants: FAILED: a mutant survived or was caught by another invariant, or the production code failed\n";
-  return all_ok ? kExitOk : kExitNotAsExpected;
+  std::cout << std::flush;
+  if (!all_ok) return kExitNotAsExpected;
+  return unwritten ? kExitOutput : kExitOk;
 }
 
 }  // namespace durasim

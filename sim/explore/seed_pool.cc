@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/explore/interrupt.h"
+
 namespace durasim {
 namespace {
 
@@ -40,6 +42,7 @@ class SeedPool {
     SweepResult result;
     result.wall_s = Seconds(Clock::now() - start);
     result.budget_exhausted = budget_exhausted_;
+    result.interrupted = interrupted_;
     for (size_t i = 0; i < seeds_.size(); ++i) {
       if (finished_[i]) result.seeds.push_back(std::move(results_[i]));
     }
@@ -51,6 +54,10 @@ class SeedPool {
     while (true) {
       const size_t index = next_.fetch_add(1);
       if (index >= seeds_.size() || index > first_failure_) return;
+      if (Interrupted()) {
+        interrupted_ = true;
+        return;
+      }
       if (options_.time_budget_s > 0 && Seconds(Clock::now() - start_) > options_.time_budget_s) {
         budget_exhausted_ = true;
         return;
@@ -71,7 +78,7 @@ class SeedPool {
     const size_t total = seeds_.size();
     size_t last_printed = 0;
     Clock::time_point last_line = start;
-    while (done_ < total && !budget_exhausted_ && workers_left_ > 0) {
+    while (done_ < total && !budget_exhausted_ && !interrupted_ && workers_left_ > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       const size_t done = done_;
       const double elapsed = Seconds(Clock::now() - start);
@@ -100,6 +107,7 @@ class SeedPool {
   std::atomic<size_t> next_{0};
   std::atomic<size_t> done_{0};
   std::atomic<bool> budget_exhausted_{false};
+  std::atomic<bool> interrupted_{false};
   std::atomic<int> workers_left_{0};
   std::atomic<size_t> first_failure_{std::numeric_limits<size_t>::max()};  // with stop_on_first_failure
   std::mutex mutex_;

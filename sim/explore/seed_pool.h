@@ -23,6 +23,9 @@ struct SeedPoolOptions {
   bool progress_tty = false;  // a redrawn progress bar instead of periodic lines
 };
 
+// An interrupt (sim/explore/interrupt.h) stops it like a budget: no new
+// seed starts, the running ones finish, `interrupted` is set.
+
 // Seeds seed_start .. seed_start + seeds - 1 that shard `shard_index` of
 // `shard_count` runs: (seed - seed_start) % shard_count == shard_index.
 std::vector<uint64_t> ShardSeeds(uint64_t seeds, uint64_t seed_start, int shard_index, int shard_count);

@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "sim/explore/interrupt.h"
 #include "sim/scenario_writer.h"
 #include "sim/scenario_parser.h"
 
@@ -37,7 +38,8 @@ class Shrinker {
   }
 
  private:
-  bool OutOfTime() const { return Clock::now() >= deadline_; }
+  // An interrupt ends the shrink like its budget: what it has still fails.
+  bool OutOfTime() const { return Clock::now() >= deadline_ || Interrupted(); }
 
   // Applies `edit` to a copy; keeps it when it is valid and still fails.
   bool Try(const Edit& edit) {

@@ -6,15 +6,22 @@
 
 #include <iostream>
 #include <mutex>
+#include <set>
 
 #include "properties/scenario_generator.h"
 #include "sim/explore/failure_file.h"
+#include "sim/explore/interrupt.h"
 #include "sim/explore/seed_pool.h"
 #include "sim/report.h"
 #include "sim/runner.h"
 
 namespace durasim {
 namespace {
+
+// The first violation's message, or the error's.
+std::string FirstMessage(const RunReport& report) {
+  return !report.violations.empty() ? report.violations.front().message : report.error;
+}
 
 class Sweep {
  public:
@@ -36,6 +43,7 @@ class Sweep {
         RunSeedPool(ShardSeeds(options_.seeds, options_.seed_start, options_.shard_index, options_.shard_count), pool,
                     [this](uint64_t seed) { return RunSeed(seed); });
     result.never_fired = NeverFired(result.seeds);
+    result.unwritten.assign(unwritten_.begin(), unwritten_.end());
     return result;
   }
 
@@ -54,64 +62,85 @@ class Sweep {
     result.fault_hits = report.fault_hits;
     result.invariants = InvariantsOf(report.violations);
     if (result.verdict == Verdict::kPass) return result;
-    result.message = !report.violations.empty() ? report.violations.front().message : report.error;
+    result.message = FirstMessage(report);
     WriteFailure(generated, FiledUnder(report), result);
     return result;
   }
 
-  // Writes the failing scenario at once, then shrinks it and writes it again.
-  void WriteFailure(const Generated& generated, ExpectedVerdict filed, SeedResult& result) {
+  // Writes the failing scenario at once, then shrinks it and writes it again
+  // (its "first violation" then comes from the shrunk run).
+  void WriteFailure(const Generated& generated, ExpectedVerdict failure, SeedResult& result) {
     const std::string mutant = options_.mutant.value_or("");
     const std::string path = fmt::format("{}/seed_{}{}_{}.yaml", options_.failures_dir, generated.scenario.seed,
-                                         mutant.empty() ? "" : "_" + mutant, filed.name());
-    result.failure_file = path;
-    const Scenario failing = FailingScenario(generated.scenario, options_.mutant, filed);
-    std::vector<std::string> header = Header(generated, result.message, filed, path);
+                                         mutant.empty() ? "" : "_" + mutant, failure.name());
+    const Scenario failing = FailingScenario(generated.scenario, options_.mutant, failure);
+    std::vector<std::string> header = Header(generated, result.message, failure, path);
     header.push_back("not shrunk yet");
-    Write(path, failing, header);
+    if (Write(path, failing, header)) result.failure_file = path;
     bool shrink = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      shrink = shrunk_ < options_.shrink_max && !filed.IsViolated(Invariant::kDeterminism);
+      shrink = shrunk_ < options_.shrink_max && !failure.IsViolated(Invariant::kDeterminism) && !Interrupted();
       if (shrink) ++shrunk_;
     }
     if (!shrink) {
-      header.back() = "not shrunk (the sweep shrinks its first failures only)";
-      Write(path, failing, header);
+      header.back() = Interrupted() ? "not shrunk (the sweep was interrupted)"
+                                    : "not shrunk (the sweep shrinks its first failures only)";
+      if (Write(path, failing, header)) result.failure_file = path;
+      NoteUnwritten(result, path);
       return;
     }
-    const ShrinkResult shrunk = ShrinkFailure(failing, run_options_, options_.shrink_budget_s);
-    header.back() = fmt::format("shrunk: {} candidates tried, {} kept{}; {} attempts, {} inputs",
-                                shrunk.candidates_tried, shrunk.candidates_kept,
-                                shrunk.budget_exhausted ? ", budget exhausted" : "", shrunk.scenario.attempts.size(),
-                                shrunk.scenario.inputs.size());
-    Write(path, shrunk.scenario, header);
+    const ShrinkResult shrunk = ShrinkFailure(failing, run_options_, failure, options_.shrink_budget_s);
+    const RunReport rerun = RunScenario(shrunk.scenario, run_options_);
+    header = Header(generated, FirstMessage(rerun), failure, path);
+    header.push_back(fmt::format("shrunk: {} candidates tried, {} kept{}; {} attempts, {} inputs",
+                                 shrunk.candidates_tried, shrunk.candidates_kept,
+                                 shrunk.budget_exhausted ? (Interrupted() ? ", interrupted" : ", budget exhausted") : "",
+                                 shrunk.scenario.attempts.size(), shrunk.scenario.inputs.size()));
+    if (Write(path, shrunk.scenario, header)) result.failure_file = path;
+    NoteUnwritten(result, path);
   }
 
-  std::vector<std::string> Header(const Generated& generated, const std::string& message, ExpectedVerdict filed,
+  std::vector<std::string> Header(const Generated& generated, const std::string& message, ExpectedVerdict failure,
                                   const std::string& path) const {
     const std::string backend_flags = BackendFlags(run_options_);
+    const std::string run_flags =
+        backend_flags + (failure.IsViolated(Invariant::kDeterminism) ? " --check-determinism" : "");
     const bool on_model = run_options_.backend == BackendKind::kModel;
-    return {
+    std::vector<std::string> header = {
         fmt::format("Strategy: found by durasim explore: seed {}, mutant {}, invariant {}{}", generated.scenario.seed,
-                    options_.mutant.value_or("none"), filed.name(),
+                    options_.mutant.value_or("none"), failure.name(),
                     on_model ? "" : fmt::format(", backend {}", NameOf(run_options_.backend))),
         fmt::format("swarm: {}", generated.swarm.Describe()),
-        fmt::format("reproduce: build/durasim run{} {}", backend_flags, path),
-        ReplayLine(generated.scenario.seed, options_.mutant, backend_flags),
-        FirstViolationLine(message),
     };
+    for (std::string& line : ExpectationLines(path, options_.mutant, failure, run_flags)) {
+      header.push_back(std::move(line));
+    }
+    header.push_back(ReplayLine(generated.scenario.seed, options_.mutant, backend_flags));
+    header.push_back(FirstViolationLine(message));
+    return header;
   }
 
-  void Write(const std::string& path, const Scenario& scenario, const std::vector<std::string>& header) {
+  // Whether the file was written (else its YAML went to stderr).
+  bool Write(const std::string& path, const Scenario& scenario, const std::vector<std::string>& header) {
     std::lock_guard<std::mutex> lock(mutex_);
-    WriteFailureFile(path, scenario, header);
+    return WriteFailureFile(path, scenario, header).ok();
+  }
+
+  // A failure no version of which reached its file is an unwritten output.
+  // (When only a later, shrunk version could not be written, the file holds
+  // the earlier one, which reproduces too.)
+  void NoteUnwritten(const SeedResult& result, const std::string& path) {
+    if (!result.failure_file.empty()) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    unwritten_.insert(path);
   }
 
   const SweepOptions& options_;
   RunOptions run_options_;
   std::mutex mutex_;
   int shrunk_ = 0;
+  std::set<std::string> unwritten_;
 };
 
 ExploreReport ToReport(const SweepResult& result, const SweepOptions& options) {
@@ -123,6 +152,7 @@ ExploreReport ToReport(const SweepResult& result, const SweepOptions& options) {
   report.seeds_total = options.seeds;
   report.shard = fmt::format("{}/{}", options.shard_index, options.shard_count);
   report.wall_s = result.wall_s;
+  report.interrupted = result.interrupted;
   report.never_fired = result.never_fired;
   report.seeds = result.seeds;
   return report;
@@ -137,17 +167,20 @@ int RunSweep(const SweepOptions& options) {
                            options.seed_start + options.seeds - 1, options.shard_index, options.shard_count,
                            options.jobs, options.mutant.value_or("none"), NameOf(options.backend),
                            options.compare_model ? " compared with the model" : "");
-  const SweepResult result = Sweep(options).Run();
-  // Reports first: whatever happens next, the run is written down.
-  if (!options.report_json_path.empty()) {
-    const Status written = WriteFile(options.report_json_path, ReportText(ToReport(result, options)));
-    if (!written.ok()) std::cerr << "durasim: " << written.message() << "\n";
-  }
-  if (!options.junit_path.empty()) {
-    const Status written = WriteFile(options.junit_path, ToJunit(result, options.mutant));
-    if (!written.ok()) std::cerr << "durasim: " << written.message() << "\n";
-  }
-  std::cout << Summary(result);
+  SweepResult result = Sweep(options).Run();
+  // Reports first: whatever happens next, the run is written down. A report
+  // that cannot be written is named and makes the exit code non-zero.
+  auto write = [&result](const std::string& path, const std::string& contents) {
+    if (path.empty()) return;
+    const Status written = WriteFile(path, contents);
+    if (written.ok()) return;
+    std::cerr << "durasim: " << written.message() << "\n";
+    result.unwritten.push_back(path);
+  };
+  write(options.report_json_path, ReportText(ToReport(result, options)));
+  write(options.junit_path, ToJunit(result, options.mutant));
+  if (result.interrupted) std::cout << fmt::format("explore: interrupted by {}\n", InterruptName());
+  std::cout << Summary(result) << std::flush;
   return ExitCodeFor(result, options.require_coverage);
 }
 

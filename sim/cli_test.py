@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Strategy: the CLI's plumbing as a user meets it (issue 13 parts 3 and 9):
+run --junit / --filter / --fail-fast, *.yml in folders, replay --write and
+shrink by the failure-file rule, --version, defaults in --help, "did you
+mean", range errors in words, negative seeds rejected, librdkafka's log lines
+off the console unless --verbose.
+
+  cli_test.py DURASIM SOURCE_DIR WORK_DIR
+"""
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+DURASIM, SOURCE, WORK = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def durasim(*args):
+    result = subprocess.run([DURASIM, *map(str, args)], capture_output=True, text=True, timeout=600)
+    return result.returncode, result.stdout, result.stderr
+
+
+shutil.rmtree(WORK, ignore_errors=True)
+WORK.mkdir(parents=True)
+negative = SOURCE / "scenarios/negative/await_before_flush.yaml"
+passing = SOURCE / "scenarios/fast/ack_lost_persisted_write.yaml"
+# A file that is not as expected: the kill file without its mutant.
+suite = WORK / "suite"
+suite.mkdir()
+(suite / "a_not_as_expected.yaml").write_text(
+    "\n".join(l for l in negative.read_text().splitlines() if not l.startswith("mutant:")) + "\n")
+shutil.copy(passing, suite / "b_passes.yml")
+
+# run --junit: one test case per file; a failure carries its reproduce command.
+junit = WORK / "run.xml"
+code, out, err = durasim("run", suite, "--junit", junit)
+check(code == 1, f"run suite: exit {code}")
+check("2 runs" in out, f"run suite: *.yml not walked:\n{out}")
+cases = ET.parse(junit).getroot().findall("testcase")
+check(len(cases) == 2, f"junit: {len(cases)} test cases")
+failed = [c for c in cases if c.find("failure") is not None]
+check(len(failed) == 1 and failed[0].get("name").endswith("a_not_as_expected.yaml"), "junit: the wrong failure")
+if failed:
+    check(f"reproduce: build/durasim run {suite / 'a_not_as_expected.yaml'}" in failed[0].find("failure").text,
+          f"junit: no reproduce command: {failed[0].find('failure').text}")
+
+# --fail-fast: nothing starts after the first miss.
+code, out, err = durasim("run", suite, "--fail-fast", "--report-json", WORK / "ff.json")
+check(code == 1 and "1 runs" in out and "1 of 2 scenario files not run" in out, f"fail-fast:\n{out}")
+check(json.loads((WORK / "ff.json").read_text())["summary"]["runs"] == 1, "fail-fast: the JSON")
+
+# --filter: a path substring.
+code, out, err = durasim("run", SOURCE / "scenarios", "--filter", "rescale_", "--report-json", WORK / "f.json")
+runs = json.loads((WORK / "f.json").read_text())["runs"]
+check(code == 0 and len(runs) == 3 and all("rescale_" in r["path"] for r in runs), f"filter: {len(runs)} runs")
+code, out, err = durasim("run", SOURCE / "scenarios", "--filter", "no-such-file")
+check(code == 2 and "--filter" in err, f"filter without a match: exit {code} {err}")
+
+# replay --write: a passing seed expects pass; a mutant's failure expects its violation.
+code, out, err = durasim("replay", "--seed", 1, "--write", WORK / "seed1.yaml")
+check(code == 0 and "verdict: pass" in (WORK / "seed1.yaml").read_text(), f"replay --write pass: exit {code}")
+code, out, err = durasim("replay", "--seed", 1, "--mutant", "await-before-flush", "--write", WORK / "seed1_m.yaml")
+text = (WORK / "seed1_m.yaml").read_text()
+check(code == 1 and "mutant: await-before-flush" in text and "verdict: put-latency" in text,
+      f"replay --write with a mutant: exit {code}\n{text[:800]}")
+check("confirm the failure:" in text and "first violation:" in text, "replay --write: the header")
+code, out, err = durasim("run", WORK / "seed1_m.yaml")
+check(code == 0, f"the mutant's replay file does not reproduce: exit {code}")
+
+# shrink: an unshrunk mutant failure keeps its expectation and shrinks.
+code, out, err = durasim("shrink", WORK / "seed1_m.yaml", "--out", WORK / "seed1_m_shrunk.yaml")
+shrunk = (WORK / "seed1_m_shrunk.yaml").read_text()
+check(code == 0 and "verdict: put-latency" in shrunk, f"shrink: exit {code}\n{out}{err}")
+check(shrunk.count("# first violation:") == 1 and "# shrunk by durasim shrink" in shrunk, "shrink: the header")
+check(durasim("run", WORK / "seed1_m_shrunk.yaml")[0] == 0, "shrink: the shrunk file does not reproduce")
+code, out, err = durasim("shrink", passing)
+check(code == 2 and "nothing to shrink" in err, f"shrink of a passing file: exit {code} {err}")
+
+# --version, defaults in --help.
+code, out, err = durasim("--version")
+check(code == 0 and re.match(r"durasim \d+\.\d+\.\d+", out), f"--version: {out!r}")
+code, out, err = durasim("explore", "--help")
+check(re.search(r"--seeds \S*=100\b", out) and "=failures" in out, f"explore --help without defaults:\n{out}")
+
+# Did you mean; errors in words.
+code, out, err = durasim("rnu", passing)
+check(code == 2 and 'did you mean "run"' in err, f"mistyped command: {err}")
+code, out, err = durasim("run", passing, "--mutant", "cache-befor-ack")
+check(code == 2 and 'did you mean "cache-before-ack"' in err, f"mistyped mutant: {err}")
+code, out, err = durasim("explore", "--seeds", 0)
+check(code == 2 and "must be at least 1, got 0" in err and len(err) < 200, f"--seeds 0: {err!r}")
+code, out, err = durasim("replay", "--seed", -1)
+check(code == 2 and "cannot be negative" in err, f"--seed -1: exit {code} {err!r}")
+code, out, err = durasim("explore", "--seed-start", "18446744073709551615", "--seeds", 2)
+check(code == 2 and "past the last seed" in err, f"a window past 2^64: exit {code} {err!r}")
+
+# librdkafka's log lines: not on a passing run's console, shown with --verbose.
+broker_down = SOURCE / "scenarios/fast/broker_down_then_up.yaml"
+code, out, err = durasim("run", broker_down, "--backend", "mock")
+check(code == 0 and "rdkafka" not in err and "rdkafka" not in out, f"librdkafka lines on the console:\n{err[:800]}")
+code, out, err = durasim("run", broker_down, "--backend", "mock", "--verbose")
+check(code == 0 and "librdkafka:" in err, f"--verbose shows no librdkafka line: {err[:400]!r}")
+
+if failures:
+    print(f"{len(failures)} checks failed")
+    sys.exit(1)
+print("cli: every check passed")

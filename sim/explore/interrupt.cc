@@ -1,0 +1,43 @@
+// Interrupt implementation: one lock-free atomic, set by the handler.
+#include "sim/explore/interrupt.h"
+
+#include <atomic>
+#include <csignal>
+
+namespace durasim {
+namespace {
+
+std::atomic<int> received{0};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch a lock-free atomic");
+
+extern "C" void OnSignal(int signal) {
+  int none = 0;
+  received.compare_exchange_strong(none, signal);
+}
+
+}  // namespace
+
+void InstallInterruptHandlers() {
+  struct sigaction action = {};
+  action.sa_handler = OnSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+bool Interrupted() { return received.load() != 0; }
+int InterruptSignal() { return received.load(); }
+int InterruptExitCode() { return 128 + received.load(); }
+
+const char* InterruptName() {
+  switch (received.load()) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "a signal";
+  }
+}
+
+void RequestInterrupt(int signal) { OnSignal(signal); }
+
+}  // namespace durasim

@@ -1,0 +1,87 @@
+// Output file implementation: POSIX open/write/fsync/rename, each checked.
+#include "sim/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+namespace durasim {
+namespace {
+
+std::string Reason(int error) { return std::strerror(error); }
+
+// Writes every byte of `contents` to `fd`, retrying short writes.
+bool WriteAll(int fd, const std::string& contents, int& error) {
+  size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = errno;
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+Status WriteFile(const std::string& path, const std::string& contents) {
+  const std::filesystem::path target(path);
+  const std::filesystem::path folder = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::string pattern = (folder / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("cannot write {}: {}", path, Reason(errno)));
+  }
+  const std::string temporary(name.data());
+  int error = 0;
+  bool ok = WriteAll(fd, contents, error);
+  if (ok && ::fsync(fd) != 0) {
+    ok = false;
+    error = errno;
+  }
+  // mkstemp creates the file 0600; an output file is as readable as any.
+  if (ok && ::fchmod(fd, 0644) != 0) {
+    ok = false;
+    error = errno;
+  }
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    error = errno;
+  }
+  if (ok && ::rename(temporary.c_str(), path.c_str()) != 0) {
+    ok = false;
+    error = errno;
+  }
+  if (!ok) {
+    ::unlink(temporary.c_str());
+    return Status(StatusCode::kInternal, fmt::format("writing {} failed: {}", path, Reason(error)));
+  }
+  return Status::Ok();
+}
+
+Status WriteFileCreatingFolder(const std::string& path, const std::string& contents) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (!folder.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) {
+      return Status(StatusCode::kInvalidArgument,
+                    fmt::format("cannot write {}: cannot create {}: {}", path, folder.string(), error.message()));
+    }
+  }
+  return WriteFile(path, contents);
+}
+
+}  // namespace durasim
