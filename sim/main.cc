@@ -37,6 +37,7 @@
 #include "sim/explore/failure_file.h"
 #include "sim/explore/interrupt.h"
 #include "sim/explore/mutants_command.h"
+#include "sim/explore/scenario_kill_matrix.h"
 #include "sim/explore/shrink_command.h"
 #include "sim/explore/sweep.h"
 #include "properties/mutants/mutant.h"
@@ -354,6 +355,7 @@ struct Cli {
 
   CLI::App* mutants = nullptr;
   MutantsOptions mutants_options;
+  std::vector<std::string> mutants_scenarios;  // --scenarios: the kill matrix over these files instead
 };
 
 void AddRun(Cli& cli) {
@@ -447,6 +449,9 @@ void AddMergeAndMutants(Cli& cli) {
   mutants.add_option("--shrink-budget-s", options.shrink_budget_s, "wall time to shrink one failure")
       ->check(Seconds());
   mutants.add_option("--mutant", options.only, "only these mutants (repeatable)");
+  mutants.add_option("--scenarios", cli.mutants_scenarios,
+                     "run these scenario files or folders under every mutant instead of exploring seeds: which "
+                     "mutants your own files catch (repeatable)");
 }
 
 std::vector<std::string> MutantNames() {
@@ -461,6 +466,29 @@ bool KnownMutant(const std::string& name) {
   std::cerr << "durasim: unknown mutant \"" << name << "\"" << DidYouMean(name, MutantNames())
             << "; see `durasim mutants-list`\n";
   return false;
+}
+
+// `mutants --scenarios`: every file must parse (a file that does not is a
+// usage error naming it).
+int ScenarioKillMatrixCommand(const Cli& cli) {
+  Result<std::vector<std::string>> files = CollectScenarioFiles(cli.mutants_scenarios);
+  if (!files.ok()) {
+    std::cerr << "durasim: " << files.status().message() << "\n";
+    return kExitUsage;
+  }
+  ScenarioKillOptions options;
+  options.only = cli.mutants_options.only;
+  options.report_json_path = cli.mutants_options.report_json_path;
+  for (const std::string& path : *files) {
+    Result<Scenario> scenario = LoadScenarioFile(path);
+    if (!scenario.ok()) {
+      std::cerr << scenario.status().message() << "\n";
+      return kExitUsage;
+    }
+    options.files.emplace_back(path, *std::move(scenario));
+  }
+  InstallInterruptHandlers();
+  return RunScenarioKillMatrix(options);
 }
 
 int ExploreCommand(Cli& cli) {
@@ -507,6 +535,7 @@ int Dispatch(Cli& cli) {
     for (const std::string& name : cli.mutants_options.only) {
       if (!KnownMutant(name)) return kExitUsage;
     }
+    if (!cli.mutants_scenarios.empty()) return ScenarioKillMatrixCommand(cli);
     return RunMutants(cli.mutants_options);
   }
   if (cli.list->parsed()) ListMutants();
