@@ -120,6 +120,12 @@ KeyedStates Attempt::keyed_states() const {
   return all;
 }
 
+std::vector<int64_t> Attempt::records_scanned_by_subtask() const {
+  std::vector<int64_t> scanned;
+  for (const Subtask& subtask : subtasks_) scanned.push_back(subtask.store->Stats().records_scanned);
+  return scanned;
+}
+
 StoreStats Attempt::store_stats() const {
   StoreStats sum;
   for (const Subtask& subtask : subtasks_) {
@@ -423,6 +429,7 @@ bool Attempt::Restore(End& end) {
   // Keyed state goes to the owner of each key's key group; the union list
   // hands every subtask every marker (AgentRuntime::Restore).
   source_offset_ = checkpoint->source_offset;
+  rebuilt_ = true;
   for (Subtask& subtask : subtasks_) {
     if (!subtask.runtime->Restore(*checkpoint).ok()) {
       end = End::kRestoreRejected;

@@ -74,6 +74,11 @@ class Attempt {
     DURASIM_CHECK(connected_.ok() && subtask >= 0 && subtask < parallelism());
     return *subtasks_[static_cast<size_t>(subtask)].runtime;
   }
+  // Whether the attempt's stores rebuilt from a checkpoint (a restore that
+  // got as far as the rebuild, accepted or rejected), and the records each
+  // subtask's store scanned.
+  bool restored() const { return rebuilt_; }
+  std::vector<int64_t> records_scanned_by_subtask() const;
   // A durable call failure failed the job over (on_error: fail): why, or "".
   std::string call_failure() const;
   // Every input was read and every run finished.
@@ -150,6 +155,7 @@ class Attempt {
   World& world_;
   const AttemptSpec& spec_;
   int number_;
+  bool rebuilt_ = false;  // Restore reached the stores' rebuild
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;
   std::vector<Subtask> subtasks_;

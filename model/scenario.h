@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -261,6 +262,17 @@ struct Expectation {
   ExpectedVerdict verdict;
   std::optional<std::vector<int64_t>> outputs;  // de-duplicated, in input order
   std::optional<int64_t> supplier_calls;        // total over all attempts
+  // Supplier invocations of these suppliers (by name; others unchecked).
+  std::map<std::string, int64_t> calls_by_supplier;
+  // Supplier invocations per input, one count per input in `inputs` order
+  // (the calls of every action its events ran); empty: unchecked.
+  std::vector<int64_t> calls_by_input;
+  // Whether each arm step fired, in file order; empty: unchecked.
+  std::vector<bool> fired;
+  // How each attempt ends (Attempt::End's names), in order; empty: unchecked.
+  std::vector<std::string> attempt_ends;
+  // Records scanned by each subtask's rebuild at any restore, at most.
+  std::optional<int64_t> restore_scanned_max;
   // Inputs (0-based positions in `inputs`) allowed to be unfinished at the
   // end of the last attempt; `unfinished_all`: any. Otherwise an unfinished
   // input is a liveness violation (unless the run without faults fails over

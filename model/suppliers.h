@@ -36,6 +36,7 @@ class Suppliers {
 
   int64_t total_calls() const { return total_calls_; }
   const std::map<CallIdentity, int64_t>& calls_by_identity() const { return calls_; }
+  const std::map<std::string, int64_t>& calls_by_supplier() const { return calls_by_supplier_; }
 
  private:
   std::map<std::string, SupplierSpec> specs_;

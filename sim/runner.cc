@@ -130,6 +130,69 @@ Result<Reference> ReferenceOutputs(const Scenario& scenario, const RunOptions& o
   return reference;
 }
 
+// The input position of each (key, sequence number): the nth input of a
+// key has sequence number n.
+std::map<std::pair<std::string, int64_t>, size_t> InputPositions(const Scenario& scenario) {
+  std::map<std::pair<std::string, int64_t>, size_t> positions;
+  std::map<std::string, int64_t> seen;
+  for (size_t i = 0; i < scenario.inputs.size(); ++i) {
+    positions[{scenario.inputs[i].key, ++seen[scenario.inputs[i].key]}] = i;
+  }
+  return positions;
+}
+
+// The richer expectations: calls per supplier and per input, which faults
+// fired, how each attempt ended, records scanned by each restore.
+void JudgeDetails(const Scenario& scenario, RunReport& report) {
+  const Expectation& expect = scenario.expect;
+  for (const auto& [supplier, count] : expect.calls_by_supplier) {
+    auto it = report.calls_by_supplier.find(supplier);
+    const int64_t got = it == report.calls_by_supplier.end() ? 0 : it->second;
+    if (got != count) {
+      report.mismatches.push_back(fmt::format("expected {} calls of supplier {}, got {}", count, supplier, got));
+    }
+  }
+  if (!expect.calls_by_input.empty() && expect.calls_by_input != report.calls_by_input) {
+    report.mismatches.push_back(fmt::format("expected calls by input [{}], got [{}]", fmt::join(expect.calls_by_input, ", "),
+                                            fmt::join(report.calls_by_input, ", ")));
+  }
+  if (!expect.fired.empty()) {
+    size_t arm = 0;
+    for (size_t a = 0; a < scenario.attempts.size(); ++a) {
+      for (const AttemptStep& step : scenario.attempts[a].steps) {
+        if (step.kind != AttemptStep::Kind::kArm) continue;
+        const bool want = expect.fired[arm++];
+        const auto armed = std::find_if(report.armed_faults.begin(), report.armed_faults.end(), [&](const ArmedFault& f) {
+          return f.attempt == static_cast<int>(a + 1) && f.pos.line == step.pos.line && f.pos.column == step.pos.column;
+        });
+        const bool got = armed != report.armed_faults.end() && armed->fired_at.has_value();
+        if (want != got) {
+          report.mismatches.push_back(fmt::format("expected the {} armed at {}:{} to {}, but it {}", NameOf(step.fault),
+                                                  step.pos.line, step.pos.column, want ? "fire" : "stay unfired",
+                                                  got ? "fired" : "never fired"));
+        }
+      }
+    }
+  }
+  if (!expect.attempt_ends.empty()) {
+    std::vector<std::string> got;
+    for (Attempt::End end : report.attempt_ends) got.push_back(AttemptEndName(end));
+    if (got != expect.attempt_ends) {
+      report.mismatches.push_back(fmt::format("expected attempts to end [{}], got [{}]", fmt::join(expect.attempt_ends, ", "),
+                                              fmt::join(got, ", ")));
+    }
+  }
+  if (expect.restore_scanned_max) {
+    for (const RestoreScan& scan : report.restore_scans) {
+      if (scan.records_scanned <= *expect.restore_scanned_max) continue;
+      report.mismatches.push_back(fmt::format("expected each restore to scan at most {} records, but attempt {} "
+                                              "subtask {} scanned {}",
+                                              *expect.restore_scanned_max, scan.attempt, scan.subtask,
+                                              scan.records_scanned));
+    }
+  }
+}
+
 void Judge(const Scenario& scenario, RunReport& report) {
   const Expectation& expect = scenario.expect;
   if (!Shows(report, expect.verdict)) {
@@ -144,6 +207,7 @@ void Judge(const Scenario& scenario, RunReport& report) {
     report.mismatches.push_back(
         fmt::format("expected {} supplier calls, got {}", *expect.supplier_calls, report.supplier_calls));
   }
+  JudgeDetails(scenario, report);
   report.ok = report.mismatches.empty();
 }
 
@@ -208,6 +272,12 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
     const Attempt::End end = attempt.Run(options.attempt_time_bound);
     world.Record("attempt.ended", AttemptEndName(end));
     report.attempt_ends.push_back(end);
+    if (scenario.attempts[i].restore && attempt.restored()) {
+      const std::vector<int64_t> scanned = attempt.records_scanned_by_subtask();
+      for (size_t t = 0; t < scanned.size(); ++t) {
+        report.restore_scans.push_back(RestoreScan{static_cast<int>(i + 1), static_cast<int>(t), scanned[t]});
+      }
+    }
     report.armed_faults.insert(report.armed_faults.end(), attempt.armed_faults().begin(),
                                attempt.armed_faults().end());
     if (last) {
@@ -244,6 +314,15 @@ bool Observe(World& world, RunReport& report) {
     report.fault_hits[CoveragePoint::Made(ScriptFault::kNeverNotified).Name()] += static_cast<int64_t>(never);
   }
   report.supplier_calls = world.suppliers().total_calls();
+  report.calls_by_supplier = world.suppliers().calls_by_supplier();
+  {
+    const std::map<std::pair<std::string, int64_t>, size_t> positions = InputPositions(world.scenario());
+    report.calls_by_input.assign(world.scenario().inputs.size(), 0);
+    for (const auto& [call, count] : world.suppliers().calls_by_identity()) {
+      auto at = positions.find({call.state_key.key, call.state_key.seq});
+      if (at != positions.end()) report.calls_by_input[at->second] += count;
+    }
+  }
   for (const auto& [call, count] : world.suppliers().calls_by_identity()) report.calls_by_identity[call.ToString()] = count;
   Result<std::vector<std::vector<LogRecord>>> records = world.ReadLog();
   if (records.ok()) {

@@ -29,6 +29,12 @@ struct RunOptions {
   SimDuration attempt_time_bound = std::chrono::minutes(10);  // simulated time per attempt
 };
 
+struct RestoreScan {
+  int attempt = 0;
+  int subtask = 0;
+  int64_t records_scanned = 0;
+};
+
 struct RunReport {
   std::string scenario;
   std::string path;
@@ -49,6 +55,11 @@ struct RunReport {
   std::vector<ArmedFault> armed_faults;
   // Inputs (offsets) the last attempt left unfinished.
   std::vector<int64_t> unfinished_inputs;
+  // Supplier invocations by supplier name, and per input (in `inputs` order).
+  std::map<std::string, int64_t> calls_by_supplier;
+  std::vector<int64_t> calls_by_input;
+  // Records each subtask's rebuild scanned, per restoring attempt.
+  std::vector<RestoreScan> restore_scans;
   // How each attempt ended, in order (attempts after an error never ran).
   std::vector<Attempt::End> attempt_ends;
   // Checkpoints that failed at run time: "cp1 (attempt 1): why".

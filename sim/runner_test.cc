@@ -6,6 +6,9 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "model/scenario.h"
 #include "sim/scenario_parser.h"
 
@@ -272,6 +275,43 @@ TEST(RunnerTest, CompareModelReportsADifferentStory) {
   EXPECT_TRUE(std::any_of(report.mismatches.begin(), report.mismatches.end(), [](const std::string& m) {
     return m == "the kafka backend does not tell the model's story";
   }));
+}
+
+}  // namespace
+}  // namespace durasim
+
+namespace durasim {
+namespace {
+
+// Strategy: the richer expectations of scenarios/fast/fault_aimed_by_key_and_call
+// hold as written; each one changed to a wrong value gives its own mismatch
+// (calls per supplier and per input, a fault that fired, attempt ends, the
+// records a restore scans), so none of them is checked vacuously.
+TEST(RunnerTest, RicherExpectationsEachCatchAWrongValue) {
+  Result<Scenario> loaded =
+      LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/fast/fault_aimed_by_key_and_call.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const RunReport right = RunScenario(*loaded, RunOptions{});
+  EXPECT_TRUE(right.ok) << fmt::format("{}", fmt::join(right.mismatches, "; "));
+  Scenario wrong = *loaded;
+  wrong.expect.calls_by_supplier["tool"] = 1;
+  wrong.expect.calls_by_input = {2, 1};
+  wrong.expect.fired = {true, false};
+  wrong.expect.attempt_ends = {"crashed", "crashed", "finished"};
+  wrong.expect.restore_scanned_max = 9;
+  const RunReport report = RunScenario(wrong, RunOptions{});
+  EXPECT_FALSE(report.ok);
+  const std::vector<std::string> expected = {
+      "expected 1 calls of supplier tool, got 2",
+      "expected calls by input [2, 1], got [2, 2]",
+      "to stay unfired, but it fired",
+      "expected attempts to end [crashed, crashed, finished], got [crashed, failed, finished]",
+      "expected each restore to scan at most 9 records, but attempt 3 subtask 0 scanned 11"};
+  for (const std::string& text : expected) {
+    EXPECT_TRUE(std::any_of(report.mismatches.begin(), report.mismatches.end(),
+                            [&](const std::string& m) { return m.find(text) != std::string::npos; }))
+        << text;
+  }
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include "model/key_groups.h"
@@ -562,7 +563,8 @@ class ScenarioParser {
   // --- The expectation -----------------------------------------------------
 
   void ParseExpect(const Value& v) {
-    Mapping map(v, {"verdict", "outputs", "supplier_calls", "unfinished", "allow_unfired"});
+    Mapping map(v, {"verdict", "outputs", "supplier_calls", "unfinished", "allow_unfired", "calls_by_supplier",
+                    "calls_by_input", "fired", "attempts", "restore_scanned_max"});
     Expectation& expect = scenario_.expect;
     expect.pos = v.pos;
     if (const Value* f = map.Find("verdict")) expect.verdict = ReadVerdict(*f);
@@ -575,6 +577,83 @@ class ScenarioParser {
     if (const Value* f = map.Find("supplier_calls")) expect.supplier_calls = ReadInt(*f, 0, kInt64Max);
     if (const Value* f = map.Find("unfinished")) ReadUnfinished(*f, expect);
     if (const Value* f = map.Find("allow_unfired")) expect.allow_unfired = ReadBool(*f);
+    if (const Value* f = map.Find("calls_by_supplier")) ReadCallsBySupplier(*f, expect);
+    if (const Value* f = map.Find("calls_by_input")) {
+      for (const Value& item : ReadSequence(*f, "a 'calls_by_input' entry", false)) {
+        expect.calls_by_input.push_back(ReadInt(item, 0, kInt64Max));
+      }
+      if (expect.calls_by_input.size() != scenario_.inputs.size()) {
+        Fail(f->pos, fmt::format("'calls_by_input' has {} counts, but the scenario has {} inputs: one count per "
+                                 "input, in the order of 'inputs'",
+                                 expect.calls_by_input.size(), scenario_.inputs.size()));
+      }
+    }
+    if (const Value* f = map.Find("fired")) {
+      for (const Value& item : ReadSequence(*f, "a 'fired' entry", false)) expect.fired.push_back(ReadBool(item));
+      const size_t arms = ArmSteps();
+      if (expect.fired.size() != arms) {
+        Fail(f->pos, fmt::format("'fired' has {} entries, but the attempts arm {} faults: one true or false per arm "
+                                 "step, in file order",
+                                 expect.fired.size(), arms));
+      }
+    }
+    if (const Value* f = map.Find("attempts")) {
+      for (const Value& item : ReadSequence(*f, "an 'attempts' entry", false)) {
+        const std::string name = ReadString(item);
+        if (!IsAttemptEndName(name)) {
+          Fail(item.pos, fmt::format("unknown attempt end '{}'; expected one of: {}", name, AttemptEndNames()));
+        }
+        expect.attempt_ends.push_back(name);
+      }
+      if (expect.attempt_ends.size() != scenario_.attempts.size()) {
+        Fail(f->pos, fmt::format("'attempts' has {} entries, but the scenario has {} attempts: one end per attempt",
+                                 expect.attempt_ends.size(), scenario_.attempts.size()));
+      }
+    }
+    if (const Value* f = map.Find("restore_scanned_max")) expect.restore_scanned_max = ReadInt(*f, 0, kInt64Max);
+  }
+
+  size_t ArmSteps() const {
+    size_t arms = 0;
+    for (const AttemptSpec& attempt : scenario_.attempts) {
+      for (const AttemptStep& step : attempt.steps) arms += step.kind == AttemptStep::Kind::kArm ? 1 : 0;
+    }
+    return arms;
+  }
+
+  // The names Attempt::End has in traces and reports.
+  static const std::vector<std::string>& AttemptEnds() {
+    static const std::vector<std::string> names = {"finished", "crashed", "failed", "restore-rejected", "stuck",
+                                                   "error"};
+    return names;
+  }
+  static bool IsAttemptEndName(const std::string& name) {
+    return std::find(AttemptEnds().begin(), AttemptEnds().end(), name) != AttemptEnds().end();
+  }
+  static std::string AttemptEndNames() { return fmt::format("{}", fmt::join(AttemptEnds(), ", ")); }
+
+  // `calls_by_supplier: {<supplier>: <count>, ...}`: suppliers of the scenario's plan or a deployed one.
+  void ReadCallsBySupplier(const Value& v, Expectation& expect) const {
+    if (!v.node.IsMap()) {
+      Fail(v.pos, fmt::format("expected a mapping of supplier names to counts for 'calls_by_supplier', got {}",
+                              Describe(v.node)));
+    }
+    for (auto it = v.node.begin(); it != v.node.end(); ++it) {
+      const Value key{it->first, PosOf(it->first.Mark()), "a supplier name"};
+      const Value count = ValueOf(it->first, it->second);
+      const std::string name = ReadString(key);
+      if (!KnownSupplier(name)) Fail(key.pos, fmt::format("no supplier is named '{}'", name));
+      expect.calls_by_supplier[name] = ReadInt(count, 0, kInt64Max);
+    }
+  }
+
+  bool KnownSupplier(const std::string& name) const {
+    auto named = [&](const std::vector<SupplierSpec>& suppliers) {
+      return std::any_of(suppliers.begin(), suppliers.end(), [&](const SupplierSpec& s) { return s.name == name; });
+    };
+    if (named(scenario_.suppliers)) return true;
+    return std::any_of(scenario_.attempts.begin(), scenario_.attempts.end(),
+                       [&](const AttemptSpec& a) { return a.plan.has_value() && named(a.plan->suppliers); });
   }
 
   // `unfinished: all` or `unfinished: [<input position>, ...]` (0-based, in `inputs`).

@@ -228,6 +228,27 @@ void WriteExpect(YAML::Emitter& out, const Expectation& expect) {
   }
   if (expect.supplier_calls.has_value()) out << YAML::Key << "supplier_calls" << YAML::Value << *expect.supplier_calls;
   WriteUnfinished(out, expect);
+  if (!expect.calls_by_supplier.empty()) {
+    out << YAML::Key << "calls_by_supplier" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const auto& [supplier, count] : expect.calls_by_supplier) out << YAML::Key << supplier << YAML::Value << count;
+    out << YAML::EndMap;
+  }
+  if (!expect.calls_by_input.empty()) {
+    out << YAML::Key << "calls_by_input" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (int64_t count : expect.calls_by_input) out << count;
+    out << YAML::EndSeq;
+  }
+  if (!expect.fired.empty()) {
+    out << YAML::Key << "fired" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (bool fired : expect.fired) out << fired;
+    out << YAML::EndSeq;
+  }
+  if (!expect.attempt_ends.empty()) {
+    out << YAML::Key << "attempts" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const std::string& end : expect.attempt_ends) out << end;
+    out << YAML::EndSeq;
+  }
+  if (expect.restore_scanned_max) out << YAML::Key << "restore_scanned_max" << YAML::Value << *expect.restore_scanned_max;
   out << YAML::EndMap;
 }
 
