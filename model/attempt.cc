@@ -53,7 +53,9 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     armed_[armed].hit = point;
     if (subtask) world_.CountFault(CoveragePoint::Reached(WorldFeature::kSubtaskFault));
     if (!armed_[armed].select.empty()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kFaultSelected));
-    if (put == PutPoint::kTombstone) world_.CountFault(CoveragePoint::Reached(WorldFeature::kTombstoneFault));
+    if (put == PutPoint::kTombstone || put == PutPoint::kCleanup) {
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kTombstoneFault));
+    }
     world_.CountFault(CoveragePoint::Fired(fault));
     if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
   };

@@ -22,6 +22,11 @@ FaultPoint PutFaultPoint(const std::string& record_key, const std::string& value
                          const DecodedState* decoded) {
   FaultPoint point;
   point.subtask = subtask;
+  if (std::optional<std::string> cleaned = ParseCleanupKey(record_key)) {
+    point.put = PutPoint::kCleanup;
+    point.state = StateKey{*cleaned, 0, 0, 0};  // the input key; no one state
+    return point;
+  }
   if (Result<StateKey> key = ParseRecordKey(record_key); key.ok()) point.state = *key;
   if (value.empty()) {
     point.put = PutPoint::kTombstone;
@@ -50,10 +55,11 @@ FaultPoint CallFaultPoint(const CallIdentity& call, int subtask) {
 }
 
 bool Selects(const FaultSelector& select, std::optional<uint64_t> action_hash, const FaultPoint& point) {
-  // A tombstone is a write of its own kind: only a fault that asks for one
-  // counts it.
-  const bool tombstone = point.put == PutPoint::kTombstone;
-  if (tombstone != (select.put == PutPoint::kTombstone)) return false;
+  // Tombstones and cleanup records are writes of their own kinds: only a
+  // fault that asks for one counts it.
+  for (PutPoint own : {PutPoint::kTombstone, PutPoint::kCleanup}) {
+    if ((point.put == own) != (select.put == own)) return false;
+  }
   if (select.put && point.put != select.put) return false;
   if (select.key && (!point.state || point.state->key != *select.key)) return false;
   if (select.seq && (!point.state || point.state->seq != *select.seq)) return false;
@@ -64,7 +70,8 @@ bool Selects(const FaultSelector& select, std::optional<uint64_t> action_hash, c
 
 std::string DescribeFaultPoint(const FaultPoint& point) {
   std::string out;
-  if (point.state) out += fmt::format(" key={:?} seq={}", point.state->key, point.state->seq);
+  if (point.state && point.put == PutPoint::kCleanup) out += fmt::format(" key={:?}", point.state->key);
+  if (point.state && point.put != PutPoint::kCleanup) out += fmt::format(" key={:?} seq={}", point.state->key, point.state->seq);
   if (point.call) out += fmt::format(" call={}", *point.call);
   return out;
 }

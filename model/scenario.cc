@@ -37,6 +37,7 @@ std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
     case PutPoint::kResult: return EnumInfo{"result", "a durable call's result"};
     case PutPoint::kComplete: return EnumInfo{"complete", "the finished action"};
     case PutPoint::kTombstone: return EnumInfo{"tombstone", "a pruned state's tombstone"};
+    case PutPoint::kCleanup: return EnumInfo{"cleanup", "a prune's cleanup record (its committed boundary)"};
   }
   return std::nullopt;
 }

@@ -157,6 +157,7 @@ enum class PutPoint {
   kResult,     // a durable call's result
   kComplete,   // the action finished
   kTombstone,  // a pruned state's tombstone (sent without waiting)
+  kCleanup,    // a prune's cleanup record, ahead of its tombstones (with log.delete_retention_ms; sent without waiting)
 };
 
 std::optional<EnumInfo> EnumInfoOf(PutPoint point);

@@ -73,11 +73,20 @@ void SimulatedLogClient::SendBuffered() {
     Result<RecordPosition> answer = sink_->Append(sent.partition, std::move(sent.key), std::move(sent.value));
     // A partition acknowledges in send order (Kafka's per-partition
     // ordering): a drawn latency never brings an acknowledgement ahead of an
-    // earlier one of its partition. With a fixed latency this is now + it.
+    // earlier one of its partition, and acknowledgements due at one instant
+    // (whose timers a perturbed schedule may fire in any order) leave a
+    // per-partition queue in send order: each timer delivers the queue's
+    // front. With a fixed latency this is now + it.
     SimTime& last = last_ack_at_[sent.partition];
     last = std::max(scheduler_.now() + scheduler_.LatencyMs(config_.ack_latency_ms, config_.ack_latency_ms_max), last);
-    scheduler_.AsyncSleep(last - scheduler_.now(), [this, ticket = sent.ticket, answer = std::move(answer)](
-                                                       ErrorCode) mutable { Deliver(ticket, std::move(answer)); });
+    acks_due_[sent.partition].push_back(DueAck{sent.ticket, std::move(answer)});
+    scheduler_.AsyncSleep(last - scheduler_.now(), [this, partition = sent.partition](ErrorCode) {
+      std::deque<DueAck>& due = acks_due_[partition];
+      DURASIM_CHECK(!due.empty());  // one timer per queued acknowledgement
+      DueAck ack = std::move(due.front());
+      due.pop_front();
+      Deliver(ack.ticket, std::move(ack.answer));
+    });
   }
 }
 

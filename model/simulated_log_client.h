@@ -76,6 +76,13 @@ class SimulatedLogClient : public LogClient {
   std::deque<Buffered> buffer_;
   std::map<ProduceTicket, Pending> pending_;
   std::map<int32_t, SimTime> last_ack_at_;  // per partition: when its latest acknowledgement is due
+  // Per partition: the acknowledgements sent and not yet delivered, in send
+  // order (each ack timer delivers the front).
+  struct DueAck {
+    ProduceTicket ticket;
+    Result<RecordPosition> answer;
+  };
+  std::map<int32_t, std::deque<DueAck>> acks_due_;
   ProduceTicket next_ticket_ = 1;
   bool linger_armed_ = false;
   bool retry_armed_ = false;

@@ -617,8 +617,9 @@ void DrawAimedFaults(Choices& choices, Scenario& scenario) {
   const std::vector<FaultKind> put_kinds = {FaultKind::kRejectPut,  FaultKind::kLoseAck,
                                             FaultKind::kCancelPut,  FaultKind::kCrashAfterPutPersisted,
                                             FaultKind::kCrashAfterPutAcked, FaultKind::kCorruptRecord};
-  const std::vector<FaultKind> tombstone_kinds = {FaultKind::kRejectPut, FaultKind::kLoseAck,
-                                                  FaultKind::kCrashAfterPutPersisted, FaultKind::kCorruptRecord};
+  // Nothing waits for a tombstone: a lost acknowledgement would change nothing.
+  const std::vector<FaultKind> tombstone_kinds = {FaultKind::kRejectPut, FaultKind::kCrashAfterPutPersisted,
+                                                  FaultKind::kCorruptRecord};
   const std::vector<FaultKind> call_kinds = {FaultKind::kCrashBetweenCalls, FaultKind::kCancelCall,
                                              FaultKind::kCrashAsyncInFlight};
   // Tombstones are safe with restores of older checkpoints since the
@@ -630,7 +631,7 @@ void DrawAimedFaults(Choices& choices, Scenario& scenario) {
     FaultSelector& select = arm.select;
     if (scenario.log.tombstones && choices.Percent(60)) {
       arm.fault = tombstone_kinds[choices.Below(tombstone_kinds.size())];
-      select.put = PutPoint::kTombstone;
+      select.put = scenario.log.delete_retention_ms > 0 && choices.Percent(30) ? PutPoint::kCleanup : PutPoint::kTombstone;
     } else if (choices.Percent(75)) {
       arm.fault = put_kinds[choices.Below(put_kinds.size())];
       select.put = std::vector<PutPoint>{PutPoint::kStart, PutPoint::kPending, PutPoint::kResult,
@@ -638,7 +639,8 @@ void DrawAimedFaults(Choices& choices, Scenario& scenario) {
     } else {
       arm.fault = call_kinds[choices.Below(call_kinds.size())];
     }
-    if (select.put != PutPoint::kTombstone || choices.Percent(30)) {
+    const bool unawaited = select.put == PutPoint::kTombstone || select.put == PutPoint::kCleanup;
+    if (!unawaited || choices.Percent(30)) {
       select.key = scenario.inputs[choices.Below(scenario.inputs.size())].key;
     }
     if (choices.Percent(20)) select.seq = choices.Range(1, 3);
@@ -648,7 +650,7 @@ void DrawAimedFaults(Choices& choices, Scenario& scenario) {
     arm.nth = choices.Percent(75) ? 1 : 2;
     // Tombstones come when a checkpoint completes: armed first, or never.
     std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
-    const size_t at = select.put == PutPoint::kTombstone ? 0 : choices.Below(steps.size() + 1);
+    const size_t at = unawaited ? 0 : choices.Below(steps.size() + 1);
     steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
   }
 }

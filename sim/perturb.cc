@@ -2,6 +2,8 @@
 // then the failures are written (and shrunk) one by one.
 #include "sim/perturb.h"
 
+#include "sim/explore/interrupt.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -94,6 +96,7 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
                                         const PerturbOptions& perturb) {
   std::vector<PerturbedFile> files(scenarios.size());
   struct Outcome {
+    bool ran = false;  // an interrupt stops schedules from starting
     uint64_t trace_hash = 0;
     std::optional<RunReport> failed;
   };
@@ -105,12 +108,13 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
   const uint64_t total = per_file * scenarios.size();
   std::atomic<uint64_t> next{0};
   auto work = [&] {
-    for (uint64_t item = next++; item < total; item = next++) {
+    for (uint64_t item = next++; item < total && !Interrupted(); item = next++) {
       const size_t f = static_cast<size_t>(item / per_file);
       const uint64_t index = item % per_file;
       const Scenario perturbed = OnSchedule(scenarios[f], PerturbedSeed(scenarios[f].seed, index));
       RunReport report = RunScenario(perturbed, options);
       Outcome& outcome = outcomes[f][static_cast<size_t>(index)];
+      outcome.ran = true;
       outcome.trace_hash = report.trace_hash;
       if (!report.ok) outcome.failed = std::move(report);
     }
@@ -129,6 +133,8 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
     std::set<uint64_t> distinct;
     for (size_t i = 0; i < outcomes[f].size(); ++i) {
       Outcome& outcome = outcomes[f][i];
+      if (!outcome.ran) continue;
+      ++file.schedules_ran;
       file.trace_hashes.push_back(outcome.trace_hash);
       distinct.insert(outcome.trace_hash);
       if (!outcome.failed) continue;
@@ -180,6 +186,15 @@ int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& opt
                            "job{}\n",
                            files.size(), perturb.schedules, static_cast<int64_t>(files.size()) * perturb.schedules,
                            failed, wall_s, perturb.jobs, perturb.jobs == 1 ? "" : "s");
+  if (Interrupted()) {
+    int64_t ran = 0;
+    for (const PerturbedFile& file : files) ran += file.schedules_ran;
+    std::cout << fmt::format("perturb: interrupted by {}: {} of those runs ran (a file's 'ok' counts only its runs "
+                             "that ran)\n",
+                             InterruptName(), ran);
+    std::cout.flush();
+    return InterruptExitCode();
+  }
   return failed == 0 ? kExitOk : kExitNotAsExpected;
 }
 

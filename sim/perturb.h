@@ -44,6 +44,7 @@ struct PerturbedFile {
   std::vector<PerturbedFailure> failures;  // in schedule order
   std::vector<uint64_t> trace_hashes;      // per schedule
   int64_t distinct_traces = 0;
+  int64_t schedules_ran = 0;  // fewer than schedules when an interrupt stopped the sweep
 };
 
 // Runs N perturbed schedules of every scenario; the outcomes in scenario order.

@@ -528,12 +528,15 @@ class ScenarioParser {
     const std::string name = ReadString(v);
     std::optional<PutPoint> put = ParseName<PutPoint>(name);
     if (!put) Fail(v.pos, fmt::format("unknown put '{}'; expected one of: {}", name, NameList<PutPoint>()));
-    // A tombstone is sent without waiting: nothing waits for it to cancel,
-    // and no acknowledgement reaches anyone.
-    if (*put == PutPoint::kTombstone && (fault == FaultKind::kCancelPut || fault == FaultKind::kCrashAfterPutAcked)) {
-      Fail(v.pos, fmt::format("a tombstone is sent without waiting for its acknowledgement, so {} never fires on "
-                              "one; expected one of: start, pending, result, complete",
-                              NameOf(fault)));
+    // Tombstones and cleanup records are sent without waiting: nothing
+    // waits for one to cancel, and no acknowledgement reaches anyone, lost
+    // or not.
+    const bool unawaited = *put == PutPoint::kTombstone || *put == PutPoint::kCleanup;
+    if (unawaited && (fault == FaultKind::kCancelPut || fault == FaultKind::kCrashAfterPutAcked ||
+                      fault == FaultKind::kLoseAck)) {
+      Fail(v.pos, fmt::format("a {} is sent without waiting for its acknowledgement, so {} never fires on one or "
+                              "changes nothing; expected one of: start, pending, result, complete",
+                              NameOf(*put), NameOf(fault)));
     }
     return *put;
   }

@@ -199,7 +199,12 @@ void KafkaActionStateStore::Prune(const std::string& key, int64_t seq) {
       DURASIM_CHECK(state_key.ok());  // cached under canonical record keys
       highest = std::max(highest, state_key->seq);
     }
-    client_.Produce(PartitionForKey(key, client_.partition_count()), EncodeCleanupKey(key), fmt::format("{}", highest));
+    // On every partition a tombstone goes to, ahead of it: a tombstone in a
+    // partition's log implies its boundary is there too (the states of one
+    // key may lie on two partitions after partitions were added).
+    std::set<int32_t> partitions;
+    for (const auto& [record_key, partition] : dropped) partitions.insert(partition);
+    for (int32_t partition : partitions) client_.Produce(partition, EncodeCleanupKey(key), fmt::format("{}", highest));
   }
   for (const auto& [record_key, partition] : dropped) client_.Produce(partition, record_key, "");
   if (!dropped.empty()) client_.Flush();

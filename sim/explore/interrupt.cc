@@ -13,6 +13,12 @@ static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only 
 extern "C" void OnSignal(int signal) {
   int none = 0;
   received.compare_exchange_strong(none, signal);
+  // SA_RESETHAND reset only this signal: the other one must kill at once
+  // too (sigaction is async-signal-safe).
+  struct sigaction fallback = {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(signal == SIGINT ? SIGTERM : SIGINT, &fallback, nullptr);
 }
 
 }  // namespace

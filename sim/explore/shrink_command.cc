@@ -46,6 +46,15 @@ int RunShrinkCommand(const ShrinkCommandOptions& options) {
   const RunReport before = RunScenario(scenario, options.run);
   const ExpectedVerdict expected = scenario.expect.verdict;
   ExpectedVerdict failure;
+  if (expected.kind() == ExpectedVerdict::Kind::kPass && !before.ok &&
+      FiledUnder(before).kind() == ExpectedVerdict::Kind::kPass) {
+    // Not as expected only by its outputs or counts: the shrinker keeps a
+    // candidate by its verdict, and every verdict here is a pass.
+    std::cerr << fmt::format("durasim: {}: cannot shrink: it passes as a verdict and fails only by its expectation "
+                             "({}); shrinking keeps a failing verdict\n",
+                             options.path, before.mismatches.empty() ? "" : before.mismatches.front());
+    return kExitUsage;
+  }
   if (expected.kind() == ExpectedVerdict::Kind::kPass && !before.ok) {
     failure = FiledUnder(before);  // a bug's regression file: keep it failing
   } else if (expected.kind() != ExpectedVerdict::Kind::kPass && before.ok) {
