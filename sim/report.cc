@@ -50,6 +50,10 @@ std::string XmlEscape(const std::string& text) {
 
 }  // namespace
 
+std::string DumpJson(const nlohmann::json& doc) {
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 std::string RenderTable(const std::vector<RunReport>& reports) {
   std::string out = fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:<5} {:<16}\n", "scenario", "verdict", "ok",
                                 "calls", "outputs", "sim time", "fired", "trace hash");
@@ -120,7 +124,7 @@ std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted) 
   nlohmann::json doc = {{"runs", runs},
                         {"summary", {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok}}},
                         {"interrupted", interrupted}};
-  return doc.dump(2) + "\n";
+  return DumpJson(doc);
 }
 
 std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s) {

@@ -1,6 +1,7 @@
 // Rendering of run reports: the terminal table and the JSON report.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,11 @@ namespace durasim {
 // A fixed-width table: scenario, verdict, ok, supplier calls, outputs,
 // simulated time, trace hash; then the violations and mismatches.
 std::string RenderTable(const std::vector<RunReport>& reports);
+
+// A JSON document as every report writes it: indented, and a string that is
+// not valid UTF-8 (an input key of arbitrary bytes) with each invalid byte
+// replaced by U+FFFD rather than an exception.
+std::string DumpJson(const nlohmann::json& doc);
 
 // The JSON report: {"runs": [...], "summary": {...}, "interrupted": bool}.
 // `interrupted`: SIGINT/SIGTERM stopped the command before every file ran.

@@ -296,7 +296,7 @@ class ScenarioParser {
     Mapping map(v, {"key", "value"});
     InputSpec input;
     input.pos = v.pos;
-    input.key = ReadString(map.Require("key"));
+    input.key = ReadBytes(map.Require("key"));
     input.value = ReadInt(map.Require("value"), kInt64Min, kInt64Max);
     scenario_.inputs.push_back(std::move(input));
   }
@@ -475,7 +475,7 @@ class ScenarioParser {
       if (const Value* v = arm.Find(field); v != nullptr && target == FaultTarget::kCheckpoint) refuse(field, *v);
     }
     if (const Value* key = arm.Find("key")) {
-      select.key = ReadString(*key);
+      select.key = ReadBytes(*key);
       const bool known = std::any_of(scenario_.inputs.begin(), scenario_.inputs.end(),
                                      [&](const InputSpec& input) { return input.key == *select.key; });
       if (!known) Fail(key->pos, fmt::format("no input has key {:?}: a fault aimed at it could never fire", *select.key));

@@ -12,6 +12,7 @@
 
 #include "model/scenario.h"
 #include "sim/scenario_parser.h"
+#include "sim/scenario_writer.h"
 
 namespace durasim {
 namespace {
@@ -464,6 +465,30 @@ TEST(ScenarioParserTest, ShippedScenariosParse) {
       EXPECT_TRUE(result.ok()) << result.status().ToString();
     }
   }
+}
+
+}  // namespace
+}  // namespace durasim
+
+namespace durasim {
+namespace {
+
+// Strategy: a key of arbitrary bytes (!!binary) survives the writer: the
+// written file holds it as !!binary and parses back to the same bytes, in
+// the inputs and in an arm's selector.
+TEST(ScenarioParserTest, BinaryKeysSurviveTheWriter) {
+  Result<Scenario> loaded = LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/fast/binary_key.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  ASSERT_EQ(loaded->inputs[0].key, std::string("\x80\xff\0k", 4));
+  const std::string written = WriteScenarioYaml(*loaded, {});
+  EXPECT_NE(written.find("!!binary"), std::string::npos) << written;
+  Result<Scenario> again = ParseScenario(written, "written.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->inputs[0].key, loaded->inputs[0].key);
+  EXPECT_EQ(again->inputs[1].key, "plain");
+  const AttemptStep& arm = again->attempts[0].steps[2];
+  ASSERT_EQ(arm.kind, AttemptStep::Kind::kArm);
+  EXPECT_EQ(arm.select.key, loaded->inputs[0].key);
 }
 
 }  // namespace

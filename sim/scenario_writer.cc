@@ -2,6 +2,8 @@
 // step keywords come from the parser's table, scenario_keywords.h).
 #include "sim/scenario_writer.h"
 
+#include "store/utf8.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include "model/key_groups.h"
@@ -9,6 +11,15 @@
 
 namespace durasim {
 namespace {
+
+// A key as it was read: a string when it is valid UTF-8, else `!!binary`.
+void WriteKey(YAML::Emitter& out, const std::string& key) {
+  if (IsValidUtf8(key)) {
+    out << YAML::DoubleQuoted << key;
+    return;
+  }
+  out << YAML::Binary(reinterpret_cast<const unsigned char*>(key.data()), key.size());
+}
 
 void WriteStep(YAML::Emitter& out, const ActionStep& step) {
   const char* keyword = StepKeywordOf(step.kind);
@@ -82,7 +93,10 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
           << step.nth;
       if (step.subtask) out << YAML::Key << "subtask" << YAML::Value << *step.subtask;
       if (step.select.put) out << YAML::Key << "put" << YAML::Value << NameOf(*step.select.put);
-      if (step.select.key) out << YAML::Key << "key" << YAML::Value << YAML::DoubleQuoted << *step.select.key;
+      if (step.select.key) {
+        out << YAML::Key << "key" << YAML::Value;
+        WriteKey(out, *step.select.key);
+      }
       if (step.select.seq) out << YAML::Key << "seq" << YAML::Value << *step.select.seq;
       if (step.select.action) out << YAML::Key << "action" << YAML::Value << *step.select.action;
       if (step.select.call) out << YAML::Key << "call" << YAML::Value << *step.select.call;
@@ -182,7 +196,9 @@ void WriteActions(YAML::Emitter& out, const std::vector<ActionSpec>& actions) {
 void WriteInputs(YAML::Emitter& out, const std::vector<InputSpec>& inputs) {
   out << YAML::Key << "inputs" << YAML::Value << YAML::BeginSeq;
   for (const InputSpec& input : inputs) {
-    out << YAML::Flow << YAML::BeginMap << YAML::Key << "key" << YAML::Value << YAML::DoubleQuoted << input.key
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "key" << YAML::Value;
+    WriteKey(out, input.key);
+    out
         << YAML::Key << "value" << YAML::Value << input.value << YAML::EndMap;
   }
   out << YAML::EndSeq;

@@ -1,6 +1,8 @@
 // Strict YAML reading for scenario files (what it accepts: strict_yaml.h).
 #include "sim/strict_yaml.h"
 
+#include "store/utf8.h"
+
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 
@@ -75,6 +77,24 @@ std::string ReadString(const Value& v) {
     Fail(v.pos, fmt::format("expected a string for {}, got {}", v.what, Describe(v.node)));
   }
   return v.node.Scalar();
+}
+
+std::string ReadBytes(const Value& v) {
+  if (v.node.IsScalar() && (v.node.Tag() == "tag:yaml.org,2002:binary" || v.node.Tag() == "!!binary")) {
+    const std::string text = v.node.Scalar();
+    const std::vector<unsigned char> bytes = YAML::DecodeBase64(text);
+    if (bytes.empty() && !text.empty()) {
+      Fail(v.pos, fmt::format("expected base64 after !!binary for {}, got {:?}", v.what, text.substr(0, 80)));
+    }
+    return std::string(bytes.begin(), bytes.end());
+  }
+  std::string text = ReadString(v);
+  if (const std::optional<size_t> bad = FirstInvalidUtf8(text)) {
+    Fail(v.pos, fmt::format("{} is not valid UTF-8 (byte 0x{:02x} at offset {}); write a key of arbitrary bytes as "
+                            "!!binary <base64>",
+                            v.what, static_cast<uint8_t>(text[*bad]), *bad));
+  }
+  return text;
 }
 
 std::string ReadName(const Value& v) {

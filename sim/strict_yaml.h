@@ -62,7 +62,10 @@ struct Value {
 Value ValueOf(const YAML::Node& key, const YAML::Node& value);
 
 std::string ReadString(const Value& v);
-std::string ReadName(const Value& v);  // a non-empty string
+std::string ReadName(const Value& v);
+// A byte string: `!!binary <base64>` for any bytes, or a string that must
+// be valid UTF-8 (a YAML escape such as "\xff" is a code point, not a byte).
+std::string ReadBytes(const Value& v);  // a non-empty string
 // A plain (unquoted) decimal integer in [min, max].
 int64_t ReadInt(const Value& v, int64_t min, int64_t max);
 uint64_t ReadUint64(const Value& v);

@@ -1,6 +1,8 @@
 // State codec implementation (nlohmann::json for the value).
 #include "store/state_codec.h"
 
+#include "store/utf8.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -11,6 +13,29 @@
 
 namespace durasim {
 namespace {
+
+// Bytes as lowercase hex digits, two per byte, and back.
+std::string HexBytes(const std::string& bytes) {
+  std::string out;
+  for (unsigned char c : bytes) out += fmt::format("{:02x}", c);
+  return out;
+}
+
+std::optional<std::string> ParseHexBytes(const std::string& hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string out;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    unsigned value = 0;
+    for (size_t j = i; j < i + 2; ++j) {
+      const char c = hex[j];
+      const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (digit < 0) return std::nullopt;
+      value = value * 16 + static_cast<unsigned>(digit);
+    }
+    out.push_back(static_cast<char>(value));
+  }
+  return out;
+}
 
 using nlohmann::json;
 
@@ -132,9 +157,16 @@ std::string EncodeStateValue(const StateKey& k, const ActionState& state) {
   for (const MemoryUpdate& m : state.memory_updates) memory.push_back({{"slot", m.slot}, {"value", m.value}});
   json events = json::array();
   for (const EmittedEvent& e : state.emitted_events) events.push_back({{"type", e.type}, {"value", e.value}});
-  json value = {{"v", kStateFormatVersion},   {"key", k.key},         {"seq", k.seq},
+  json value = {{"v", kStateFormatVersion},   {"seq", k.seq},
                 {"event", Hex(k.event_hash)}, {"action", Hex(k.action_hash)}, {"completed", state.completed},
                 {"calls", calls},             {"memory", memory},     {"events", events}};
+  // A JSON string holds UTF-8 only: a key of other bytes goes as hex, so
+  // that every byte string survives (a UTF-8 key keeps its readable form).
+  if (IsValidUtf8(k.key)) {
+    value["key"] = k.key;
+  } else {
+    value["key_hex"] = HexBytes(k.key);
+  }
   return value.dump();
 }
 
@@ -149,7 +181,13 @@ Result<DecodedState> DecodeStateValue(const std::string& value) {
                                 kStateFormatVersion));
     }
     DecodedState out;
-    out.state_key.key = Text(doc, "key");
+    if (doc.contains("key_hex")) {
+      std::optional<std::string> key = ParseHexBytes(Text(doc, "key_hex"));
+      if (!key) return Status(StatusCode::kInvalidRecovery, "state value: key_hex is not an even number of hex digits");
+      out.state_key.key = *std::move(key);
+    } else {
+      out.state_key.key = Text(doc, "key");
+    }
     out.state_key.seq = Integer(doc, "seq");
     if (!ParseHex(Text(doc, "event"), out.state_key.event_hash) ||
         !ParseHex(Text(doc, "action"), out.state_key.action_hash)) {

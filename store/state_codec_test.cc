@@ -417,3 +417,28 @@ TEST(StateDigest, EqualStatesEqualDigestsAndEveryFieldCounts) {
 
 }  // namespace
 }  // namespace durasim
+
+namespace durasim {
+namespace {
+
+// Strategy: keys are bytes. A key that is not UTF-8 (with a NUL inside)
+// survives the value's encoding and decoding byte for byte, and the record
+// key's; a UTF-8 key keeps its readable "key" field.
+TEST(StateCodecTest, AKeyOfArbitraryBytesRoundTrips) {
+  const StateKey key{std::string("\x80\xff\0k", 4), 3, 0x1234, 0xabcd};
+  ActionState state;
+  state.completed = true;
+  const std::string value = EncodeStateValue(key, state);
+  EXPECT_NE(value.find("\"key_hex\":\"80ff006b\""), std::string::npos) << value;
+  Result<DecodedState> decoded = DecodeStateValue(value);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->state_key, key);
+  Result<StateKey> parsed = ParseRecordKey(EncodeRecordKey(key));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(*parsed, key);
+  EXPECT_NE(EncodeStateValue(StateKey{"plain", 1, 1, 1}, state).find("\"key\":\"plain\""), std::string::npos);
+  EXPECT_FALSE(DecodeStateValue(R"({"v":1,"key_hex":"8","seq":1,"event":"0000000000000001","action":"0000000000000001","completed":true,"calls":[],"memory":[],"events":[]})").ok());
+}
+
+}  // namespace
+}  // namespace durasim

@@ -10,6 +10,7 @@
 #include "model/coverage.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/interrupt.h"
+#include "sim/report.h"
 
 namespace durasim {
 namespace {
@@ -65,8 +66,8 @@ std::vector<std::string> NeverFired(const std::vector<SeedResult>& seeds) {
   return never;
 }
 
-std::string ReportText(const ExploreReport& report) { return nlohmann::json(report).dump(2) + "\n"; }
-std::string ReportText(const MergedReport& report) { return nlohmann::json(report).dump(2) + "\n"; }
+std::string ReportText(const ExploreReport& report) { return DumpJson(nlohmann::json(report)); }
+std::string ReportText(const MergedReport& report) { return DumpJson(nlohmann::json(report)); }
 
 Result<ExploreReport> ReadExploreReport(const std::string& path) {
   std::ifstream in(path);

@@ -272,7 +272,7 @@ int RunMutants(const MutantsOptions& options) {
   bool unwritten = std::any_of(rows.begin(), rows.end(),
                                [](const Row& row) { return !row.unwritten.empty() || row.sweep_unwritten > 0; });
   if (!options.report_json_path.empty()) {
-    const Status written = WriteFile(options.report_json_path, ToJson(rows, options).dump(2) + "\n");
+    const Status written = WriteFile(options.report_json_path, DumpJson(ToJson(rows, options)));
     if (!written.ok()) {
       std::cerr << "durasim: " << written.message() << "\n";
       unwritten = true;

@@ -11,6 +11,7 @@
 #include "sim/exit_codes.h"
 #include "sim/explore/interrupt.h"
 #include "sim/output_file.h"
+#include "sim/report.h"
 #include "sim/runner.h"
 
 namespace durasim {
@@ -105,7 +106,7 @@ int RunScenarioKillMatrix(const ScenarioKillOptions& options) {
                                 {"missed", missed},
                                 {"not_as_expected", broken},
                                 {"interrupted", interrupted}};
-    if (Status written = WriteFile(options.report_json_path, doc.dump(2) + "\n"); !written.ok()) {
+    if (Status written = WriteFile(options.report_json_path, DumpJson(doc)); !written.ok()) {
       std::cerr << "durasim: could not write " << options.report_json_path << ": " << written.ToString() << "\n";
       if (exit_code == kExitOk) exit_code = kExitOutput;
     } else {
