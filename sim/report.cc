@@ -34,6 +34,8 @@ std::string DescribeArmedFault(const ArmedFault& fault) {
                      fault.attempt, where);
 }
 
+}  // namespace
+
 std::string XmlEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -47,8 +49,6 @@ std::string XmlEscape(const std::string& text) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string DumpJson(const nlohmann::json& doc) {
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

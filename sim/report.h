@@ -20,6 +20,9 @@ std::string RenderTable(const std::vector<RunReport>& reports);
 // replaced by U+FFFD rather than an exception.
 std::string DumpJson(const nlohmann::json& doc);
 
+// Text for an XML attribute or element (the JUnit reports): & < > " escaped.
+std::string XmlEscape(const std::string& text);
+
 // The JSON report: {"runs": [...], "summary": {...}, "interrupted": bool}.
 // `interrupted`: SIGINT/SIGTERM stopped the command before every file ran.
 std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted = false);

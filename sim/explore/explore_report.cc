@@ -25,20 +25,6 @@ void EnumFromJson(const nlohmann::json& j, E& value, const char* what) {
   value = *parsed;
 }
 
-std::string XmlEscape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> Names(const std::vector<Invariant>& invariants) {
   std::vector<std::string> names;
   for (Invariant invariant : invariants) names.emplace_back(NameOf(invariant));
