@@ -294,6 +294,13 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
       out << fmt::format("fuzz: iteration {} {} [{}] {} ms\n", i, FuzzTargetName(target), JoinMutations(applied),
                          wall_ms);
     }
+    if (options.progress_every > 0 && summary.iterations_run % options.progress_every == 0) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      out << fmt::format("fuzz: {} iterations, {} finding(s), {:.0f} s, {:.1f} iterations/s\n",
+                         summary.iterations_run, summary.findings, elapsed,
+                         static_cast<double>(summary.iterations_run) / std::max(elapsed, 1e-9))
+          << std::flush;
+    }
   }
   summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;

@@ -42,6 +42,7 @@ struct FuzzOptions {
   std::string known_limits;     // file of inputs kept out of the standing check (empty: none)
   uint64_t max_findings = 20;   // stop after this many
   bool verbose = false;
+  uint64_t progress_every = 0;  // > 0: a progress line every this many iterations
 };
 
 struct TargetStats {

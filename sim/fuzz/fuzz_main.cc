@@ -56,6 +56,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-seeds", no_seeds, "do not run the corpus inputs unmutated first");
   app.add_option("--replay", replay, "run this one file against --target (one target) and report");
   app.add_flag("-v,--verbose", options.verbose, "print every iteration");
+  options.progress_every = 1000;
+  app.add_option("--progress-every", options.progress_every, "a progress line every this many iterations (0: none)")
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
