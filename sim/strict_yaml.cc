@@ -82,6 +82,12 @@ std::string ReadString(const Value& v) {
 std::string ReadBytes(const Value& v) {
   if (v.node.IsScalar() && (v.node.Tag() == "tag:yaml.org,2002:binary" || v.node.Tag() == "!!binary")) {
     const std::string text = v.node.Scalar();
+    // yaml-cpp 0.7's DecodeBase64 indexes its table with a byte >= 0x80 out
+    // of bounds (found by durasim_fuzz: SEGV): base64 is ASCII, so such a
+    // byte is refused here.
+    if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+      Fail(v.pos, fmt::format("expected base64 after !!binary for {}, got {:?}", v.what, text.substr(0, 80)));
+    }
     const std::vector<unsigned char> bytes = YAML::DecodeBase64(text);
     if (bytes.empty() && !text.empty()) {
       Fail(v.pos, fmt::format("expected base64 after !!binary for {}, got {:?}", v.what, text.substr(0, 80)));

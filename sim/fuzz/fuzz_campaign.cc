@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sim/exit_codes.h"
+#include "sim/scenario_parser.h"
 #include "store/hash.h"
 
 namespace durasim {
@@ -125,7 +126,7 @@ std::optional<Finding> Evaluate(FuzzTarget target, const std::string& input, boo
                                             cli.exit_code, run.result.outcome, expected, Describe(cli))};
   }
   if (cli.exit_code == kExitUsage) {
-    const std::string first_line = cli.stderr_text.substr(0, cli.stderr_text.find('\n'));
+    const std::string first_line = cli.stderr_head.substr(0, cli.stderr_head.find('\n'));
     if (std::optional<std::string> problem = LocatedErrorProblem(first_line, file, input)) {
       return Finding{"exit-code", "durasim run's error: " + *problem + ": " + first_line.substr(0, 400)};
     }
@@ -322,6 +323,11 @@ bool ReplayFile(FuzzTarget target, const std::string& path, const FuzzOptions& o
   const std::string outcome = stats.outcomes.empty() ? "?" : stats.outcomes.begin()->first;
   if (!finding) {
     out << fmt::format("fuzz: {} on {}: {} in {} ms, nothing found\n", path, FuzzTargetName(target), outcome, wall_ms);
+    if (target == FuzzTarget::kScenario && outcome == "parse-error") {
+      // It did not crash isolated, so it is safe to parse here for the message.
+      const Result<Scenario> parsed = ParseScenario(input, kFuzzScenarioPath);
+      if (!parsed.ok()) out << Printable(parsed.status().message(), 1000) << "\n";
+    }
     return false;
   }
   out << fmt::format("fuzz: {} on {}: {} in {} ms\nFINDING {}\n{}\n", path, FuzzTargetName(target), outcome, wall_ms,

@@ -29,6 +29,14 @@ int64_t ResidentMb(pid_t pid) {
   return resident * static_cast<int64_t>(sysconf(_SC_PAGESIZE)) / (1024 * 1024);
 }
 
+std::string Head(const std::string& path, size_t bytes) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(bytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(bytes));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head;
+}
+
 std::string Tail(const std::string& path, size_t bytes) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
@@ -122,6 +130,7 @@ IsolatedResult Watch(const std::function<void(int)>& child, const IsolationLimit
   out.wall_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
   out.stderr_text = Tail(stderr_path, 8192);
+  out.stderr_head = Head(stderr_path, 8192);
   if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
   if (killed) return out;

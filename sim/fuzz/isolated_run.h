@@ -36,6 +36,7 @@ struct IsolatedResult {
   int64_t wall_ms = 0;
   int64_t peak_rss_mb = 0;      // as sampled
   std::string stderr_text;      // the child's stderr (its last 8 KiB)
+  std::string stderr_head;      // its first 8 KiB (where a CLI's first error line is)
 };
 
 const char* IsolatedKindName(IsolatedResult::Kind kind);

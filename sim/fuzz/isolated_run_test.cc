@@ -78,6 +78,18 @@ TEST(IsolatedRun, AMemoryBlowupIsKilledAtTheBound) {
   EXPECT_GT(run.peak_rss_mb, 64);
 }
 
+TEST(IsolatedRun, StderrKeepsItsHeadAndTail) {
+  const IsolatedResult run = RunIsolated(
+      []() -> TargetResult {
+        std::cerr << "first line\n" << std::string(100'000, 'x') << "\nlast line" << std::flush;
+        return {"done", ""};
+      },
+      {}, StderrPath());
+  EXPECT_TRUE(run.stderr_head.starts_with("first line\n"));
+  EXPECT_LE(run.stderr_head.size(), 8192u);
+  EXPECT_TRUE(run.stderr_text.ends_with("last line"));
+}
+
 TEST(IsolatedRun, AProgramsExitCodeComesBack) {
   const IsolatedResult run = RunProgram({"/bin/sh", "-c", "echo oops >&2; exit 3"}, {}, StderrPath());
   EXPECT_EQ(run.kind, IsolatedResult::Kind::kDone);
