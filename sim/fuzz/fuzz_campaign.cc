@@ -10,6 +10,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "sim/exit_codes.h"
 #include "sim/scenario_parser.h"
 #include "store/hash.h"
@@ -70,6 +72,12 @@ std::string WorkDir(const FuzzOptions& options) {
   return options.work_dir.empty() ? options.findings_dir : options.work_dir;
 }
 
+// A scratch file of this process: two campaigns sharing a folder must not
+// overwrite each other's inputs.
+std::string Scratch(const FuzzOptions& options, const std::string& name) {
+  return fmt::format("{}/.{}-{}", WorkDir(options), getpid(), name);
+}
+
 std::string Describe(const IsolatedResult& run) {
   std::string why;
   switch (run.kind) {
@@ -90,7 +98,7 @@ std::string Describe(const IsolatedResult& run) {
 std::optional<Finding> Evaluate(FuzzTarget target, const std::string& input, bool cli_check,
                                 const FuzzOptions& options, TargetStats& stats, uint64_t& cli_checks,
                                 int64_t& wall_ms) {
-  const std::string stderr_path = WorkDir(options) + "/stderr.txt";
+  const std::string stderr_path = Scratch(options, "stderr.txt");
   const IsolatedResult run = RunIsolated([&] { return RunTarget(target, input); }, options.limits, stderr_path);
   wall_ms = run.wall_ms;
   stats.peak_rss_mb = std::max(stats.peak_rss_mb, run.peak_rss_mb);
@@ -109,9 +117,9 @@ std::optional<Finding> Evaluate(FuzzTarget target, const std::string& input, boo
   }
   if (!cli_check || target != FuzzTarget::kScenario || options.durasim.empty()) return std::nullopt;
   ++cli_checks;
-  const std::string file = WorkDir(options) + "/cli-input.yaml";
+  const std::string file = Scratch(options, "cli-input.yaml");
   if (!WriteWhole(file, input)) return Finding{"harness", "cannot write " + file};
-  const std::string cli_stderr = WorkDir(options) + "/cli-stderr.txt";
+  const std::string cli_stderr = Scratch(options, "cli-stderr.txt");
   const IsolatedResult cli = RunProgram({options.durasim, "run", file}, options.limits, cli_stderr);
   if (cli.kind != IsolatedResult::Kind::kDone) {
     return Finding{std::string("cli-") + IsolatedKindName(cli.kind), "durasim run: " + Describe(cli)};
@@ -304,6 +312,7 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
     }
   }
   summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const char* name : {"stderr.txt", "cli-input.yaml", "cli-stderr.txt"}) fs::remove(Scratch(options, name), ignored);
   return summary;
 }
 
