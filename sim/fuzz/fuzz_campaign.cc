@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -99,7 +100,15 @@ std::optional<Finding> Evaluate(FuzzTarget target, const std::string& input, boo
                                 const FuzzOptions& options, TargetStats& stats, uint64_t& cli_checks,
                                 int64_t& wall_ms) {
   const std::string stderr_path = Scratch(options, "stderr.txt");
-  const IsolatedResult run = RunIsolated([&] { return RunTarget(target, input); }, options.limits, stderr_path);
+  const IsolatedResult run = RunIsolated(
+      [&]() -> TargetResult {
+        if (options.plant == "crash") std::abort();
+        volatile bool hang = options.plant == "hang";  // volatile: a loop the compiler must keep
+        while (hang) {
+        }
+        return RunTarget(target, input);
+      },
+      options.limits, stderr_path);
   wall_ms = run.wall_ms;
   stats.peak_rss_mb = std::max(stats.peak_rss_mb, run.peak_rss_mb);
   ++stats.executions;

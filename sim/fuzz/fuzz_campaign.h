@@ -43,6 +43,10 @@ struct FuzzOptions {
   uint64_t max_findings = 20;   // stop after this many
   bool verbose = false;
   uint64_t progress_every = 0;  // > 0: a progress line every this many iterations
+  // For the tests of the fuzzer itself: "crash" (abort) or "hang" (loop) in
+  // every input's child instead of its target, so that the check is seen to
+  // fail, with the reproducer, on what it must catch. Empty: off.
+  std::string plant;
 };
 
 struct TargetStats {

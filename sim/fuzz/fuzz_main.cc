@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
   app.add_option("--marker-corpus", marker_corpus, "seed folders or files of the marker target");
   app.add_option("--max-nesting", options.mutator.max_nesting, "deepest nesting a mutation inserts")
       ->capture_default_str();
+  app.add_option("--plant", options.plant, "tests of the fuzzer: crash or hang in every input")
+      ->check(CLI::IsMember({"crash", "hang"}));
   app.add_flag("--no-seeds", no_seeds, "do not run the corpus inputs unmutated first");
   app.add_option("--replay", replay, "run this one file against --target (one target) and report");
   app.add_flag("-v,--verbose", options.verbose, "print every iteration");
