@@ -56,10 +56,10 @@ check("no record is undecodable", ", 0 undecodable" in out, out)
 if "cp2" in markers:
     code, out = run(["inspect", "--bootstrap-servers", servers, "--topic", fixed, "--marker", markers["cp2"]])
     check("inspect --marker cp2 exits 0", code == 0, out)
-    check("cp2's marker (fixed) reads from the unfinished state's first record", "reads partition 0 from offset 0" in out,
-          out)
-    check("nothing of an unfinished input lies below the fixed marker",
-          "below the marker: no state of an unfinished input" in out, out)
+    check("cp2's marker (fixed) starts at the saved result", "reads partition 0 from offset 2" in out, out)
+    check("below the fixed marker only the superseded pending record",
+          re.search(r"offset 1  key=\"a\" seq=1  call pending: call 0 llm PENDING; a later record of it, at partition 0 "
+                    r"offset 2, is read", out) is not None, out)
     check("the rebuild accepts cp2's marker and caches a's state", "accepted: scanned" in out and
           'input key="a" seq=1: unfinished' in out, out)
 
@@ -70,8 +70,9 @@ if "cp2" in markers:
     check("inspect --marker cp2 (legacy) exits 0", code == 0, out)
     check("the legacy marker starts past the saved result", "reads partition 0 from offset 3" in out, out)
     check("the saved result lies below it, not read",
-          re.search(r"below the marker, NOT read: 3 records of unfinished inputs", out) is not None and
-          re.search(r"offset 2  key=\"a\" seq=1  call done: call 0 llm SUCCEEDED 70", out) is not None, out)
+          re.search(r"below the marker, NOT read: 1 state of unfinished inputs", out) is not None and
+          re.search(r"offset 2  key=\"a\" seq=1  call done: call 0 llm SUCCEEDED 70; a later record", out) is not None,
+          out)
 
 code, out = run(["inspect", "--bootstrap-servers", servers, "--topic", fixed, "--marker", "{not json"])
 check("a bad marker is a usage error (2)", code == 2 and "--marker" in out, out)

@@ -97,23 +97,33 @@ bool PrintRestore(LogClient& client, const RecoveryMarker& marker, const std::ve
                        marked == marker.offsets.end() ? " (not in the marker: added after it, read from 0)" : "");
   }
   // What #1158 hides: states of inputs the marker's checkpoint had not
-  // finished, in records the restore does not read.
-  std::vector<std::string> hidden;
+  // finished, in records the restore does not read. Per state, its latest
+  // record below the marker, and whether a later one (read) supersedes it:
+  // on a topic written on after the checkpoint, the restore may find the
+  // state again, but not what the record below held when it restored.
+  std::map<std::string, const LogRecord*> below, above;  // record key -> latest record
   for (size_t p = 0; p < partitions.size(); ++p) {
     auto marked = marker.offsets.find(static_cast<int32_t>(p));
-    for (const LogRecord& record : partitions[p]) {
-      if (marked == marker.offsets.end() || record.offset >= marked->second) continue;
-      Result<StateKey> key = ParseRecordKey(record.key);
-      if (!key.ok() || record.value.empty() || !InspectedStore::Unfinished(*key, marker.completed)) continue;
-      hidden.push_back(fmt::format("    partition {} offset {}  key={:?} seq={}  {}", p, record.offset, key->key,
-                                   key->seq, SummarizeRecord(record.key, record.value).text));
-    }
+    const int64_t from = marked == marker.offsets.end() ? 0 : marked->second;
+    for (const LogRecord& record : partitions[p]) (record.offset < from ? below : above)[record.key] = &record;
+  }
+  std::vector<std::string> hidden;
+  for (const auto& [record_key, record] : below) {
+    Result<StateKey> key = ParseRecordKey(record_key);
+    if (!key.ok() || record->value.empty() || !InspectedStore::Unfinished(*key, marker.completed)) continue;
+    auto later = above.find(record_key);
+    hidden.push_back(fmt::format("    partition {} offset {}  key={:?} seq={}  {}{}", record->partition, record->offset,
+                                 key->key, key->seq, SummarizeRecord(record->key, record->value).text,
+                                 later == above.end() ? ""
+                                                      : fmt::format("; a later record of it, at partition {} offset {}, "
+                                                                    "is read",
+                                                                    later->second->partition, later->second->offset)));
   }
   if (hidden.empty()) {
     out << "  below the marker: no state of an unfinished input\n";
   } else {
-    out << fmt::format("  below the marker, NOT read: {} record{} of unfinished inputs{}\n", hidden.size(),
-                       hidden.size() == 1 ? "" : "s",
+    out << fmt::format("  below the marker, NOT read: {} state{} of unfinished inputs, latest record each{}\n",
+                       hidden.size(), hidden.size() == 1 ? "" : "s",
                        marker.completed.empty() ? " (no completed boundaries: every input counts)" : "");
     for (const std::string& line : hidden) out << line << "\n";
   }

@@ -127,8 +127,15 @@ class InspectTest : public ::testing::Test {
 
     const Inspected restored = Inspect(topic, marker);
     EXPECT_EQ(restored.code, kExitOk) << restored.out << restored.err;
-    EXPECT_NE(restored.out.find("reads partition 0 from offset 0 to 5"), std::string::npos) << restored.out;
-    EXPECT_NE(restored.out.find("accepted: scanned 5 records, caches 1 state"), std::string::npos) << restored.out;
+    // The marker is the unfinished state's cached record, its result.
+    EXPECT_NE(restored.out.find("reads partition 0 from offset 1 to 5"), std::string::npos) << restored.out;
+    EXPECT_NE(restored.out.find("below the marker, NOT read: 1 state of unfinished inputs"), std::string::npos)
+        << restored.out;
+    EXPECT_NE(restored.out.find("partition 0 offset 0  key=\"a\" seq=1  started; a later record of it, at partition 0 "
+                                "offset 1, is read"),
+              std::string::npos)
+        << restored.out;
+    EXPECT_NE(restored.out.find("accepted: scanned 4 records, caches 1 state"), std::string::npos) << restored.out;
     EXPECT_NE(restored.out.find("input key=\"a\" seq=1: unfinished"), std::string::npos) << restored.out;
     EXPECT_NE(restored.out.find("resumes: reuses 1 saved call result, then calls"), std::string::npos) << restored.out;
     EXPECT_EQ(restored.out.find("key=\"b\" seq=1:"), std::string::npos) << restored.out;  // forgotten
@@ -149,7 +156,7 @@ class InspectTest : public ::testing::Test {
     EXPECT_NE(plain.err.find("1 undecodable record"), std::string::npos) << plain.err;
     const Inspected restored = Inspect(topic, marker);
     EXPECT_EQ(restored.code, kExitNotAsExpected) << restored.out << restored.err;
-    EXPECT_NE(restored.out.find("REJECTED after scanning 6 records: INVALID_RECOVERY: partition 0 offset 5"),
+    EXPECT_NE(restored.out.find("REJECTED after scanning 5 records: invalid-recovery: partition 0 offset 5"),
               std::string::npos)
         << restored.out;
   }
