@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
+#include <thread>
 
 #include "sim/exit_codes.h"
 #include "store/kafka_action_state_store.h"
@@ -87,8 +88,15 @@ class InspectTest : public ::testing::Test {
     done.completed = true;
     done.emitted_events.push_back(EmittedEvent{kOutputEventType, 5});
     EXPECT_TRUE(RunSync(store.Put(Key("b", 1), done)).ok());
+    // A broker that has just started may not have the group coordinator
+    // the topic identity needs yet: wait for it, a little.
     Result<RecoveryMarker> marker = store.GetRecoveryMarker({{"b", 1}});
+    for (int tries = 0; !marker.ok() && marker.status().code() == StatusCode::kUnavailable && tries < 10; ++tries) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      marker = store.GetRecoveryMarker({{"b", 1}});
+    }
     EXPECT_TRUE(marker.ok()) << marker.status().ToString();
+    if (!marker.ok()) return "";
     store.Prune("b", 1);
     return MarkerToJson(*marker);
   }
