@@ -97,7 +97,8 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   restore_line_ = index;
   world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, stale.has_value(), corrupt_in_range, index); });
   if (rebuilt.ok()) {
-    const RestoreView view{checkpoint.id, checkpoint.completed, checkpoint.source_offset};
+    const RestoreView view{checkpoint.id, checkpoint.completed, checkpoint.source_offset, marker.offsets,
+                           static_cast<int64_t>(stats.records_scanned), subtask_.index};
     world_.Notify([&](RunObserver& o) { o.OnRestore(view, index); });
   }
   return rebuilt;

@@ -14,10 +14,11 @@ World::World(const Scenario& scenario)
       suppliers_(scenario.suppliers),
       backend_(std::make_unique<MemoryLogBackend>(log_, scenario.log)) {}
 
-Status World::StartBackend(BackendKind backend, const std::string& bootstrap_servers) {
+Status World::StartBackend(BackendKind backend, const std::string& bootstrap_servers, const std::string& topic_name) {
   DURASIM_CHECK_EQ(attempt_, 0);
-  Result<std::unique_ptr<LogBackend>> started =
-      StartLogBackend(backend, bootstrap_servers, RunLog{scenario_.log, log_, corrupted_, lifecycle_, scenario_.PartitionsMax()});
+  Result<std::unique_ptr<LogBackend>> started = StartLogBackend(
+      backend, bootstrap_servers,
+      RunLog{scenario_.log, log_, corrupted_, lifecycle_, scenario_.PartitionsMax(), topic_name});
   if (!started.ok()) return started.status();
   backend_ = std::move(started).value();
   return Status::Ok();

@@ -43,7 +43,8 @@ class World {
   LogBackend& backend() { return *backend_; }
   // Moves the run's log to `backend` (kafka: on the broker at
   // `bootstrap_servers`). REQUIRES: before the first attempt.
-  [[nodiscard]] Status StartBackend(BackendKind backend, const std::string& bootstrap_servers);
+  [[nodiscard]] Status StartBackend(BackendKind backend, const std::string& bootstrap_servers,
+                                    const std::string& topic_name = "");
   Suppliers& suppliers() { return suppliers_; }
   // The actions of the plan the current attempt runs (Scenario::DeployedPlan).
   const std::vector<ActionSpec>& actions() const { return plan_ != nullptr ? plan_->actions : scenario_.actions; }

@@ -17,7 +17,8 @@ void InvariantChecker::Violate(Invariant invariant, const std::string& message,
   for (size_t index : evidence) {
     if (index < trace_.size()) text += fmt::format("\n    #{} {}", index, trace_.line(index));
   }
-  violations_.push_back(Violation{invariant, std::move(text)});
+  std::erase_if(evidence, [&](size_t index) { return index >= trace_.size(); });
+  violations_.push_back(Violation{invariant, std::move(text), std::move(evidence)});
 }
 
 std::vector<Invariant> InvariantsOf(const std::vector<Violation>& violations) {

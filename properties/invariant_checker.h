@@ -19,6 +19,8 @@ namespace durasim {
 struct Violation {
   Invariant invariant = Invariant::kOnce;
   std::string message;
+  // The trace events the message cites (its `#N` lines), in its order.
+  std::vector<size_t> evidence = {};
 };
 
 // What a checker learns only when the run is over.

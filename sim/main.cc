@@ -1,18 +1,21 @@
 // durasim: the command-line entry point.
 //
 //   durasim run PATH... [--mutant NAME] [--trace] [--report-json FILE] [--junit FILE]
-//                       [--filter TEXT] [--fail-fast]
+//                       [TRACE] [--filter TEXT] [--fail-fast] [--keep-topic NAME]
 //                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
 //                       [--compare-model] [--check-determinism]
 //                       [--perturb N [--jobs J] [--failures-dir D] [--shrink-budget-s T] | --perturb-seed S]
 //   durasim explore --seeds N [--seed-start S] [--jobs J] [--shard I/N] [--mutant M]
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage] [BACKEND]
-//   durasim replay --seed S [--mutant M] [--trace] [--write FILE] [BACKEND]
+//   durasim replay --seed S [--mutant M] [--trace] [TRACE] [--write FILE] [BACKEND]
 //     BACKEND: [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT] [--compare-model]
+//     TRACE: [--trace-raw] [--trace-failing] [--trace-key K] [--trace-attempt N] [--trace-subtask S]
+//            (explore takes --trace-failing and the filters)
 //   durasim shrink FILE [--out FILE] [--shrink-budget-s T] [BACKEND]
 //   durasim merge-reports --out FILE REPORT...
 //   durasim mutants-list
+//   durasim inspect --bootstrap-servers HOST:PORT --topic T [--marker JSON|@FILE]
 //   durasim mutants [--seeds N] [--seed-start S] [--jobs J] [--report-json FILE] [--failures-dir D]
 //                   [--shrink-budget-s T] [--mutant M]...
 //
@@ -47,7 +50,9 @@
 #include "model/scenario.h"
 #include "sim/scenario_writer.h"
 #include "sim/scenario_parser.h"
+#include "sim/inspect_command.h"
 #include "sim/suggest.h"
+#include "sim/trace_view.h"
 #include "store/rdkafka_log.h"
 
 #include <unistd.h>
@@ -90,9 +95,64 @@ Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::str
   return files;
 }
 
+// Which traces are printed and how (sim/trace_view.h).
+struct TraceFlags {
+  bool print = false;    // --trace
+  bool raw = false;      // --trace-raw: the lines exactly as hashed
+  bool failing = false;  // --trace-failing: only runs that were not as expected
+  TraceFilter filter;
+  bool wanted() const { return print || raw || failing; }
+};
+
+// Prints `report`'s trace as `flags` ask (nothing for a run that was as
+// expected under --trace-failing).
+void PrintTrace(const RunReport& report, const Scenario& scenario, const TraceFlags& flags, const std::string& title) {
+  if (!flags.wanted() || (flags.failing && report.ok)) return;
+  if (!title.empty()) std::cout << title << "\n";
+  if (flags.raw && !flags.filter.any()) {
+    for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
+    return;
+  }
+  for (const std::string& line : ReadableTrace(report, scenario, flags.filter)) std::cout << "  " << line << "\n";
+}
+
+// After `run --keep-topic`: where the topic is and each completed
+// checkpoint's marker, as `durasim inspect` reads them.
+void PrintKeptTopic(const RunReport& report, const RunOptions& options) {
+  std::cout << fmt::format("kept topic {} on {}: build/durasim inspect --bootstrap-servers {} --topic {}\n",
+                           options.keep_topic, options.bootstrap_servers, options.bootstrap_servers,
+                           options.keep_topic);
+  for (const auto& [id, json] : report.checkpoint_markers) {
+    std::cout << fmt::format("checkpoint {} marker: {}\n", id, json);
+  }
+}
+
+// --trace, --trace-raw (`every_run`), --trace-failing and the filters, for
+// run and replay; explore has no --trace or --trace-raw (thousands of runs).
+void AddTraceOptions(CLI::App& command, TraceFlags& flags, bool every_run = true) {
+  if (every_run) {
+    command.add_flag("--trace", flags.print,
+                     "print every run's trace, readable: event numbers (the #N violations cite), action and event "
+                     "names, what each record holds");
+    command.add_flag("--trace-raw", flags.raw, "print the trace lines exactly as they are hashed (trace_hash)");
+  }
+  command.add_flag("--trace-failing", flags.failing, "print the trace only of runs that were not as expected");
+  command.add_option_function<std::string>(
+      "--trace-key", [&flags](const std::string& key) { flags.filter.key = key; },
+      "print only the trace lines of this input key (and those that name no key)");
+  command.add_option_function<int>(
+      "--trace-attempt", [&flags](int attempt) { flags.filter.attempt = attempt; },
+      "print only the trace lines of this attempt (1-based)")
+      ->check(CLI::Range(1, 1'000'000));
+  command.add_option_function<int32_t>(
+      "--trace-subtask", [&flags](int32_t subtask) { flags.filter.subtask = subtask; },
+      "print only the trace lines of this subtask (by the owner of a line's key in its attempt)")
+      ->check(CLI::Range(0, 1'000'000));
+}
+
 // How a run is reported and compared.
 struct RunFlags {
-  bool print_trace = false;
+  TraceFlags trace;
   std::string report_json;
   std::string junit;
   std::string filter;  // only files whose path contains it
@@ -145,13 +205,25 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
     scenarios.push_back(std::move(scenario).value());
   }
   if (input_error) return kExitUsage;
+  if (!options.keep_topic.empty() && (options.backend != BackendKind::kKafka || scenarios.size() != 1 ||
+                                      flags.perturb.schedules > 0 || options.check_determinism)) {
+    std::cerr << "durasim: --keep-topic names the topic of one run on a real broker: one scenario file with "
+                 "--backend kafka, without --perturb or --check-determinism\n";
+    return kExitUsage;
+  }
   if (flags.perturb.schedules > 0) {
-    if (flags.print_trace || !flags.report_json.empty() || !flags.junit.empty()) {
+    PerturbOptions perturb = flags.perturb;
+    if (flags.trace.failing) {
+      perturb.on_failure = [&flags](const Scenario& scenario, const RunReport& report) {
+        PrintTrace(report, scenario, flags.trace, "  trace of this schedule:");
+      };
+    }
+    if (flags.trace.print || flags.trace.raw || !flags.report_json.empty() || !flags.junit.empty()) {
       std::cerr << "durasim: --perturb writes each schedule that fails as a scenario file; for a trace or a JSON "
                    "report run one schedule with --perturb-seed S\n";
       return kExitUsage;
     }
-    return PerturbCommand(scenarios, options, flags.perturb);
+    return PerturbCommand(scenarios, options, perturb);
   }
   if (flags.perturb_seed) {
     for (Scenario& scenario : scenarios) scenario.perturb_seed = flags.perturb_seed;
@@ -165,10 +237,8 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
       continue;
     }
     RunReport report = RunScenario(scenario, options);
-    if (flags.print_trace) {
-      std::cout << "trace of " << report.scenario << ":\n";
-      for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
-    }
+    PrintTrace(report, scenario, flags.trace, "trace of " + report.scenario + ":");
+    if (!options.keep_topic.empty()) PrintKeptTopic(report, options);
     reports.push_back(std::move(report));
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -196,13 +266,11 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
 // failure files (sim/explore/failure_file.h): a failure of the production
 // code expects pass (the file fails until the bug is fixed), a mutant's
 // failure expects what it showed; a passing run expects pass.
-int ReplayCommand(uint64_t seed, const RunOptions& options, bool print_trace, const std::string& write_path) {
+int ReplayCommand(uint64_t seed, const RunOptions& options, const TraceFlags& trace, const std::string& write_path) {
   Generated generated = GenerateFromSeed(seed);
   std::cout << "seed " << seed << " swarm: " << generated.swarm.Describe() << "\n";
   RunReport report = RunScenario(generated.scenario, options);
-  if (print_trace) {
-    for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
-  }
+  PrintTrace(report, generated.scenario, trace, "");
   std::cout << RenderTable({report});
   bool unwritten = false;
   if (!write_path.empty()) {
@@ -335,13 +403,14 @@ struct Cli {
   SweepOptions sweep;
   std::string shard = "0/1";
   std::string explore_mutant;
+  TraceFlags explore_trace;
 
   CLI::App* replay = nullptr;
   RunOptions replay_options;
   uint64_t replay_seed = 0;
   std::string replay_mutant;
   std::string replay_write;
-  bool replay_trace = false;
+  TraceFlags replay_trace;
 
   CLI::App* shrink = nullptr;
   ShrinkCommandOptions shrink_options;
@@ -352,6 +421,10 @@ struct Cli {
   bool merge_coverage = false;
 
   CLI::App* list = nullptr;
+
+  CLI::App* inspect = nullptr;
+  InspectOptions inspect_options;
+  int64_t inspect_deadline_ms = 10'000;
 
   CLI::App* mutants = nullptr;
   MutantsOptions mutants_options;
@@ -364,11 +437,14 @@ void AddRun(Cli& cli) {
   run.add_option("paths", cli.paths, "scenario files or folders (*.yaml, *.yml)")->required();
   run.add_option("--mutant", cli.run_mutant, "run with this known-buggy variant (see `durasim mutants-list`)");
   AddBackendOptions(run, cli.run_options.backend, cli.run_options.bootstrap_servers, cli.run_options.compare_model);
-  run.add_flag("--trace", cli.run_flags.print_trace, "print every run's trace");
+  AddTraceOptions(run, cli.run_flags.trace);
   run.add_option("--report-json", cli.run_flags.report_json, "write a JSON report to this file");
   run.add_option("--junit", cli.run_flags.junit, "write a JUnit XML report: one test case per scenario file");
   run.add_option("--filter", cli.run_flags.filter, "only the scenario files whose path contains this text");
   run.add_flag("--fail-fast", cli.run_flags.fail_fast, "start no further file after one is not as expected");
+  run.add_option("--keep-topic", cli.run_options.keep_topic,
+                 "--backend kafka: give the run's topic this name (one the broker does not hold) and print each "
+                 "completed checkpoint's marker, for `durasim inspect`");
   run.add_flag("--check-determinism", cli.run_options.check_determinism, "run every scenario twice and compare traces");
   PerturbOptions& perturb = cli.run_flags.perturb;
   CLI::Option* schedules =
@@ -406,6 +482,7 @@ void AddExplore(Cli& cli) {
   explore.add_flag("--require-coverage", sweep.require_coverage, "fail when a fault kind never fired");
   explore.add_option("--shrink-budget-s", sweep.shrink_budget_s, "wall time to shrink one failure")
       ->check(Seconds());
+  AddTraceOptions(explore, cli.explore_trace, /*every_run=*/false);
 }
 
 void AddReplay(Cli& cli) {
@@ -413,7 +490,7 @@ void AddReplay(Cli& cli) {
   CLI::App& replay = *cli.replay;
   replay.add_option("--seed", cli.replay_seed, "the seed")->required()->check(WholeNumber(0, "a seed"));
   replay.add_option("--mutant", cli.replay_mutant, "with this mutant");
-  replay.add_flag("--trace", cli.replay_trace, "print the trace");
+  AddTraceOptions(replay, cli.replay_trace);
   replay.add_option("--write", cli.replay_write,
                     "also write the generated scenario to this file (a failure of the production code expects pass)");
   RunOptions& options = cli.replay_options;
@@ -452,6 +529,21 @@ void AddMergeAndMutants(Cli& cli) {
   mutants.add_option("--scenarios", cli.mutants_scenarios,
                      "run these scenario files or folders under every mutant instead of exploring seeds: which "
                      "mutants your own files catch (repeatable)");
+}
+
+void AddInspect(Cli& cli) {
+  cli.inspect = cli.app.add_subcommand(
+      "inspect", "decode a real action-state topic written by the store; with --marker, what a restore would read");
+  CLI::App& inspect = *cli.inspect;
+  InspectOptions& options = cli.inspect_options;
+  inspect.add_option("--bootstrap-servers", options.bootstrap_servers, "the broker (HOST:PORT)")->required();
+  inspect.add_option("--topic", options.topic, "the action-state topic")->required();
+  inspect.add_option_function<std::string>(
+      "--marker", [&options](const std::string& json) { options.marker_json = json; },
+      "a recovery marker's JSON (as `run --keep-topic` prints it), or @FILE: run the store's rebuild from it and "
+      "show what it reads, caches and treats as unfinished");
+  inspect.add_option("--deadline-ms", cli.inspect_deadline_ms, "bound on each broker call")
+      ->check(CLI::Range(int64_t{1}, int64_t{600'000}));
 }
 
 std::vector<std::string> MutantNames() {
@@ -504,7 +596,35 @@ int ExploreCommand(Cli& cli) {
     return kExitUsage;
   }
   cli.sweep.progress_tty = isatty(STDOUT_FILENO) != 0;
-  return RunSweep(cli.sweep);
+  if (!cli.explore_trace.failing) return RunSweep(cli.sweep);
+  // --trace-failing: each failing seed again (a seed's run is the same
+  // whichever worker ran it), its trace after the summary.
+  return RunSweep(cli.sweep, [&cli](const SweepResult& result) {
+    constexpr size_t kTracedMax = 10;
+    size_t traced = 0, failing = 0;
+    for (const SeedResult& seed : result.seeds) {
+      if (seed.verdict == Verdict::kPass) continue;
+      if (++failing > kTracedMax) continue;
+      RunOptions options;
+      options.mutant = cli.sweep.mutant;
+      options.backend = cli.sweep.backend;
+      options.bootstrap_servers = cli.sweep.bootstrap_servers;
+      options.compare_model = cli.sweep.compare_model;
+      const Generated generated = GenerateFromSeed(seed.seed);
+      const RunReport report = RunScenario(generated.scenario, options);
+      TraceFlags flags = cli.explore_trace;
+      flags.failing = false;  // the sweep judged it: print it
+      flags.print = true;
+      PrintTrace(report, generated.scenario, flags,
+                 fmt::format("trace of seed {} ({}{}):", seed.seed, NameOf(seed.verdict),
+                             fmt::format("{:016x}", report.trace_hash) == seed.trace_hash
+                                 ? ""
+                                 : ", run again: its trace differs from the sweep's"));
+      for (const Violation& v : report.violations) std::cout << "  violation [" << NameOf(v.invariant) << "]: " << v.message << "\n";
+      ++traced;
+    }
+    if (failing > traced) std::cout << fmt::format("--trace-failing: {} more failing seeds not traced\n", failing - traced);
+  });
 }
 
 void ListMutants() {
@@ -539,6 +659,10 @@ int Dispatch(Cli& cli) {
     return RunMutants(cli.mutants_options);
   }
   if (cli.list->parsed()) ListMutants();
+  if (cli.inspect->parsed()) {
+    cli.inspect_options.deadline = std::chrono::milliseconds(cli.inspect_deadline_ms);
+    return RunInspect(cli.inspect_options, std::cout, std::cerr);
+  }
   return kExitOk;
 }
 
@@ -570,6 +694,7 @@ int main(int argc, char** argv) {
   AddReplay(cli);
   AddShrink(cli);
   AddMergeAndMutants(cli);
+  AddInspect(cli);
   if (UnknownSubcommand(cli.app, argc, argv)) return kExitUsage;
   try {
     cli.app.parse(argc, argv);

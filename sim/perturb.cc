@@ -177,6 +177,7 @@ int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& opt
       if (const std::string message = FirstMessage(failure.report); !message.empty()) {
         std::cout << "    " << message.substr(0, message.find('\n')) << "\n";
       }
+      if (perturb.on_failure) perturb.on_failure(scenarios[f], failure.report);
     }
     if (file.failures.size() > kPrintedMax) {
       std::cout << fmt::format("  ... and {} more\n", file.failures.size() - kPrintedMax);

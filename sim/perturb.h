@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct PerturbOptions {
   std::string failures_dir = "failures";
   double shrink_budget_s = 20;  // per written failure
   int written_max = 3;          // failures written (and shrunk) per file; the others are only reported
+  // Called for each failing schedule as it is printed (`--trace-failing`:
+  // its trace); empty: nothing.
+  std::function<void(const Scenario&, const RunReport&)> on_failure = {};
 };
 
 // One schedule of one file that did not keep the file's expectation.

@@ -23,7 +23,9 @@
 #include "properties/same_answer_checker.h"
 #include "sim/differential.h"
 #include "sim/run_context.h"
+#include "sim/violation_cause.h"
 #include "store/hash.h"
+#include "store/recovery_marker_json.h"
 
 namespace durasim {
 namespace {
@@ -31,6 +33,28 @@ namespace {
 using OutputMap = std::map<std::pair<int64_t, int64_t>, int64_t>;
 
 constexpr const char* kFinalCheckpoint = "__final__";
+
+// The checkpoints a run took, in order.
+class CheckpointCollector : public RunObserver {
+ public:
+  void OnCheckpointTaken(const std::string& id, size_t) override { ids.push_back(id); }
+  std::vector<std::string> ids;
+};
+
+// Each completed checkpoint's marker, as a restore of it would read
+// (MinimumMarker), with the checkpoint's completed boundaries.
+std::vector<std::pair<std::string, std::string>> CompletedMarkers(World& world, const std::vector<std::string>& ids) {
+  std::vector<std::pair<std::string, std::string>> markers;
+  for (const std::string& id : ids) {
+    const Checkpoint* checkpoint = world.checkpoints().Find(id);
+    if (checkpoint == nullptr || checkpoint->phase != Checkpoint::Phase::kCompleted) continue;
+    if (std::any_of(markers.begin(), markers.end(), [&](const auto& m) { return m.first == id; })) continue;
+    RecoveryMarker marker = MinimumMarker(checkpoint->markers);
+    if (marker.completed.empty()) marker.completed = checkpoint->completed;
+    markers.emplace_back(id, MarkerToJson(marker));
+  }
+  return markers;
+}
 
 class OutputCollector : public RunObserver {
  public:
@@ -384,13 +408,18 @@ std::optional<std::string> UnfiredFaults(const Scenario& scenario, const std::ve
 void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
                  const Reference& reference, RunReport& report) {
   World world(scenario);
-  if (Status started = world.StartBackend(options.backend, options.bootstrap_servers); !started.ok()) {
+  if (Status started = world.StartBackend(options.backend, options.bootstrap_servers, options.keep_topic);
+      !started.ok()) {
     report.verdict = Verdict::kError;
     report.error = fmt::format("backend {}: {}", NameOf(options.backend), started.ToString());
     return;
   }
   SameAnswerChecker* outputs = nullptr;
   std::vector<std::unique_ptr<InvariantChecker>> checkers = AttachCheckers(world, outputs);
+  CauseTracker causes(world.trace());  // beside the checkers: what their violations cite
+  world.AddObserver(&causes);
+  CheckpointCollector checkpoints;
+  if (!options.keep_topic.empty()) world.AddObserver(&checkpoints);
   const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
   for (const Checkpoint* failed : world.checkpoints().failed()) {
     report.failed_checkpoints.push_back(
@@ -405,8 +434,14 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   ending.failed_by_call = ended.failed_by_call;
   for (auto& checker : checkers) {
     checker->Finish(ending);
-    for (const Violation& v : checker->violations()) report.violations.push_back(v);
+    for (const Violation& v : checker->violations()) {
+      Violation explained = v;
+      for (const std::string& line : causes.CausesOf(v.evidence)) explained.message += "\n" + line;
+      report.violations.push_back(std::move(explained));
+    }
   }
+  report.trace_notes = causes.record_notes();
+  if (!options.keep_topic.empty()) report.checkpoint_markers = CompletedMarkers(world, checkpoints.ids);
   if (ended.stuck) {
     report.violations.push_back(Violation{Invariant::kLiveness, "an attempt made no progress: see attempt.stuck"});
   }
@@ -495,7 +530,9 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
       RunAttempts(scenario, options, parts, *reference, report);
       if (options.check_determinism) {
         RunReport again;
-        RunAttempts(scenario, options, parts, *reference, again);
+        RunOptions again_options = options;
+        again_options.keep_topic.clear();  // the kept topic is the first run's
+        RunAttempts(scenario, again_options, parts, *reference, again);
         if (again.trace_hash != report.trace_hash) {
           const size_t first = FirstDifferentLine(report.trace, again.trace).value_or(report.trace.size());
           report.violations.push_back(Violation{

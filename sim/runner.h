@@ -27,6 +27,10 @@ struct RunOptions {
   // (sim/differential.h) is a violation of Invariant::kDifferential.
   bool compare_model = false;
   SimDuration attempt_time_bound = std::chrono::minutes(10);  // simulated time per attempt
+  // --backend kafka: the run's topic, kept on the broker under this name
+  // (`run --keep-topic`, for `durasim inspect`); the report then holds each
+  // completed checkpoint's marker. "": a fresh name, no markers.
+  std::string keep_topic;
 };
 
 struct RestoreScan {
@@ -66,6 +70,13 @@ struct RunReport {
   std::vector<std::string> failed_checkpoints;
   std::string error;  // verdict error: what went wrong
   std::vector<std::string> trace;
+  // Per trace line of a record appended or discovered: what the record holds
+  // (sim/record_summary.h), for the readable trace. Not in the trace hash.
+  std::map<size_t, std::string> trace_notes;
+  // With RunOptions::keep_topic: each completed checkpoint's id and its
+  // recovery marker (the union list's minimum, with the checkpoint's
+  // completed boundaries) in JSON (store/recovery_marker_json.h).
+  std::vector<std::pair<std::string, std::string>> checkpoint_markers;
 };
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options);

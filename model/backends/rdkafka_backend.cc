@@ -61,7 +61,7 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend(harness));
   backend->config_.bootstrap_servers = bootstrap_servers;
   backend->config_.fetch_wait_max = kRunFetchWaitMax;
-  backend->config_.topic = FreshTopicName();
+  backend->config_.topic = harness.topic_name.empty() ? FreshTopicName() : harness.topic_name;
   backend->config_.expected_partitions = partitions;
   backend->config_.create_topic = true;
   // DeleteRecords (delete_records) runs for real there: see RdKafkaConfig.

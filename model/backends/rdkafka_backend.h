@@ -36,6 +36,8 @@ class RdKafkaBackend : public LogBackend {
     // config's): the mock's topics are created with them, and clients see
     // the ones added so far (docs/backends.md).
     int32_t partitions_max = 0;
+    // On a broker: the run's topic name; "" for a fresh one.
+    std::string topic_name = {};
   };
 
   // A mock cluster with one broker and a topic of the scenario's partitions.

@@ -17,7 +17,7 @@ Result<std::unique_ptr<LogBackend>> Started(Result<std::unique_ptr<RdKafkaBacken
 Result<std::unique_ptr<LogBackend>> StartLogBackend(BackendKind kind, const std::string& bootstrap_servers,
                                                     const RunLog& run_log) {
   const RdKafkaBackend::Harness harness{run_log.config, run_log.model_log, run_log.corrupted, run_log.lifecycle,
-                                        run_log.partitions_max};
+                                        run_log.partitions_max, run_log.topic_name};
   switch (kind) {
     case BackendKind::kModel:
       return std::unique_ptr<LogBackend>(std::make_unique<MemoryLogBackend>(run_log.model_log, run_log.config));

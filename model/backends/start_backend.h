@@ -26,6 +26,9 @@ struct RunLog {
   const CorruptedPositions& corrupted;
   const LogLifecycle& lifecycle;  // deletions the harness shows readers of a real log
   int32_t partitions_max = 0;     // after every add_partitions of the run; 0: config.partitions
+  // kafka: the run's topic (`run --keep-topic`), a name the broker does not
+  // hold yet; "" for a fresh name.
+  std::string topic_name = {};
 };
 
 // The backend of `kind`; kafka on the broker at `bootstrap_servers`.

@@ -162,7 +162,7 @@ ExploreReport ToReport(const SweepResult& result, const SweepOptions& options) {
 
 SweepResult SweepSeeds(const SweepOptions& options) { return Sweep(options).Run(); }
 
-int RunSweep(const SweepOptions& options) {
+int RunSweep(const SweepOptions& options, const std::function<void(const SweepResult&)>& after) {
   std::cout << fmt::format("explore: seeds {}..{} shard {}/{} jobs {} mutant {} backend {}{}\n", options.seed_start,
                            options.seed_start + options.seeds - 1, options.shard_index, options.shard_count,
                            options.jobs, options.mutant.value_or("none"), NameOf(options.backend),
@@ -181,6 +181,7 @@ int RunSweep(const SweepOptions& options) {
   write(options.junit_path, ToJunit(result, options.mutant));
   if (result.interrupted) std::cout << fmt::format("explore: interrupted by {}\n", InterruptName());
   std::cout << Summary(result) << std::flush;
+  if (after) after(result);
   return ExitCodeFor(result, options.require_coverage);
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -47,7 +48,9 @@ struct SweepOptions {
 
 // Runs the sweep and prints progress and the summary to stdout. Returns the
 // process exit code (see ExitCodeFor).
-int RunSweep(const SweepOptions& options);
+// `after`, when given, sees the result once the summary is printed
+// (`explore --trace-failing`).
+int RunSweep(const SweepOptions& options, const std::function<void(const SweepResult&)>& after = {});
 
 // Runs the sweep (progress only, no summary, no reports) and returns it.
 SweepResult SweepSeeds(const SweepOptions& options);
