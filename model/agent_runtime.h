@@ -58,6 +58,9 @@ class AgentRuntime {
   // ResumeRestoredTasks().
   Status Restore(const Checkpoint& checkpoint);
   void ResumeRestoredTasks();
+  // A fresh start (no checkpoint restored): a new job, whose store starts
+  // empty and reads nothing of the topic (FreshStart).
+  void StartFresh() { FreshStart(); }
 
   Mailbox& mailbox() { return mailbox_; }
   const SubtaskContext& subtask() const { return subtask_; }
@@ -136,6 +139,9 @@ class AgentRuntime {
   // How many tries of a call a FAILED result counts for: one, whether the
   // call was made now or its saved failure reused after a restore.
   virtual int64_t TriesOf(bool /*reused*/) const { return 1; }
+  // What a fresh start does before the script: nothing (the store's cache
+  // starts empty; a new job redoes its work, docs/scenarios.md "Lineages").
+  virtual void FreshStart() {}
   // Drops the per-checkpoint map of an aborted checkpoint.
   virtual void ReleaseAbortedCheckpoint(const std::string& id);
   // Completed checkpoint `id` was notified: its entry and those of every

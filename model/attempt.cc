@@ -247,6 +247,8 @@ boost::asio::awaitable<void> Attempt::WaitIdle() {
 }
 
 void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
+  // The run wrote it, also when a crash halted the world mid-handler.
+  world_.NoteWritten(record, seen == AppendSeen::kDiscovered ? number_ - 1 : number_);
   if (!world_.halted()) world_.lifecycle().NoteAppend(record, world_.now());
   const size_t index = world_.Record(AppendSeenTraceKind(seen), fmt::format("partition={} offset={} key={:?}",
                                                                             record.partition, record.offset, record.key));
@@ -289,6 +291,58 @@ bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
   }
   MarkCorrupted(partition, offset);
   return true;
+}
+
+bool Attempt::ForeignStep(const AttemptStep& step) {
+  const ForeignRecordSpec& spec = step.foreign;
+  std::string key = spec.key.value_or("");
+  std::string value = spec.value.value_or("");
+  if (spec.key_of || spec.value_of) {
+    Result<std::vector<std::vector<LogRecord>>> log = world_.ReadLog();
+    if (!log.ok()) {
+      Error(fmt::format("foreign: reading the log of backend {} failed: {}", world_.backend().name(),
+                        log.status().ToString()));
+      return false;
+    }
+    auto take = [&](int64_t offset, const char* what, std::string& into) {
+      if (static_cast<size_t>(step.partition) < log->size()) {
+        for (const LogRecord& record : (*log)[static_cast<size_t>(step.partition)]) {
+          if (record.offset != offset) continue;
+          into = what == std::string_view("key") ? record.key : record.value;
+          return true;
+        }
+      }
+      Error(fmt::format("foreign: no record at partition {} offset {} to take the {} of", step.partition, offset, what));
+      return false;
+    };
+    if (spec.key_of && !take(*spec.key_of, "key", key)) return false;
+    if (spec.value_of && !take(*spec.value_of, "value", value)) return false;
+  }
+  Result<RecordPosition> at = world_.backend().AppendForeign(step.partition, key, value);
+  if (!at.ok()) {
+    Error(fmt::format("foreign: backend {} failed: {}", world_.backend().name(), at.status().ToString()));
+    return false;
+  }
+  world_.lifecycle().NoteForeignAppend(LogRecord{at->partition, at->offset, key, value}, world_.now());
+  world_.NoteForeign(at->partition, at->offset, key);
+  world_.CountFault(CoveragePoint::Happened(LogEvent::kForeignRecord));
+  world_.Record("log.foreign", fmt::format("partition={} offset={} key={:?} {}", at->partition, at->offset, key,
+                                           value.empty() ? std::string("tombstone") : fmt::format("bytes={}", value.size())));
+  return true;
+}
+
+void Attempt::NoteForeignReads(const Checkpoint& checkpoint) {
+  if (checkpoint.markers.empty() || checkpoint.topic_incarnation != world_.lifecycle().incarnation()) return;
+  const std::vector<World::ForeignRead> reads =
+      world_.ForeignInRange(MinimumMarker(checkpoint.markers).offsets, world_.lineage(), checkpoint.attempt);
+  if (reads.empty()) return;
+  const World::ForeignRead& first = reads.front();
+  world_.Record("restore.foreign",
+                fmt::format("records={} first_partition={} first_offset={} first_key={:?} written_by={}", reads.size(),
+                            first.partition, first.offset, first.key,
+                            first.writer_lineage == 0 ? std::string("outside")
+                                                      : fmt::format("lineage-{}", first.writer_lineage)));
+  world_.NoteForeignRead(first);
 }
 
 bool Attempt::DeleteRecords(int32_t partition, int64_t before_offset, LogEvent why) {
@@ -379,6 +433,7 @@ bool Attempt::RecreateTopic() {
   }
   lifecycle.NoteRecreated();
   world_.ForgetCorrupted();
+  world_.ForgetWritten();
   return true;
 }
 
@@ -396,11 +451,24 @@ Attempt::~Attempt() {
   scheduler_.reset();
 }
 
+std::string Attempt::RestoreId() const {
+  DURASIM_CHECK(spec_.restore.has_value());
+  const CheckpointStorage& storage = world_.checkpoints();
+  return *spec_.restore == kRestoreLatest     ? storage.latest_completed()
+         : *spec_.restore == kRestorePrevious ? storage.previous_completed()
+                                              : *spec_.restore;
+}
+
+int Attempt::Lineage() const {
+  if (!spec_.restore.has_value()) return number_;  // a fresh start: a new job
+  const Checkpoint* checkpoint = world_.checkpoints().Find(RestoreId());
+  if (checkpoint == nullptr || world_.LineageOf(checkpoint->attempt) == 0) return number_;  // the restore fails
+  return world_.LineageOf(checkpoint->attempt);
+}
+
 bool Attempt::Restore(End& end) {
   CheckpointStorage& storage = world_.checkpoints();
-  const std::string id = *spec_.restore == kRestoreLatest     ? storage.latest_completed()
-                         : *spec_.restore == kRestorePrevious ? storage.previous_completed()
-                                                              : *spec_.restore;
+  const std::string id = RestoreId();
   const Checkpoint* checkpoint = storage.Find(id);
   if (checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kFailed) {
     Error(fmt::format("checkpoint {} failed when attempt {} took it ({}); it never completed and cannot be restored",
@@ -432,6 +500,7 @@ bool Attempt::Restore(End& end) {
   // hands every subtask every marker (AgentRuntime::Restore).
   source_offset_ = checkpoint->source_offset;
   rebuilt_ = true;
+  NoteForeignReads(*checkpoint);
   for (Subtask& subtask : subtasks_) {
     if (!subtask.runtime->Restore(*checkpoint).ok()) {
       end = End::kRestoreRejected;
@@ -460,11 +529,16 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     Error(fmt::format("reading the log of backend {} failed: {}", world_.backend().name(), discovered.ToString()));
     return End::kError;
   }
+  // Discovered records are the attempt before's; from here on, this one's.
+  world_.EnterLineage(Lineage());
+  if (number_ > 1 && !spec_.restore.has_value()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kFreshLineage));
   // Retention runs while the agent is down too.
   if (!ApplyRetention()) return End::kError;
   if (spec_.restore.has_value()) {
     End end = End::kError;
     if (!Restore(end)) return end;
+  } else {
+    for (Subtask& subtask : subtasks_) subtask.runtime->StartFresh();
   }
   Scheduler::RunEnd end = Scheduler::RunEnd::kStopped;
   try {
@@ -593,6 +667,8 @@ bool Attempt::Apply(const AttemptStep& step) {
       return Compact();
     case AttemptStep::Kind::kAddPartitions:
       return AddPartitions(static_cast<int32_t>(step.count));
+    case AttemptStep::Kind::kForeign:
+      return ForeignStep(step);
     case AttemptStep::Kind::kSlowFetch:
       world_.log().SetSlowFetchUntil(world_.now() + Ms(step.duration_ms));
       world_.Record("log.slow_fetch", fmt::format("until={}", FormatSimTime(world_.log().slow_fetch_until())));

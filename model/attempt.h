@@ -121,6 +121,12 @@ class Attempt {
   void OnAppended(const LogRecord& record, AppendSeen seen);
   // The subtask whose producer wrote `record` (-1 when its key is no state key).
   int WriterOf(const LogRecord& record) const;
+  // The checkpoint the attempt's spec restores, `latest` and `previous`
+  // resolved. REQUIRES: the spec restores.
+  std::string RestoreId() const;
+  // The lineage this attempt continues (that of the attempt that took the
+  // checkpoint it restores) or begins (a fresh start: its own number).
+  int Lineage() const;
   // The restore of the attempt's spec; false ends the attempt (`end`).
   bool Restore(End& end);
   // Garbage at (partition, offset), written by the backend where it can and
@@ -129,6 +135,13 @@ class Attempt {
   // The corrupt step: false (and the attempt ends in error) when there is
   // no record at (partition, offset).
   bool CorruptStep(int32_t partition, int64_t offset);
+  // foreign: a record the run does not write, appended from outside; false
+  // (and the attempt ends in error) when a record it takes its key or value
+  // from is not in the log.
+  bool ForeignStep(const AttemptStep& step);
+  // The records a restore of `checkpoint` reads that this attempt's lineage
+  // did not write: traced, and the first kept for the verdict.
+  void NoteForeignReads(const Checkpoint& checkpoint);
   // Log events (model/log_lifecycle.h): records below `before_offset` of
   // `partition` leave the log, by DeleteRecords or by retention.
   bool DeleteRecords(int32_t partition, int64_t before_offset, LogEvent why);

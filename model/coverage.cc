@@ -47,6 +47,8 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
       return EnumInfo{"notification_skipped", "a checkpoint completed without notifying the operator"};
     case WorldFeature::kCheckpointFailed:
       return EnumInfo{"checkpoint_failed", "a checkpoint failed at run time: a subtask declined it"};
+    case WorldFeature::kFreshLineage:
+      return EnumInfo{"fresh_lineage", "a fresh start after earlier attempts began a new lineage (a new job)"};
   }
   return std::nullopt;
 }
@@ -65,6 +67,8 @@ std::optional<EnumInfo> EnumInfoOf(LogEvent event) {
       return EnumInfo{"added_partitions_restored", "a restore read partitions added after its checkpoint"};
     case LogEvent::kTombstonesRemoved:
       return EnumInfo{"tombstones_removed", "compaction removed tombstones past their delete horizon"};
+    case LogEvent::kForeignRecord:
+      return EnumInfo{"foreign_record", "a record the run did not write was appended to the topic"};
   }
   return std::nullopt;
 }

@@ -49,6 +49,7 @@ enum class WorldFeature {
   kTombstoneFault,   // a fault that selected tombstones hit one
   kNotificationSkipped,  // a checkpoint completed without notifying the operator (`notify: false`)
   kCheckpointFailed,  // a checkpoint failed at run time (a subtask declined it)
+  kFreshLineage,      // a fresh start after earlier attempts began a new lineage (a new job)
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);
@@ -66,6 +67,7 @@ enum class LogEvent {
   kAddPartitions,  // partitions were added to the topic
   kAddedPartitionsRestored,  // a restore read partitions added after its checkpoint
   kTombstonesRemoved,  // compaction removed tombstones past their delete horizon
+  kForeignRecord,      // a record the run did not write was appended (`foreign`)
 };
 
 std::optional<EnumInfo> EnumInfoOf(LogEvent event);

@@ -36,14 +36,19 @@ std::vector<LogRecord>::const_iterator KafkaLog::Partition::LowerBound(int64_t o
                           [](const LogRecord& record, int64_t o) { return record.offset < o; });
 }
 
-RecordPosition KafkaLog::Append(int32_t partition, std::string key, std::string value) {
+RecordPosition KafkaLog::AppendUnheard(int32_t partition, std::string key, std::string value) {
   Partition& log = At(partition);
   const int64_t offset = log.next++;
   // Offsets increase from the log start.
   if (!log.records.empty()) DURASIM_CHECK_LT(log.records.back().offset, offset);
   log.records.push_back(LogRecord{partition, offset, std::move(key), std::move(value)});
-  if (on_append_) on_append_(log.records.back());
   return RecordPosition{partition, offset};
+}
+
+RecordPosition KafkaLog::Append(int32_t partition, std::string key, std::string value) {
+  const RecordPosition position = AppendUnheard(partition, std::move(key), std::move(value));
+  if (on_append_) on_append_(At(partition).records.back());
+  return position;
 }
 
 PartitionOffsets KafkaLog::Offsets(int32_t partition) const {

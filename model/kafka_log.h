@@ -70,6 +70,9 @@ class KafkaLog {
 
   // Appends and returns the record's position. REQUIRES: the broker is up.
   RecordPosition Append(int32_t partition, std::string key, std::string value);
+  // The same without telling the append listener: a record from outside the
+  // run (a `foreign` step), which the run's incarnation never hears of.
+  RecordPosition AppendUnheard(int32_t partition, std::string key, std::string value);
   // REQUIRES (both): 0 <= partition < partitions().
   PartitionOffsets Offsets(int32_t partition) const;
   // Records with offsets in [from, to) clipped to what the partition holds.

@@ -41,6 +41,20 @@ TEST(KafkaLogTest, AppendAssignsOffsetsPerPartition) {
   EXPECT_EQ(seen[2].value, "3");
 }
 
+// Strategy: a record appended unheard (from outside the run) takes the
+// next offset like any other but never reaches the append listener.
+TEST(KafkaLogTest, AppendUnheardSkipsTheListener) {
+  KafkaLog log(1);
+  std::vector<int64_t> heard;
+  log.set_append_listener([&](const LogRecord& record) { heard.push_back(record.offset); });
+  log.Append(0, "k", "v");
+  EXPECT_EQ(log.AppendUnheard(0, "other", "x").offset, 1);
+  log.Append(0, "k", "w");
+  EXPECT_EQ(heard, (std::vector<int64_t>{0, 2}));
+  ASSERT_NE(log.Find(0, 1), nullptr);
+  EXPECT_EQ(log.Find(0, 1)->key, "other");
+}
+
 TEST(KafkaLogTest, ReadReturnsTheRangeClippedToThePartition) {
   // Strategy: reads of [from, to) ranges inside, across and outside the
   // partition's records return exactly the records in both, in offset order.

@@ -24,6 +24,12 @@ void LogLifecycle::NoteAppend(const LogRecord& record, SimTime at) {
   if (state_key.ok()) tombstones_[{record.partition, record.offset}] = std::move(state_key).value();
 }
 
+void LogLifecycle::NoteForeignAppend(const LogRecord& record, SimTime at) {
+  DURASIM_CHECK_GE(record.partition, 0);
+  DURASIM_CHECK_LT(static_cast<size_t>(record.partition), appended_at_.size());
+  appended_at_[static_cast<size_t>(record.partition)].emplace(record.offset, at);
+}
+
 void LogLifecycle::NoteDeleted(int32_t partition, int64_t start) {
   int64_t& current = starts_.at(static_cast<size_t>(partition));
   DURASIM_CHECK_GE(start, current);  // a log start never moves back

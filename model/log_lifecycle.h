@@ -28,6 +28,9 @@ class LogLifecycle {
   // A record the harness saw appended (or discovered) at `at`; a tombstone
   // (an empty value) is kept with the state it names.
   void NoteAppend(const LogRecord& record, SimTime at);
+  // A record from outside the run (a `foreign` step) at `at`: retention
+  // applies to it, but it is no tombstone or cleanup record of the store's.
+  void NoteForeignAppend(const LogRecord& record, SimTime at);
   // A checkpoint with boundaries `completed` completed in the incarnation
   // that took it, with tombstones on: its prune is a committed cleanup.
   void NoteCommittedPrune(const CompletedBoundaries& completed) { committed_prunes_.push_back(completed); }

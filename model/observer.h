@@ -62,6 +62,14 @@ class RunObserver {
  public:
   virtual ~RunObserver() = default;
   virtual void OnAttemptStart(int /*attempt*/) {}
+  // The lineage (docs/scenarios.md, "Lineages") that the records appended
+  // and the calls made from now on belong to, named by the attempt that
+  // started it fresh: a fresh start begins its own, a restore continues
+  // that of the attempt that took the checkpoint. At an attempt's start the
+  // records a later read discovers (written by the attempt before, whose
+  // answers never came) still belong to the previous attempt's lineage, so
+  // this comes after them.
+  virtual void OnLineage(int /*lineage*/) {}
   // A record the log now holds; `decoded` is its state, or null when the
   // value does not decode (a tombstone, a corrupt record). Decoded once here
   // for every checker.

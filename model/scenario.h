@@ -175,6 +175,19 @@ struct FaultSelector {
   bool operator==(const FaultSelector&) const = default;
 };
 
+// The record a `foreign` step appends from outside the run: its key is
+// given (bytes) or that of the record at `key_of` on the step's partition,
+// its value is given, that of the record at `value_of`, or empty (a
+// tombstone).
+struct ForeignRecordSpec {
+  std::optional<std::string> key;
+  std::optional<int64_t> key_of;
+  std::optional<std::string> value;
+  std::optional<int64_t> value_of;
+  bool tombstone = false;
+  bool operator==(const ForeignRecordSpec&) const = default;
+};
+
 struct AttemptStep {
   enum class Kind {
     kRead,        // the source delivers `count` more inputs (count < 0: all)
@@ -192,6 +205,7 @@ struct AttemptStep {
     kSlowFetch,      // fetches return nothing for `duration_ms` from now (each waits its fetch wait)
     kCompact,        // log compaction: only the latest record of each key stays
     kAddPartitions,  // Kafka's CreatePartitions: `count` partitions are added to the topic
+    kForeign,        // a record the run does not write is appended to `partition` from outside (`foreign`)
   };
   Kind kind = Kind::kRun;
   int64_t count = 0;           // kRead; kAddPartitions: how many partitions are added
@@ -202,8 +216,9 @@ struct AttemptStep {
   int64_t nth = 1;             // kArm
   std::optional<int32_t> subtask;  // kArm: count only this subtask's points
   FaultSelector select;        // kArm: count only the points it selects
-  int32_t partition = 0;       // kCorrupt, kDeleteRecords
+  int32_t partition = 0;       // kCorrupt, kDeleteRecords, kForeign
   int64_t offset = 0;          // kCorrupt; kDeleteRecords: the before offset
+  ForeignRecordSpec foreign;   // kForeign
   SourcePos pos;
 };
 

@@ -91,8 +91,8 @@ TEST(VocabularyTest, CoveragePointNames) {
                                  AllOf<LogEvent>().size());
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
-  EXPECT_EQ(required[required.size() - AllOf<LogEvent>().size() - 1], "checkpoint_failed");
-  EXPECT_EQ(required.back(), "tombstones_removed");
+  EXPECT_EQ(required[required.size() - AllOf<LogEvent>().size() - 1], "fresh_lineage");
+  EXPECT_EQ(required.back(), "foreign_record");
 }
 
 }  // namespace

@@ -37,6 +37,33 @@ void World::BeginAttempt(int attempt) {
   Notify([&](RunObserver& o) { o.OnAttemptStart(attempt); });
 }
 
+void World::EnterLineage(int lineage) {
+  DURASIM_CHECK_GE(lineage, 1);
+  DURASIM_CHECK_LE(lineage, attempt_);
+  lineage_ = lineage;
+  lineage_of_attempt_[attempt_] = lineage;
+  Notify([&](RunObserver& o) { o.OnLineage(lineage); });
+}
+
+std::vector<World::ForeignRead> World::ForeignInRange(const MarkerOffsets& marker, int lineage,
+                                                      int checkpoint_attempt) const {
+  auto in_range = [&](int32_t partition, int64_t offset) {
+    auto from = marker.find(partition);
+    return from == marker.end() || offset >= from->second;
+  };
+  std::map<std::pair<int32_t, int64_t>, ForeignRead> found;
+  for (const auto& [at, key] : foreign_) {
+    if (in_range(at.first, at.second)) found[at] = ForeignRead{attempt_, lineage, 0, at.first, at.second, key};
+  }
+  for (const auto& [at, writer] : writer_lineage_) {
+    if (writer.lineage == lineage || writer.attempt <= checkpoint_attempt || !in_range(at.first, at.second)) continue;
+    found[at] = ForeignRead{attempt_, lineage, writer.lineage, at.first, at.second, writer.key};
+  }
+  std::vector<ForeignRead> reads;
+  for (auto& [at, read] : found) reads.push_back(std::move(read));
+  return reads;
+}
+
 size_t World::Record(std::string_view kind, std::string_view detail) {
   if (halted_) return trace_.size();
   return trace_.Add(clock_.now, attempt_, kind, detail);

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -53,6 +54,58 @@ class World {
   int attempt() const { return attempt_; }
   void BeginAttempt(int attempt);
 
+  // Lineages (docs/scenarios.md, "Lineages"): the job a run of attempts
+  // belongs to, named by the attempt that started it fresh. The current
+  // one (0 before the first attempt enters one), and the one attempt
+  // `attempt` entered (0: none yet).
+  int lineage() const { return lineage_; }
+  int LineageOf(int attempt) const {
+    auto it = lineage_of_attempt_.find(attempt);
+    return it == lineage_of_attempt_.end() ? 0 : it->second;
+  }
+  // The current attempt enters `lineage`: records appended from now on are
+  // that lineage's, and the observers hear of it.
+  void EnterLineage(int lineage);
+  // The lineage whose attempt appended the record at (partition, offset),
+  // or 0 when the run did not write it (or the topic was re-created since).
+  int WriterLineage(int32_t partition, int64_t offset) const {
+    auto it = writer_lineage_.find({partition, offset});
+    return it == writer_lineage_.end() ? 0 : it->second.lineage;
+  }
+  // Attempt `attempt` of the current lineage appended `record`.
+  void NoteWritten(const LogRecord& record, int attempt) {
+    writer_lineage_[{record.partition, record.offset}] = Writer{lineage_, attempt, record.key};
+  }
+  // The topic was re-created: the run wrote none of its records.
+  void ForgetWritten() {
+    writer_lineage_.clear();
+    foreign_.clear();
+  }
+  // A record the run did not write (a `foreign` step) at (partition, offset).
+  void NoteForeign(int32_t partition, int64_t offset, std::string key) { foreign_[{partition, offset}] = std::move(key); }
+  // A restore's rebuild read a record its lineage did not write: one from
+  // outside the run (writer_lineage 0) or one another lineage's job wrote.
+  struct ForeignRead {
+    int attempt = 0;         // the restoring attempt
+    int lineage = 0;         // the lineage it continues
+    int writer_lineage = 0;  // 0: the run did not write it
+    int32_t partition = 0;
+    int64_t offset = 0;
+    std::string key;
+  };
+  // Records in the rebuild range of a restore of `lineage` (from
+  // `marker`'s offset on each partition it names, from 0 on the others)
+  // that `lineage` did not write: every record from outside the run, and
+  // those another lineage's attempts wrote after `checkpoint_attempt` took
+  // the checkpoint (another job writing into the topic since); in
+  // (partition, offset) order. The first is kept for the verdict
+  // (NoteForeignRead).
+  std::vector<ForeignRead> ForeignInRange(const MarkerOffsets& marker, int lineage, int checkpoint_attempt) const;
+  void NoteForeignRead(const ForeignRead& read) {
+    if (!foreign_read_) foreign_read_ = read;
+  }
+  const std::optional<ForeignRead>& foreign_read() const { return foreign_read_; }
+
   // After a crash the rest of the running handler is invisible: it records
   // nothing and reaches no observer.
   bool halted() const { return halted_; }
@@ -98,6 +151,17 @@ class World {
   std::map<std::string, int64_t> fault_hits_;
   const PlanSpec* plan_ = nullptr;  // null: the scenario's own plan
   int attempt_ = 0;
+  int lineage_ = 0;
+  std::map<int, int> lineage_of_attempt_;
+  // Every record the run appended -> who wrote it, and its key.
+  struct Writer {
+    int lineage = 0;
+    int attempt = 0;
+    std::string key;
+  };
+  std::map<std::pair<int32_t, int64_t>, Writer> writer_lineage_;
+  std::map<std::pair<int32_t, int64_t>, std::string> foreign_;  // records from outside -> their key
+  std::optional<ForeignRead> foreign_read_;
   bool halted_ = false;
   // Last: it refers to log_, corrupted_ and the scenario.
   std::unique_ptr<LogBackend> backend_;

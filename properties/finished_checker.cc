@@ -15,7 +15,7 @@ void FinishedChecker::OnAttemptStart(int /*attempt*/) {
 
 void FinishedChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded, size_t trace_index) {
   if (decoded == nullptr || !decoded->state.completed) return;
-  completed_persisted_.emplace(stable_.Of(decoded->state_key), trace_index);
+  completed_persisted_.emplace(std::make_pair(lineage_, stable_.Of(decoded->state_key)), trace_index);
   completed_values_.emplace(decoded->state_key, StateDigest(decoded->state_key, decoded->state));
 }
 
@@ -54,7 +54,7 @@ void FinishedChecker::OnActionExecuted(const TaskView& task, size_t trace_index)
               {restore_index_, trace_index});
     }
   }
-  auto completed = completed_persisted_.find(k);
+  auto completed = completed_persisted_.find({lineage_, k});
   if (completed != completed_persisted_.end()) {
     Violate(Invariant::kFinished,
             fmt::format("action {} re-executed for input {} (key {:?} seq {}) although its completed state was "

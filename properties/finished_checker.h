@@ -4,7 +4,9 @@
 // and it is replayed only from a state it wrote itself: an incarnation
 // never replays a completed state it wrote (that state's task has finished
 // here, so another task shares its state key). State keys are compared by
-// their production identity (StableIdentity).
+// their production identity (StableIdentity). Within a lineage
+// (docs/scenarios.md, "Lineages"): a job started fresh after earlier
+// attempts runs every action again, and re-executes none of another job's.
 #pragma once
 
 #include <map>
@@ -19,6 +21,7 @@ class FinishedChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
   void OnAttemptStart(int attempt) override;
+  void OnLineage(int lineage) override { lineage_ = lineage; }
   void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnRestore(const RestoreView& restore, size_t trace_index) override;
   void OnActionExecuted(const TaskView& task, size_t trace_index) override;
@@ -27,7 +30,9 @@ class FinishedChecker : public InvariantChecker {
 
  private:
   StableIdentity stable_;
-  std::map<StateKey, size_t> completed_persisted_;  // stable state key -> trace index of the append
+  int lineage_ = 0;
+  // (lineage, stable state key) -> trace index of the append
+  std::map<std::pair<int, StateKey>, size_t> completed_persisted_;
   std::set<std::pair<StateKey, uint64_t>> completed_values_;  // (state key, value digest) of completed records
   // Completed states this incarnation's puts saved: (key, value digest) -> trace index of the put.
   std::map<std::pair<StateKey, uint64_t>, size_t> completed_here_;

@@ -10,7 +10,7 @@ namespace durasim {
 void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded, size_t trace_index) {
   if (decoded == nullptr) return;  // not a state record; other checkers judge decodability
   const std::vector<CallResult>& calls = decoded->state.call_results;
-  if (auto discard = discards_.find(stable_.Of(decoded->state_key)); discard != discards_.end()) {
+  if (auto discard = discards_.find({lineage_, stable_.Of(decoded->state_key)}); discard != discards_.end()) {
     // The next record of the state, in whichever attempt it is seen: if it
     // no longer holds the discarded saved call, it superseded the discarded
     // results.
@@ -20,7 +20,8 @@ void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedSta
                                               calls[at].args_digest}) == discard->second.saved;
     if (!kept) {
       std::erase_if(persisted_terminal_, [&](const auto& entry) {
-        return entry.first.state_key == discard->first && entry.first.call_index >= discard->second.index;
+        return entry.first.first == lineage_ && entry.first.second.state_key == discard->first.second &&
+               entry.first.second.call_index >= discard->second.index;
       });
     }
     discards_.erase(discard);
@@ -28,7 +29,7 @@ void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedSta
   for (size_t i = 0; i < calls.size(); ++i) {
     if (calls[i].status == CallStatus::kPending) continue;
     const CallIdentity call{decoded->state_key, static_cast<int>(i), calls[i].function_id, calls[i].args_digest};
-    persisted_terminal_.emplace(stable_.Of(call), trace_index);  // keep the first
+    persisted_terminal_.emplace(std::make_pair(lineage_, stable_.Of(call)), trace_index);  // keep the first
   }
 }
 
@@ -41,12 +42,12 @@ void OnceChecker::OnSavedCallMismatch(const CallIdentity& call, const CallArgume
   const CallIdentity saved_call{call.state_key, call.call_index, saved.function_id, saved.args_digest};
   const CallIdentity saved_stable = stable_.Of(saved_call);
   if (saved_stable == stable) return;  // the same call under a name that changed: no mismatch
-  discards_.insert_or_assign(stable.state_key, Discard{stable.call_index, saved_stable});
+  discards_.insert_or_assign({lineage_, stable.state_key}, Discard{stable.call_index, saved_stable});
 }
 
 void OnceChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) {
   stable_.LearnCall(call, argument);
-  auto it = persisted_terminal_.find(stable_.Of(call));
+  auto it = persisted_terminal_.find({lineage_, stable_.Of(call)});
   if (it == persisted_terminal_.end()) return;
   Violate(Invariant::kOnce,
           fmt::format("supplier {} ran again for call [{}] although its result was already persisted",

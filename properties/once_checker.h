@@ -5,7 +5,9 @@
 // Flink Agents' rule ends reuse at the first saved call that is not the
 // call at its index (another function or argument, compared by production
 // identity too): the saved results from there on are discarded, and making
-// those calls again is no repeat.
+// those calls again is no repeat. The rule holds within a lineage
+// (docs/scenarios.md, "Lineages"): a job started fresh after earlier
+// attempts redoes its work, and its calls repeat no call of another job.
 #pragma once
 
 #include <map>
@@ -18,6 +20,7 @@ namespace durasim {
 class OnceChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
+  void OnLineage(int lineage) override { lineage_ = lineage; }
   void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnActionExecuted(const TaskView& task, size_t trace_index) override;
   void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
@@ -34,8 +37,10 @@ class OnceChecker : public InvariantChecker {
     int index = 0;
     CallIdentity saved;
   };
-  std::map<StateKey, Discard> discards_;
-  std::map<CallIdentity, size_t> persisted_terminal_;  // stable call -> trace index of the append
+  int lineage_ = 0;
+  // Both by lineage: the discards of a job's calls, and its persisted results.
+  std::map<std::pair<int, StateKey>, Discard> discards_;
+  std::map<std::pair<int, CallIdentity>, size_t> persisted_terminal_;  // stable call -> trace index of the append
 };
 
 }  // namespace durasim

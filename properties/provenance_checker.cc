@@ -1,6 +1,8 @@
 // ProvenanceChecker implementation.
 #include "properties/provenance_checker.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace durasim {
@@ -28,14 +30,28 @@ std::string Describe(const CallResult& result) {
 }  // namespace
 
 void ProvenanceChecker::OnSupplierAnswered(const CallIdentity& call, const CallResult& answer, size_t trace_index) {
-  answers_[call].push_back(Answer{answer, trace_index});
+  answers_[{lineage_, call}].push_back(Answer{answer, trace_index});
 }
 
 void ProvenanceChecker::OnCallResultUsed(const CallIdentity& call, const CallResult& used, bool reused,
                                          size_t trace_index) {
   const char* how = reused ? "reused" : "made";
-  auto it = answers_.find(call);
+  auto it = answers_.find({lineage_, call});
   if (it == answers_.end()) {
+    // Another job's answer (a lineage started by another fresh start) is
+    // none of this one's.
+    auto other = std::find_if(answers_.begin(), answers_.end(),
+                              [&](const auto& entry) { return entry.first.second == call; });
+    if (other != answers_.end()) {
+      Violate(Invariant::kProvenance,
+              fmt::format("call [{}] ({}) went on with {}, but no supplier call of its lineage (the job started at "
+                          "attempt {}) answered this call; the job started at attempt {} did ({}): a fresh start "
+                          "must not go on with another job's results",
+                          call.ToString(), how, Describe(used), lineage_, other->first.first,
+                          Describe(other->second.back().result)),
+              {other->second.back().trace_index, trace_index});
+      return;
+    }
     Violate(Invariant::kProvenance,
             fmt::format("call [{}] ({}) went on with {}, but no supplier call ever answered this call", call.ToString(),
                         how, Describe(used)),

@@ -4,7 +4,9 @@
 // and argument digest, in this attempt or an earlier one. It holds for
 // results made now, results reused from a saved state after a restore, and
 // each try of a retried call. A violation quotes the supplier's answer for
-// that identity when there was one, or says that there was none.
+// that identity when there was one, or says that there was none. Within a
+// lineage (docs/scenarios.md, "Lineages"): a job started fresh after
+// earlier attempts must not go on with another job's answers.
 #pragma once
 
 #include <map>
@@ -17,6 +19,7 @@ namespace durasim {
 class ProvenanceChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
+  void OnLineage(int lineage) override { lineage_ = lineage; }
   void OnSupplierAnswered(const CallIdentity& call, const CallResult& answer, size_t trace_index) override;
   void OnCallResultUsed(const CallIdentity& call, const CallResult& used, bool reused, size_t trace_index) override;
 
@@ -27,7 +30,9 @@ class ProvenanceChecker : public InvariantChecker {
   };
   // Every supplier answer, by call identity, in order (a call made again
   // after a crash left its slot PENDING has several).
-  std::map<CallIdentity, std::vector<Answer>> answers_;
+  // By lineage.
+  std::map<std::pair<int, CallIdentity>, std::vector<Answer>> answers_;
+  int lineage_ = 0;
 };
 
 }  // namespace durasim

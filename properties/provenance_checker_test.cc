@@ -43,6 +43,27 @@ TEST_F(ProvenanceCheckerTest, AnsweredResultsAndFailuresMayBeUsed) {
   EXPECT_TRUE(checker_.violations().empty());
 }
 
+// Strategy: answers count within a lineage (docs/scenarios.md,
+// "Lineages"): a new job going on with a result the job before it was
+// answered is a violation naming both lineages; the first job's own
+// reuse is fine, and so is the new job's own answer.
+TEST_F(ProvenanceCheckerTest, AnotherLineagesAnswerIsNotThisLineages) {
+  checker_.OnLineage(1);
+  Answered(Call(0), Succeeded(5));
+  Used(Call(0), Succeeded(5), true);
+  EXPECT_TRUE(checker_.violations().empty());
+  checker_.OnLineage(3);
+  Used(Call(0), Succeeded(5), true);
+  ASSERT_EQ(checker_.violations().size(), 1u);
+  const std::string& message = checker_.violations()[0].message;
+  EXPECT_NE(message.find("no supplier call of its lineage (the job started at attempt 3)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("the job started at attempt 1 did (result 5)"), std::string::npos) << message;
+  Answered(Call(0), Succeeded(5));
+  Used(Call(0), Succeeded(5), true);
+  EXPECT_EQ(checker_.violations().size(), 1u);
+}
+
 // Strategy: a PENDING slot or a failure no supplier raised, used as a
 // result, is a violation that says no supplier answered.
 TEST_F(ProvenanceCheckerTest, AResultNoSupplierAnsweredIsAViolation) {

@@ -21,14 +21,14 @@ RetryBudgetChecker::RetryBudgetChecker(const Trace& trace, const std::vector<Act
 void RetryBudgetChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded,
                                           size_t trace_index) {
   if (decoded == nullptr) return;  // a tombstone or a corrupt record: other checkers judge it
-  latest_[decoded->state_key] = Saved{decoded->state.call_results, trace_index};
+  latest_[{lineage_, decoded->state_key}] = Saved{decoded->state.call_results, trace_index};
 }
 
 void RetryBudgetChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& /*argument*/,
                                         size_t trace_index) {
   auto budget = tries_max_by_action_hash_.find(call.state_key.action_hash);
   if (budget == tries_max_by_action_hash_.end()) return;  // not an action of the plan: other checkers judge it
-  auto saved = latest_.find(call.state_key);
+  auto saved = latest_.find({lineage_, call.state_key});
   if (saved == latest_.end()) return;  // nothing saved before: a first try
   const std::vector<CallResult>& calls = saved->second.calls;
   int first = call.call_index;

@@ -25,6 +25,7 @@ class RetryBudgetChecker : public InvariantChecker {
   // `actions`: those of every plan the run deploys; an action listed twice
   // gets the larger budget.
   RetryBudgetChecker(const Trace& trace, const std::vector<ActionSpec>& actions);
+  void OnLineage(int lineage) override { lineage_ = lineage; }
   void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
 
@@ -34,7 +35,10 @@ class RetryBudgetChecker : public InvariantChecker {
     size_t trace_index = 0;  // the append that holds them
   };
   std::map<uint64_t, int64_t> tries_max_by_action_hash_;
-  std::map<StateKey, Saved> latest_;  // the latest call results appended per state
+  // The latest call results appended per (lineage, state): a job started
+  // fresh tries its calls anew (docs/scenarios.md, "Lineages").
+  std::map<std::pair<int, StateKey>, Saved> latest_;
+  int lineage_ = 0;
 };
 
 }  // namespace durasim

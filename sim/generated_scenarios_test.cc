@@ -62,19 +62,30 @@ TEST(GeneratedScenarios, SeedsDiffer) {
 }
 
 // Strategy: every generated scenario ends with a healed attempt that
-// restores the latest checkpoint and reads every input.
+// restores the latest checkpoint and reads every input; besides the read it
+// holds at most a record from outside the run (DrawBlame), never a fault.
 TEST(GeneratedScenarios, LastAttemptIsHealed) {
-  for (uint64_t seed = 1; seed <= 50; ++seed) {
+  int with_foreign = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
     const Scenario scenario = GenerateFromSeed(seed).scenario;
     ASSERT_GE(scenario.attempts.size(), 2u);
     const AttemptSpec& healed = scenario.attempts.back();
     ASSERT_TRUE(healed.restore.has_value());
     EXPECT_EQ(*healed.restore, kRestoreLatest);
-    ASSERT_EQ(healed.steps.size(), 1u);
-    EXPECT_EQ(healed.steps[0].kind, AttemptStep::Kind::kRead);
-    EXPECT_EQ(healed.steps[0].count, -1);
-    for (const AttemptStep& step : healed.steps) EXPECT_NE(step.kind, AttemptStep::Kind::kArm);
+    std::vector<AttemptStep> reads;
+    for (const AttemptStep& step : healed.steps) {
+      if (step.kind == AttemptStep::Kind::kForeign) {
+        ++with_foreign;
+        continue;
+      }
+      reads.push_back(step);
+    }
+    ASSERT_EQ(reads.size(), 1u) << "seed " << seed;
+    EXPECT_EQ(reads[0].kind, AttemptStep::Kind::kRead);
+    EXPECT_EQ(reads[0].count, -1);
+    EXPECT_LE(healed.steps.size(), 2u) << "seed " << seed;
   }
+  EXPECT_GT(with_foreign, 0);  // the gate opens on some of these seeds
 }
 
 }  // namespace

@@ -404,6 +404,25 @@ std::optional<std::string> UnfiredFaults(const Scenario& scenario, const std::ve
                      fmt::join(unfired, "; "));
 }
 
+// A finding that follows a restore's read of a record the restoring job
+// did not write is not the store's (docs/scenarios.md, "Records the run did
+// not write"): the error that says so, naming the record and the finding.
+std::string ForeignReadError(const World::ForeignRead& read, const std::vector<Violation>& violations) {
+  const std::string finding = violations.empty()
+                                  ? std::string("an attempt made no progress")
+                                  : fmt::format("{}: {}", NameOf(violations.front().invariant), violations.front().message);
+  const std::string who =
+      read.writer_lineage == 0
+          ? fmt::format("a record the run did not write at partition {} offset {} (key {:?})", read.partition,
+                        read.offset, read.key)
+          : fmt::format("a record another job of the run wrote at partition {} offset {} (key {:?}; the job started "
+                        "fresh at attempt {})",
+                        read.partition, read.offset, read.key, read.writer_lineage);
+  return fmt::format("{} was read by the restore of attempt {} (the job started at attempt {}), so what followed is "
+                     "not blamed on the store ({}); see docs/scenarios.md, \"Records the run did not write\"",
+                     who, read.attempt, read.lineage, finding);
+}
+
 // One run of the attempts; fills everything but the expectation.
 void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
                  const Reference& reference, RunReport& report) {
@@ -457,7 +476,11 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
     unfired_error = true;
     report.error = *unfired;
   }
-  const bool error = !Observe(world, report) || ended.error || unfired_error;
+  bool error = !Observe(world, report) || ended.error || unfired_error;
+  if (!error && world.foreign_read().has_value() && (!report.violations.empty() || ended.stuck)) {
+    error = true;
+    report.error = ForeignReadError(*world.foreign_read(), report.violations);
+  }
   for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);
   if (error) {
     report.verdict = Verdict::kError;

@@ -238,6 +238,63 @@ attempts:
   }
 }
 
+Scenario LoadFile(const std::string& relative) {
+  Result<Scenario> scenario = LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/" + relative);
+  EXPECT_TRUE(scenario.ok()) << scenario.status().ToString();
+  return scenario.value();
+}
+
+// Strategy: a foreign tombstone that the restore reads makes the store reject
+// the recovery data; the run is an error naming the record's partition,
+// offset and key, not an invalid-recovery violation blamed on the store, on the model and on
+// the mock cluster alike (compare_model: the same story). Without the
+// foreign step the same script passes.
+TEST(RunnerTest, AForeignRecordReadByARestoreIsAnErrorNamingIt) {
+  Scenario scenario = LoadFile("fast/foreign_tombstone_read_by_restore.yaml");
+  for (BackendKind backend : {BackendKind::kModel, BackendKind::kMock}) {
+    RunOptions options;
+    options.backend = backend;
+    options.compare_model = backend != BackendKind::kModel;
+    const RunReport report = RunScenario(scenario, options);
+    EXPECT_EQ(report.verdict, Verdict::kError) << NameOf(backend);
+    EXPECT_TRUE(report.ok) << NameOf(backend) << ": " << report.error;
+    EXPECT_NE(report.error.find("a record the run did not write at partition 0 offset 4 (key \"a_1_"),
+              std::string::npos)
+        << NameOf(backend) << ": " << report.error;
+    EXPECT_NE(report.error.find("(invalid-recovery: rebuild rejected valid recovery data"), std::string::npos)
+        << report.error;
+    EXPECT_FALSE(HasViolation(report, Invariant::kDifferential)) << NameOf(backend);
+  }
+  std::vector<AttemptStep>& steps = scenario.attempts[0].steps;
+  std::erase_if(steps, [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kForeign; });
+  scenario.expect.verdict = ExpectedVerdict::Pass();
+  const RunReport clean = RunScenario(scenario, RunOptions{});
+  EXPECT_EQ(clean.verdict, Verdict::kPass) << clean.error;
+  EXPECT_EQ(clean.supplier_calls, 1);
+}
+
+// Strategy: a fresh start after earlier attempts is a new lineage: its
+// repeated calls are no `once`/`finished` (4 supplier calls, pass); the
+// mutant whose fresh start reads the old job's states is `provenance`; on
+// the mock cluster both tell the model's story.
+TEST(RunnerTest, AFreshStartIsANewLineage) {
+  const Scenario scenario = LoadFile("fast/fresh_start_redoes_calls.yaml");
+  RunOptions options;
+  options.backend = BackendKind::kMock;
+  options.compare_model = true;
+  RunReport report = RunScenario(scenario, options);
+  EXPECT_EQ(report.verdict, Verdict::kPass) << report.error;
+  EXPECT_TRUE(report.ok) << (report.mismatches.empty() ? report.error : report.mismatches.front());
+  EXPECT_EQ(report.supplier_calls, 4);
+  EXPECT_EQ(report.fault_hits.count("fresh_lineage"), 1u);
+  options.mutant = "fresh-start-reads-topic";
+  report = RunScenario(scenario, options);
+  EXPECT_EQ(report.supplier_calls, 2);
+  ASSERT_TRUE(HasViolation(report, Invariant::kProvenance));
+  EXPECT_FALSE(HasViolation(report, Invariant::kDifferential));
+  EXPECT_FALSE(HasViolation(report, Invariant::kOnce));
+}
+
 // Strategy: with compare_model on the mock cluster, the seed regression
 // runs on both and tells the same story: no differential violation, as
 // expected; with the legacy mutant both see the second supplier call.

@@ -43,6 +43,7 @@ inline constexpr StepKeyword<AttemptStep::Kind> kAttemptStepKeywords[] = {
     {AttemptStep::Kind::kSlowFetch, "slow_fetch", true},
     {AttemptStep::Kind::kCompact, "compact", false},
     {AttemptStep::Kind::kAddPartitions, "add_partitions", true},
+    {AttemptStep::Kind::kForeign, "foreign", true},
 };
 
 // Each table lists every kind once, in declaration order, up to the last one
@@ -55,7 +56,7 @@ constexpr bool InDeclarationOrder(const StepKeyword<Kind> (&table)[N], Kind last
   return table[N - 1].kind == last;
 }
 static_assert(InDeclarationOrder(kActionStepKeywords, ActionStep::Kind::kMemoryAdd));
-static_assert(InDeclarationOrder(kAttemptStepKeywords, AttemptStep::Kind::kAddPartitions));
+static_assert(InDeclarationOrder(kAttemptStepKeywords, AttemptStep::Kind::kForeign));
 
 // The entry of `keyword` in `table`, or null when it is no step keyword.
 template <typename Kind, size_t N>

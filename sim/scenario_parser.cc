@@ -421,6 +421,7 @@ class ScenarioParser {
       }
       case AttemptStep::Kind::kCorrupt: ParseCorrupt(*form.arg, step); break;
       case AttemptStep::Kind::kDeleteRecords: ParseDeleteRecords(*form.arg, step); break;
+      case AttemptStep::Kind::kForeign: ParseForeign(*form.arg, step); break;
       case AttemptStep::Kind::kAddPartitions: {
         Value added{form.arg->node, form.arg->pos, "'add_partitions' (how many partitions are added)"};
         step.count = ReadInt(added, 1, kPartitionsMax - partitions_now_);
@@ -553,6 +554,45 @@ class ScenarioParser {
       step.partition = static_cast<int32_t>(ReadInt(*p, 0, partitions_now_ - 1));
     }
     step.offset = ReadInt(corrupt.Require("offset"), 0, kInt64Max);
+  }
+
+  // `foreign: {partition, key | key_of, value | value_of | tombstone: true}`:
+  // a record appended from outside the run (docs/scenarios.md, "Records the
+  // run did not write").
+  void ParseForeign(const Value& arg, AttemptStep& step) const {
+    Mapping foreign(arg, {"partition", "key", "key_of", "value", "value_of", "tombstone"});
+    if (const Value* p = foreign.Find("partition")) {
+      step.partition = static_cast<int32_t>(ReadInt(*p, 0, partitions_now_ - 1));
+    }
+    ForeignRecordSpec& record = step.foreign;
+    const Value* key = foreign.Find("key");
+    const Value* key_of = foreign.Find("key_of");
+    if (key != nullptr && key_of != nullptr) {
+      Fail(key_of->pos, "'foreign' takes 'key' or 'key_of' (the key of the record at that offset), not both");
+    }
+    if (key == nullptr && key_of == nullptr) {
+      Fail(arg.pos, "'foreign' needs 'key' (the record key) or 'key_of' (the offset of a record whose key it takes)");
+    }
+    if (key != nullptr) record.key = ReadBytes(*key);
+    if (key_of != nullptr) record.key_of = ReadInt(*key_of, 0, kInt64Max);
+    const Value* value = foreign.Find("value");
+    const Value* value_of = foreign.Find("value_of");
+    const Value* tombstone = foreign.Find("tombstone");
+    if (tombstone != nullptr) record.tombstone = ReadBool(*tombstone);
+    const int given = (value != nullptr) + (value_of != nullptr) + (record.tombstone ? 1 : 0);
+    if (given > 1) {
+      const Value* second = value_of != nullptr && (value != nullptr || record.tombstone) ? value_of : tombstone;
+      Fail(second->pos, "'foreign' takes one of 'value', 'value_of' and 'tombstone: true'");
+    }
+    if (given == 0) {
+      Fail(arg.pos, "'foreign' needs 'value' (text), 'value_of' (the offset of a record whose value it takes) or "
+                    "'tombstone: true'");
+    }
+    if (value != nullptr) {
+      record.value = ReadBytes(*value);
+      if (record.value->empty()) Fail(value->pos, "an empty value is a tombstone; write 'tombstone: true'");
+    }
+    if (value_of != nullptr) record.value_of = ReadInt(*value_of, 0, kInt64Max);
   }
 
   void ParseDeleteRecords(const Value& arg, AttemptStep& step) const {

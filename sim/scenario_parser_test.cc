@@ -491,5 +491,38 @@ TEST(ScenarioParserTest, BinaryKeysSurviveTheWriter) {
   EXPECT_EQ(arm.select.key, loaded->inputs[0].key);
 }
 
+// Strategy: every shape of the foreign step (bytes or another record's key;
+// text, another record's value or a tombstone) survives the writer and the
+// parser unchanged, on its partition.
+TEST(ScenarioParserTest, ForeignStepsSurviveTheWriter) {
+  Result<Scenario> loaded = ParseScenario(R"(name: foreign_shapes
+log: {partitions: 2}
+suppliers: [{name: llm}]
+actions: [{name: ask, on: input, steps: [{call: llm}]}]
+inputs: [{key: a, value: 1}]
+attempts:
+  - steps:
+      - foreign: {partition: 1, key: !!binary "gP8=", value: "text"}
+      - foreign: {key_of: 3, value_of: 2}
+      - foreign: {key: other, tombstone: true}
+)",
+                                          "foreign.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const std::vector<AttemptStep>& steps = loaded->attempts[0].steps;
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].partition, 1);
+  EXPECT_EQ(steps[0].foreign.key, std::string("\x80\xff"));
+  EXPECT_EQ(steps[1].foreign.key_of, 3);
+  EXPECT_EQ(steps[1].foreign.value_of, 2);
+  EXPECT_TRUE(steps[2].foreign.tombstone);
+  Result<Scenario> again = ParseScenario(WriteScenarioYaml(*loaded, {}), "written.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(again->attempts[0].steps[i].kind, AttemptStep::Kind::kForeign);
+    EXPECT_EQ(again->attempts[0].steps[i].partition, steps[i].partition);
+    EXPECT_EQ(again->attempts[0].steps[i].foreign, steps[i].foreign) << i;
+  }
+}
+
 }  // namespace
 }  // namespace durasim

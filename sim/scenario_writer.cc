@@ -112,6 +112,24 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
       out << YAML::Key << "partition" << YAML::Value << step.partition << YAML::Key << "offset" << YAML::Value
           << step.offset << YAML::EndMap << YAML::EndMap;
       return;
+    case AttemptStep::Kind::kForeign: {
+      begin_options();
+      const ForeignRecordSpec& record = step.foreign;
+      out << YAML::Key << "partition" << YAML::Value << step.partition;
+      if (record.key) {
+        out << YAML::Key << "key" << YAML::Value;
+        WriteKey(out, *record.key);
+      }
+      if (record.key_of) out << YAML::Key << "key_of" << YAML::Value << *record.key_of;
+      if (record.value) {
+        out << YAML::Key << "value" << YAML::Value;
+        WriteKey(out, *record.value);
+      }
+      if (record.value_of) out << YAML::Key << "value_of" << YAML::Value << *record.value_of;
+      if (record.tombstone) out << YAML::Key << "tombstone" << YAML::Value << true;
+      out << YAML::EndMap << YAML::EndMap;
+      return;
+    }
     case AttemptStep::Kind::kDeleteRecords:
       begin_options();
       out << YAML::Key << "partition" << YAML::Value << step.partition << YAML::Key << "before_offset" << YAML::Value

@@ -68,6 +68,11 @@ class LogBackend {
   // overwrites it; a broker cannot overwrite a record in place, so there the
   // corruption is a view every reader gets from World. REQUIRES: HasRecord.
   virtual void Corrupt(int32_t /*partition*/, int64_t /*offset*/) {}
+  // Appends a record the run does not write (a `foreign` step: another
+  // producer of the topic) and returns where it went. It is never reported
+  // to an append handler, now or by DiscoverAppends. REQUIRES: `partition`
+  // exists.
+  virtual Result<RecordPosition> AppendForeign(int32_t partition, std::string key, std::string value) = 0;
   // Kafka's DeleteRecords on `partition` up to `before_offset`, clipped to
   // the partition's end; returns the log start it leaves. The model deletes;
   // on librdkafka the harness hides the records from every reader

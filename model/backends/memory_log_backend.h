@@ -24,6 +24,9 @@ class MemoryLogBackend : public LogBackend {
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
   Result<bool> HasRecord(int32_t partition, int64_t offset) override { return log_.Find(partition, offset) != nullptr; }
   void Corrupt(int32_t partition, int64_t offset) override { DURASIM_CHECK(log_.Corrupt(partition, offset)); }
+  Result<RecordPosition> AppendForeign(int32_t partition, std::string key, std::string value) override {
+    return log_.AppendUnheard(partition, std::move(key), std::move(value));
+  }
   Result<int64_t> DeleteRecords(int32_t partition, int64_t before_offset) override {
     return log_.DeleteRecords(partition, before_offset);
   }

@@ -155,6 +155,16 @@ Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::s
   return RunSync((*client)->AwaitAck(ticket));
 }
 
+Result<RecordPosition> RdKafkaBackend::AppendForeign(int32_t partition, std::string key, std::string value) {
+  Result<std::unique_ptr<LogClient>> producer = ConnectClient();
+  if (!producer.ok()) return producer.status();
+  const ProduceTicket ticket = (*producer)->Produce(partition, std::move(key), std::move(value));
+  (*producer)->Flush();
+  Result<RecordPosition> ack = RunSync((*producer)->AwaitAck(ticket));
+  if (ack.ok()) reported_.insert({ack->partition, ack->offset});
+  return ack;
+}
+
 Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   Result<std::unique_ptr<RdKafkaLogClient>> reader = RdKafkaLogClient::Connect(config_);

@@ -47,6 +47,9 @@ class RdKafkaBackend : public LogBackend {
 
   std::string name() const override { return NameOf(mock_ ? BackendKind::kMock : BackendKind::kKafka); }
   Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append, int clients) override;
+  // A producer of its own writes it, flushed and acknowledged; the record
+  // counts as reported, so DiscoverAppends never hands it to the run.
+  Result<RecordPosition> AppendForeign(int32_t partition, std::string key, std::string value) override;
   void Disconnect() override { on_append_ = nullptr; }
   Status DiscoverAppends() override;
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;

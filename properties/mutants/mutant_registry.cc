@@ -9,6 +9,7 @@
 #include "properties/mutants/cleanup_in_tombstones_only.h"
 #include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/failure_as_miss.h"
+#include "properties/mutants/fresh_start_reads_topic.h"
 #include "properties/mutants/no_ownership_filter.h"
 #include "properties/mutants/own_marker_only.h"
 #include "properties/mutants/resume_unowned_keys.h"
@@ -126,6 +127,9 @@ const std::vector<Mutant>& AllMutants() {
       {"cleanup-in-tombstones-only", "with tombstones, the committed cleanup boundary is the tombstones alone; "
        "compaction past delete.retention.ms removes it", "apache/flink-agents #1101: the boundary is recorded before "
        "the data goes", Invariant::kInvalidRecovery, StoreOf<CleanupInTombstonesOnlyStore>(), {}},
+      {"fresh-start-reads-topic", "a fresh start (a new job, no checkpoint) rebuilds its store from the log start, "
+       "taking an earlier job's saved results as its own", "a missing recovery marker read as \"read everything\"",
+       Invariant::kProvenance, {}, RuntimeOf<FreshStartReadsTopicRuntime>()},
       {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
        RuntimeOf<CanaryRuntime>()},
   };
