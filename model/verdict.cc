@@ -11,6 +11,8 @@ std::optional<EnumInfo> EnumInfoOf(Verdict verdict) {
     case Verdict::kViolation: return EnumInfo{"violation", "an invariant checker fired"};
     case Verdict::kStuck: return EnumInfo{"stuck", "an attempt made no progress within its simulated-time bound"};
     case Verdict::kError: return EnumInfo{"error", "the scenario asked for something impossible, or an internal error"};
+    case Verdict::kInfra:
+      return EnumInfo{"infra", "the run's broker or connection failed in a way the harness did not inject: not judged"};
   }
   return std::nullopt;
 }
@@ -72,6 +74,7 @@ ExpectedVerdict FiledUnder(Verdict verdict, const std::vector<Invariant>& violat
     case Verdict::kPass: return ExpectedVerdict::Pass();
     case Verdict::kStuck: return ExpectedVerdict::Violated(Invariant::kLiveness);
     case Verdict::kError: return ExpectedVerdict::Error();
+    case Verdict::kInfra: return ExpectedVerdict::Error();  // never filed: see the header
     case Verdict::kViolation:
       // Liveness comes last: a run that left inputs unfinished and also
       // broke another invariant is filed under the other one.

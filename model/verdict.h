@@ -1,5 +1,5 @@
-// Verdict: how a run ended (pass, violation, stuck, error), and the one
-// mapping between verdicts and what a scenario expects of a run.
+// Verdict: how a run ended (pass, violation, stuck, error, infra), and the
+// one mapping between verdicts and what a scenario expects of a run.
 //
 // A scenario's `expect: verdict:` (ExpectedVerdict) is `pass`, `error`, or
 // the name of an invariant that must be violated; `liveness` stands for the
@@ -23,6 +23,10 @@ enum class Verdict {
   kViolation,  // a checker fired
   kStuck,      // an attempt made no progress within its bound (liveness)
   kError,      // the scenario asked for the impossible, or an internal error
+  // The run's infrastructure failed (a broker gone, a timeout, a refused
+  // connection: docs/backends.md), which the harness did not inject: the
+  // store is not judged. No scenario can expect it, no sweep files it.
+  kInfra,
 };
 
 std::optional<EnumInfo> EnumInfoOf(Verdict verdict);
@@ -67,11 +71,12 @@ std::string ExpectedVerdictNames();
 
 // Whether a run that ended with `verdict`, having violated `violated`,
 // shows `expected`: pass and error are those verdicts, liveness is stuck,
-// any other invariant is a violation of it.
+// any other invariant is a violation of it. Infra shows nothing.
 bool Shows(Verdict verdict, const std::vector<Invariant>& violated, ExpectedVerdict expected);
 
 // What such a run is filed under: pass, error, liveness when stuck, else
-// the first invariant it violated.
+// the first invariant it violated. An infra run is never filed (callers
+// check the verdict first); it maps to error only so the switch is total.
 ExpectedVerdict FiledUnder(Verdict verdict, const std::vector<Invariant>& violated);
 
 }  // namespace durasim

@@ -31,7 +31,7 @@ TEST(VocabularyTest, TablesRoundTripAndKeepTheirNames) {
   ExpectNamesRoundTrip<FaultKind>();
   ExpectNamesRoundTrip<ScriptFault>();
   ExpectNamesRoundTrip<PutPoint>();
-  EXPECT_EQ(NameList<Verdict>(), "pass, violation, stuck, error");
+  EXPECT_EQ(NameList<Verdict>(), "pass, violation, stuck, error, infra");
   EXPECT_EQ(NameList<BackendKind>(), "model, mock, kafka");
   EXPECT_EQ(AllOf<FaultKind>().size(), 11u);
   EXPECT_EQ(NameList<ScriptFault>(),
@@ -69,7 +69,14 @@ TEST(VocabularyTest, ShowsAndFiledUnderAgree) {
   EXPECT_EQ(FiledUnder(Verdict::kViolation, once), ExpectedVerdict::Violated(Invariant::kOnce));
   EXPECT_EQ(FiledUnder(Verdict::kStuck, {Invariant::kLiveness}), ExpectedVerdict::Violated(Invariant::kLiveness));
   EXPECT_EQ(FiledUnder(Verdict::kError, once), ExpectedVerdict::Error());
+  // An infra run shows no expectation: no scenario expects it, and the
+  // parser does not take the name.
+  EXPECT_FALSE(Shows(Verdict::kInfra, {}, ExpectedVerdict::Pass()));
+  EXPECT_FALSE(Shows(Verdict::kInfra, {}, ExpectedVerdict::Error()));
+  EXPECT_FALSE(Shows(Verdict::kInfra, {Invariant::kOnce}, ExpectedVerdict::Violated(Invariant::kOnce)));
+  EXPECT_FALSE(ParseExpectedVerdict("infra").has_value());
   for (Verdict verdict : AllOf<Verdict>()) {
+    if (verdict == Verdict::kInfra) continue;  // never filed
     const std::vector<Invariant> violated =
         verdict == Verdict::kViolation ? once : verdict == Verdict::kStuck ? std::vector{Invariant::kLiveness}
                                                                             : std::vector<Invariant>{};

@@ -9,7 +9,11 @@ namespace durasim {
 std::optional<std::string> FirstDifference(const RunReport& model, const RunReport& other) {
   const std::string b = NameOf(other.backend);
   if (model.verdict != other.verdict) {
-    return fmt::format("verdict: model {}, {} {}", NameOf(model.verdict), b, NameOf(other.verdict));
+    // With the error that made the difference, so that its cause reaches
+    // every report (the summary, the JSON, the JUnit, the failure file).
+    auto cause = [](const RunReport& r) { return r.error.empty() ? std::string() : fmt::format(" ({})", r.error); };
+    return fmt::format("verdict: model {}{}, {} {}{}", NameOf(model.verdict), cause(model), b, NameOf(other.verdict),
+                       cause(other));
   }
   if (model.outputs != other.outputs) {
     return fmt::format("outputs: model [{}], {} [{}]", fmt::join(model.outputs, ","), b, fmt::join(other.outputs, ","));

@@ -20,6 +20,12 @@ inline constexpr int kExitCoverage = 6;     // explore --require-coverage: a fau
 // stderr names it. When a run also failed, that failure's code wins (the
 // output is still named on stderr, and a failure file's scenario printed).
 inline constexpr int kExitOutput = 7;
+// run, replay, shrink, explore (with --backend mock|kafka): the broker could
+// not be reached at the start (nothing ran), or runs ended `infra` (the
+// broker failed in a way the harness did not inject: docs/backends.md) and
+// nothing else failed; a sweep that met --infra-errors-max of them in a row
+// stopped there. When a run also failed, that failure's code wins.
+inline constexpr int kExitInfra = 8;
 // explore, mutants, run: interrupted by SIGINT / SIGTERM (128 + the signal);
 // the runs that had started finished and every report was written, marked
 // interrupted (sim/explore/interrupt.h).

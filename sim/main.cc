@@ -12,6 +12,7 @@
 //     BACKEND: [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT] [--compare-model]
 //     TRACE: [--trace-raw] [--trace-failing] [--trace-key K] [--trace-attempt N] [--trace-subtask S]
 //            (explore takes --trace-failing and the filters)
+//              [--broker-check-s T] [--infra-errors-max N]
 //   durasim shrink FILE [--out FILE] [--shrink-budget-s T] [BACKEND]
 //   durasim merge-reports --out FILE REPORT...
 //   durasim mutants-list
@@ -23,7 +24,9 @@
 // verdict matched its expectation, 1 when some did not, 2 on a usage or
 // input error. explore: 1 violation, 3 liveness, 4 determinism, 5 error,
 // 6 coverage. Any command: 7 when an output it was asked for could not be
-// written (and nothing else failed); 130 / 143 when SIGINT / SIGTERM
+// written (and nothing else failed); 8 on mock or kafka when the broker did
+// not answer the check at the start, or runs ended infra (the broker failed:
+// docs/backends.md) and nothing else failed; 130 / 143 when SIGINT / SIGTERM
 // stopped it (the reports are written, marked interrupted).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -43,6 +46,7 @@
 #include "sim/explore/scenario_kill_matrix.h"
 #include "sim/explore/shrink_command.h"
 #include "sim/explore/sweep.h"
+#include "sim/infra_guard.h"
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
 #include "sim/report.h"
@@ -230,13 +234,19 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   }
   std::vector<RunReport> reports;
   size_t skipped = 0;
+  InfraGuard guard(InfraOptionsOf(options));
   for (const Scenario& scenario : scenarios) {
-    // No new run starts after an interrupt or (--fail-fast) a failed one.
-    if (Interrupted() || (flags.fail_fast && !reports.empty() && !reports.back().ok)) {
+    // No new run starts after an interrupt, infrastructure failures in a row
+    // (sim/infra_guard.h) or (--fail-fast) a failed one; an infra run is no
+    // failure of the store.
+    if (Interrupted() || guard.stopped() ||
+        (flags.fail_fast && !reports.empty() && !reports.back().ok && reports.back().verdict != Verdict::kInfra)) {
       ++skipped;
       continue;
     }
-    RunReport report = RunScenario(scenario, options);
+    const std::optional<std::string> refused = guard.BeforeRun();
+    RunReport report = refused ? NotRunReport(scenario, options, *refused) : RunScenario(scenario, options);
+    guard.AfterRun(report.verdict, report.error);
     PrintTrace(report, scenario, flags.trace, "trace of " + report.scenario + ":");
     if (!options.keep_topic.empty()) PrintKeptTopic(report, options);
     reports.push_back(std::move(report));
@@ -244,21 +254,25 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Written before anything else can go wrong: a failing run is never lost.
   std::vector<std::string> unwritten;
-  WriteReport(flags.report_json, RenderJson(reports, Interrupted()), unwritten);
+  WriteReport(flags.report_json, RenderJson(reports, Interrupted(), guard.stop_reason()), unwritten);
   const std::string reproduce_flags =
       (options.mutant ? " --mutant " + *options.mutant : "") + BackendFlags(options);
   WriteReport(flags.junit, RenderJunit(reports, reproduce_flags, wall_s), unwritten);
   std::cout << RenderTable(reports);
   if (skipped > 0) {
     std::cout << fmt::format("{}: {} of {} scenario files not run\n",
-                             Interrupted() ? std::string("interrupted by ") + InterruptName() : "--fail-fast", skipped,
-                             scenarios.size());
+                             Interrupted()     ? std::string("interrupted by ") + InterruptName()
+                             : guard.stopped() ? "stopped: " + guard.stop_reason()
+                                               : std::string("--fail-fast"),
+                             skipped, scenarios.size());
   }
   for (const std::string& path : unwritten) std::cout << "NOT WRITTEN: " << path << "\n";
   std::cout << std::flush;
   if (Interrupted()) return InterruptExitCode();
-  const bool all_ok = std::all_of(reports.begin(), reports.end(), [](const RunReport& r) { return r.ok; });
+  const bool all_ok = std::all_of(reports.begin(), reports.end(),
+                                  [](const RunReport& r) { return r.ok || r.verdict == Verdict::kInfra; });
   if (!all_ok) return kExitNotAsExpected;
+  if (guard.infra_runs() > 0) return kExitInfra;
   return unwritten.empty() ? kExitOk : kExitOutput;
 }
 
@@ -272,6 +286,12 @@ int ReplayCommand(uint64_t seed, const RunOptions& options, const TraceFlags& tr
   RunReport report = RunScenario(generated.scenario, options);
   PrintTrace(report, generated.scenario, trace, "");
   std::cout << RenderTable({report});
+  if (report.verdict == Verdict::kInfra) {
+    // Not the store's failure: nothing to write down.
+    if (!write_path.empty()) std::cout << "not written: " << write_path << " (the run is infra: not judged)\n";
+    std::cout << std::flush;
+    return kExitInfra;
+  }
   bool unwritten = false;
   if (!write_path.empty()) {
     const std::string backend_flags = BackendFlags(options);
@@ -306,9 +326,12 @@ std::string BackendHelp() {
   return "log backend: " + list;
 }
 
-// --backend, --bootstrap-servers and --compare-model, for run, explore and
-// replay.
-void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& bootstrap_servers, bool& compare_model) {
+CLI::Validator Seconds();
+
+// --backend, --bootstrap-servers, --compare-model, --broker-check-s and
+// --infra-errors-max, for run, explore, replay and shrink.
+void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& bootstrap_servers, bool& compare_model,
+                       double& broker_check_s, int& infra_errors_max) {
   command
       .add_option_function<std::string>(
           "--backend", [&backend](const std::string& name) { backend = ParseName<BackendKind>(name).value(); },
@@ -318,6 +341,29 @@ void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& boo
   command.add_option("--bootstrap-servers", bootstrap_servers, "the broker for --backend kafka");
   command.add_flag("--compare-model", compare_model,
                    "also run on the model; any different observation, down to the trace, is a failure");
+  command
+      .add_option("--broker-check-s", broker_check_s,
+                  "mock and kafka: how long the broker may take to answer the check at the start (and after a run "
+                  "ended infra, before the next); 0: no checks")
+      ->check(Seconds());
+  command
+      .add_option("--infra-errors-max", infra_errors_max,
+                  "mock and kafka: stop after this many runs in a row ended infra (the broker failed); 0: never stop")
+      ->check(CLI::Range(0, 1'000'000));
+}
+
+// The broker check at the start of a command (sim/infra_guard.h): nothing
+// when the command may go on, else its exit code (a usage error for kafka
+// without bootstrap servers; infra when the broker does not answer).
+std::optional<int> CheckBackendAtStart(const InfraOptions& options) {
+  const Status checked = CheckBrokerAtStart(options);
+  if (checked.ok()) return std::nullopt;
+  std::cerr << "durasim: " << checked.message() << "\n";
+  if (checked.code() == StatusCode::kInvalidArgument) return kExitUsage;
+  std::cerr << fmt::format("durasim: nothing ran: the broker did not pass the check at the start (exit {}; "
+                           "--broker-check-s sets its deadline, 0 skips it)\n",
+                           kExitInfra);
+  return kExitInfra;
 }
 
 // "I/N" -> (I, N) with 0 <= I < N.
@@ -436,7 +482,8 @@ void AddRun(Cli& cli) {
   CLI::App& run = *cli.run;
   run.add_option("paths", cli.paths, "scenario files or folders (*.yaml, *.yml)")->required();
   run.add_option("--mutant", cli.run_mutant, "run with this known-buggy variant (see `durasim mutants-list`)");
-  AddBackendOptions(run, cli.run_options.backend, cli.run_options.bootstrap_servers, cli.run_options.compare_model);
+  AddBackendOptions(run, cli.run_options.backend, cli.run_options.bootstrap_servers, cli.run_options.compare_model,
+                    cli.run_options.broker_check_s, cli.run_options.infra_errors_max);
   AddTraceOptions(run, cli.run_flags.trace);
   run.add_option("--report-json", cli.run_flags.report_json, "write a JSON report to this file");
   run.add_option("--junit", cli.run_flags.junit, "write a JUnit XML report: one test case per scenario file");
@@ -472,7 +519,8 @@ void AddExplore(Cli& cli) {
   explore.add_option("--jobs", sweep.jobs, "worker threads")->check(Jobs());
   explore.add_option("--shard", cli.shard, "run shard I of N (I/N): seeds with (seed - start) % N == I");
   explore.add_option("--mutant", cli.explore_mutant, "explore with this known-buggy variant");
-  AddBackendOptions(explore, sweep.backend, sweep.bootstrap_servers, sweep.compare_model);
+  AddBackendOptions(explore, sweep.backend, sweep.bootstrap_servers, sweep.compare_model, sweep.broker_check_s,
+                    sweep.infra_errors_max);
   explore.add_option("--time-budget-s", sweep.time_budget_s, "stop starting seeds after this many seconds (0: none)")
       ->check(Seconds());
   explore.add_option("--failures-dir", sweep.failures_dir, "where failing scenarios are written");
@@ -494,7 +542,8 @@ void AddReplay(Cli& cli) {
   replay.add_option("--write", cli.replay_write,
                     "also write the generated scenario to this file (a failure of the production code expects pass)");
   RunOptions& options = cli.replay_options;
-  AddBackendOptions(replay, options.backend, options.bootstrap_servers, options.compare_model);
+  AddBackendOptions(replay, options.backend, options.bootstrap_servers, options.compare_model, options.broker_check_s,
+                    options.infra_errors_max);
 }
 
 void AddShrink(Cli& cli) {
@@ -504,7 +553,8 @@ void AddShrink(Cli& cli) {
   shrink.add_option("file", options.path, "the failing scenario file")->required();
   shrink.add_option("--out", options.out, "write the shrunk file here (default: replace the file)");
   shrink.add_option("--shrink-budget-s", options.budget_s, "wall time to shrink")->check(Seconds());
-  AddBackendOptions(shrink, options.run.backend, options.run.bootstrap_servers, options.run.compare_model);
+  AddBackendOptions(shrink, options.run.backend, options.run.bootstrap_servers, options.run.compare_model,
+                    options.run.broker_check_s, options.run.infra_errors_max);
 }
 
 void AddMergeAndMutants(Cli& cli) {
@@ -596,6 +646,11 @@ int ExploreCommand(Cli& cli) {
     return kExitUsage;
   }
   cli.sweep.progress_tty = isatty(STDOUT_FILENO) != 0;
+  if (const std::optional<int> stop = CheckBackendAtStart(InfraOptions{cli.sweep.backend, cli.sweep.bootstrap_servers,
+                                                                       cli.sweep.broker_check_s,
+                                                                       cli.sweep.infra_errors_max})) {
+    return *stop;
+  }
   if (!cli.explore_trace.failing) return RunSweep(cli.sweep);
   // --trace-failing: each failing seed again (a seed's run is the same
   // whichever worker ran it), its trace after the summary.
@@ -603,7 +658,7 @@ int ExploreCommand(Cli& cli) {
     constexpr size_t kTracedMax = 10;
     size_t traced = 0, failing = 0;
     for (const SeedResult& seed : result.seeds) {
-      if (seed.verdict == Verdict::kPass) continue;
+      if (seed.verdict == Verdict::kPass || seed.verdict == Verdict::kInfra) continue;
       if (++failing > kTracedMax) continue;
       RunOptions options;
       options.mutant = cli.sweep.mutant;
@@ -641,15 +696,20 @@ int Dispatch(Cli& cli) {
       if (!KnownMutant(cli.run_mutant)) return kExitUsage;
       cli.run_options.mutant = cli.run_mutant;
     }
+    if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(cli.run_options))) return *stop;
     return RunCommand(cli.paths, cli.run_options, cli.run_flags);
   }
   if (cli.explore->parsed()) return ExploreCommand(cli);
   if (cli.replay->parsed()) {
     if (!KnownMutant(cli.replay_mutant)) return kExitUsage;
     if (!cli.replay_mutant.empty()) cli.replay_options.mutant = cli.replay_mutant;
+    if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(cli.replay_options))) return *stop;
     return ReplayCommand(cli.replay_seed, cli.replay_options, cli.replay_trace, cli.replay_write);
   }
-  if (cli.shrink->parsed()) return RunShrinkCommand(cli.shrink_options);
+  if (cli.shrink->parsed()) {
+    if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(cli.shrink_options.run))) return *stop;
+    return RunShrinkCommand(cli.shrink_options);
+  }
   if (cli.merge->parsed()) return MergeReports(cli.merge_out, cli.merge_in, cli.merge_coverage);
   if (cli.mutants->parsed()) {
     for (const std::string& name : cli.mutants_options.only) {

@@ -93,12 +93,13 @@ void WriteFailure(const Scenario& scenario, const RunOptions& options, const Per
 }  // namespace
 
 std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, const RunOptions& options,
-                                        const PerturbOptions& perturb) {
+                                        const PerturbOptions& perturb, InfraGuard* guard) {
   std::vector<PerturbedFile> files(scenarios.size());
   struct Outcome {
     bool ran = false;  // an interrupt stops schedules from starting
     uint64_t trace_hash = 0;
     std::optional<RunReport> failed;
+    std::optional<std::string> infra;  // the run ended infra: its cause
   };
   std::vector<std::vector<Outcome>> outcomes(scenarios.size());
   for (size_t f = 0; f < scenarios.size(); ++f) {
@@ -108,15 +109,21 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
   const uint64_t total = per_file * scenarios.size();
   std::atomic<uint64_t> next{0};
   auto work = [&] {
-    for (uint64_t item = next++; item < total && !Interrupted(); item = next++) {
+    for (uint64_t item = next++; item < total && !Interrupted() && !(guard && guard->stopped()); item = next++) {
       const size_t f = static_cast<size_t>(item / per_file);
       const uint64_t index = item % per_file;
       const Scenario perturbed = OnSchedule(scenarios[f], PerturbedSeed(scenarios[f].seed, index));
-      RunReport report = RunScenario(perturbed, options);
+      const std::optional<std::string> refused = guard ? guard->BeforeRun() : std::nullopt;
+      RunReport report = refused ? NotRunReport(perturbed, options, *refused) : RunScenario(perturbed, options);
+      if (guard) guard->AfterRun(report.verdict, report.error);
       Outcome& outcome = outcomes[f][static_cast<size_t>(index)];
       outcome.ran = true;
       outcome.trace_hash = report.trace_hash;
-      if (!report.ok) outcome.failed = std::move(report);
+      if (report.verdict == Verdict::kInfra) {
+        outcome.infra = report.error;  // not judged: never written
+      } else if (!report.ok) {
+        outcome.failed = std::move(report);
+      }
     }
   };
   std::vector<std::thread> workers;
@@ -134,6 +141,10 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
     for (size_t i = 0; i < outcomes[f].size(); ++i) {
       Outcome& outcome = outcomes[f][i];
       if (!outcome.ran) continue;
+      if (outcome.infra) {
+        if (file.infra_runs++ == 0) file.infra_cause = *outcome.infra;
+        continue;
+      }
       ++file.schedules_ran;
       file.trace_hashes.push_back(outcome.trace_hash);
       distinct.insert(outcome.trace_hash);
@@ -154,13 +165,19 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
 
 int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& options, const PerturbOptions& perturb) {
   const auto started = std::chrono::steady_clock::now();
-  const std::vector<PerturbedFile> files = RunPerturbed(scenarios, options, perturb);
+  InfraGuard guard(InfraOptionsOf(options));
+  const std::vector<PerturbedFile> files = RunPerturbed(scenarios, options, perturb, &guard);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   int64_t failed = 0;
   for (size_t f = 0; f < files.size(); ++f) {
     const PerturbedFile& file = files[f];
     const std::string expect = scenarios[f].expect.verdict.name();
     failed += static_cast<int64_t>(file.failures.size());
+    if (file.infra_runs > 0) {
+      std::cout << fmt::format("INFRA   {}: {} schedules not judged (the broker failed), the first: {}\n", file.path,
+                               file.infra_runs, file.infra_cause.substr(0, file.infra_cause.find('\n')));
+    }
+    if (file.failures.empty() && file.schedules_ran == 0) continue;
     if (file.failures.empty()) {
       std::cout << fmt::format("ok      {}: {} schedules from seed {} ({} distinct traces) kept expect {}\n", file.path,
                                file.schedules, file.seed, file.distinct_traces, expect);
@@ -187,6 +204,7 @@ int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& opt
                            "job{}\n",
                            files.size(), perturb.schedules, static_cast<int64_t>(files.size()) * perturb.schedules,
                            failed, wall_s, perturb.jobs, perturb.jobs == 1 ? "" : "s");
+  if (guard.stopped()) std::cout << fmt::format("perturb: stopped: {}: not every schedule ran\n", guard.stop_reason());
   if (Interrupted()) {
     int64_t ran = 0;
     for (const PerturbedFile& file : files) ran += file.schedules_ran;
@@ -196,7 +214,8 @@ int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& opt
     std::cout.flush();
     return InterruptExitCode();
   }
-  return failed == 0 ? kExitOk : kExitNotAsExpected;
+  if (failed > 0) return kExitNotAsExpected;
+  return guard.infra_runs() > 0 ? kExitInfra : kExitOk;
 }
 
 }  // namespace durasim

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/scenario.h"
+#include "sim/infra_guard.h"
 #include "sim/runner.h"
 
 namespace durasim {
@@ -49,15 +50,22 @@ struct PerturbedFile {
   std::vector<uint64_t> trace_hashes;      // per schedule
   int64_t distinct_traces = 0;
   int64_t schedules_ran = 0;  // fewer than schedules when an interrupt stopped the sweep
+  // Schedules whose run ended infra (the broker failed: sim/infra_guard.h):
+  // not judged, never written; the first one's cause.
+  int64_t infra_runs = 0;
+  std::string infra_cause;
 };
 
-// Runs N perturbed schedules of every scenario; the outcomes in scenario order.
+// Runs N perturbed schedules of every scenario; the outcomes in scenario
+// order. With `guard`, a schedule after an infra run starts only once the
+// broker answers again, and none starts once the guard stopped.
 std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, const RunOptions& options,
-                                        const PerturbOptions& perturb);
+                                        const PerturbOptions& perturb, InfraGuard* guard = nullptr);
 
 // The command: runs, prints one line per file (and each failure), writes the
 // failures; exit status 0 when every schedule of every file kept its
-// expectation, else 1 (sim/exit_codes.h).
+// expectation, else 1; 8 when runs ended infra and nothing else failed
+// (sim/exit_codes.h).
 int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& options, const PerturbOptions& perturb);
 
 }  // namespace durasim

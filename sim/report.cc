@@ -58,8 +58,10 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
   std::string out = fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:<5} {:<16}\n", "scenario", "verdict", "ok",
                                 "calls", "outputs", "sim time", "fired", "trace hash");
   size_t ok = 0;
+  size_t infra = 0;
   for (const RunReport& r : reports) {
     ok += r.ok ? 1 : 0;
+    infra += r.verdict == Verdict::kInfra ? 1 : 0;
     const std::string name = r.mutant.empty() ? r.scenario : fmt::format("{} [{}]", r.scenario, r.mutant);
     out += fmt::format("{:<44} {:<10} {:<4} {:>6} {:<22} {:>14} {:<5} {:016x}\n", name, NameOf(r.verdict),
                        r.ok ? "yes" : "NO", r.supplier_calls, Outputs(r.outputs),
@@ -78,15 +80,18 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
       out += fmt::format("  unfinished inputs: {}\n", fmt::join(r.unfinished_inputs, ", "));
     }
   }
-  out += fmt::format("\n{} runs, {} as expected, {} not\n", reports.size(), ok, reports.size() - ok);
+  out += fmt::format("\n{} runs, {} as expected, {} not{}\n", reports.size(), ok, reports.size() - ok - infra,
+                     infra == 0 ? "" : fmt::format(", {} infra (not judged: the broker failed)", infra));
   return out;
 }
 
-std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted) {
+std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted, const std::string& infra_stop) {
   nlohmann::json runs = nlohmann::json::array();
   size_t ok = 0;
+  size_t infra = 0;  // not judged: neither ok nor not ok
   for (const RunReport& r : reports) {
     ok += r.ok ? 1 : 0;
+    infra += r.verdict == Verdict::kInfra ? 1 : 0;
     nlohmann::json violations = nlohmann::json::array();
     for (const Violation& v : r.violations) violations.push_back({{"invariant", NameOf(v.invariant)}, {"message", v.message}});
     nlohmann::json armed = nlohmann::json::array();
@@ -122,26 +127,46 @@ std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted) 
                     {"error", r.error}});
   }
   nlohmann::json doc = {{"runs", runs},
-                        {"summary", {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok}}},
-                        {"interrupted", interrupted}};
+                        {"summary",
+                         {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok - infra}, {"infra", infra}}},
+                        {"interrupted", interrupted},
+                        {"infra_stop", infra_stop}};
   return DumpJson(doc);
 }
 
 std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s) {
   size_t failures = 0;
-  for (const RunReport& r : reports) failures += r.ok ? 0 : 1;
+  size_t errors = 0;
+  for (const RunReport& r : reports) {
+    if (r.verdict == Verdict::kInfra) {
+      ++errors;
+    } else if (!r.ok) {
+      ++failures;
+    }
+  }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuite name=\"durasim run\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n", reports.size(),
-                     failures, wall_s);
+  out += fmt::format("<testsuite name=\"durasim run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n",
+                     reports.size(), failures, errors, wall_s);
   for (const RunReport& r : reports) {
     out += fmt::format("  <testcase classname=\"durasim.run\" name=\"{}\">", XmlEscape(r.path));
-    if (!r.ok) {
+    if (r.verdict == Verdict::kInfra) {
+      // JUnit's error: the test could not run as meant, no failure of the
+      // code under test.
+      out += fmt::format("<error type=\"infra\" message=\"infra: {}\">{}\nnot judged; run it again once the broker "
+                         "is healthy: build/durasim run{} {}\n</error>",
+                         XmlEscape(r.error.substr(0, r.error.find('\n'))), XmlEscape(r.error),
+                         XmlEscape(reproduce_flags), XmlEscape(r.path));
+    } else if (!r.ok) {
       std::string body = fmt::format("reproduce: build/durasim run{} {}\n", reproduce_flags, r.path);
       if (!r.error.empty()) body += fmt::format("error: {}\n", r.error);
       for (const Violation& v : r.violations) body += fmt::format("violation [{}]: {}\n", NameOf(v.invariant), v.message);
       for (const std::string& m : r.mismatches) body += fmt::format("not as expected: {}\n", m);
-      out += fmt::format("<failure message=\"{}: {}\">{}</failure>", NameOf(r.verdict),
-                         XmlEscape(r.mismatches.empty() ? std::string("not as expected") : r.mismatches.front()),
+      // An error's cause in the message too, not only in the body.
+      const std::string first = r.mismatches.empty() ? std::string("not as expected") : r.mismatches.front();
+      out += fmt::format("<failure message=\"{}: {}{}\">{}</failure>", NameOf(r.verdict), XmlEscape(first),
+                         r.verdict == Verdict::kError && !r.error.empty()
+                             ? XmlEscape("; error: " + r.error.substr(0, r.error.find('\n')))
+                             : "",
                          XmlEscape(body));
     }
     out += "</testcase>\n";

@@ -23,9 +23,12 @@ std::string DumpJson(const nlohmann::json& doc);
 // Text for an XML attribute or element (the JUnit reports): & < > " escaped.
 std::string XmlEscape(const std::string& text);
 
-// The JSON report: {"runs": [...], "summary": {...}, "interrupted": bool}.
-// `interrupted`: SIGINT/SIGTERM stopped the command before every file ran.
-std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted = false);
+// The JSON report: {"runs": [...], "summary": {...}, "interrupted": bool,
+// "infra_stop": string}. `interrupted`: SIGINT/SIGTERM stopped the command
+// before every file ran; `infra_stop`: why infrastructure failures in a row
+// stopped it (sim/infra_guard.h), "" when they did not.
+std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted = false,
+                       const std::string& infra_stop = "");
 
 // The JUnit XML report of `run --junit`: one test case per scenario file
 // (its name the file's path), a failure carrying the verdict, the reasons

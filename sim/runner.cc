@@ -219,6 +219,11 @@ void JudgeDetails(const Scenario& scenario, RunReport& report) {
 
 void Judge(const Scenario& scenario, RunReport& report) {
   const Expectation& expect = scenario.expect;
+  if (report.verdict == Verdict::kInfra) {
+    report.mismatches = {"not judged: the run's infrastructure failed (its error says how)"};
+    report.ok = false;
+    return;
+  }
   if (!Shows(report, expect.verdict)) {
     report.mismatches.push_back(
         fmt::format("expected verdict {}, got {}", expect.verdict.name(), NameOf(report.verdict)));
@@ -423,6 +428,19 @@ std::string ForeignReadError(const World::ForeignRead& read, const std::vector<V
                      who, read.attempt, read.lineage, finding);
 }
 
+// The run's infrastructure failed (`cause`, which the harness did not
+// inject): nothing the store did afterwards is judged, and nothing it did
+// before is counted (docs/backends.md, "Infrastructure failures").
+void MarkInfra(const std::string& cause, RunReport& report) {
+  const size_t unjudged = report.violations.size();
+  report.verdict = Verdict::kInfra;
+  report.error = unjudged == 0 ? cause
+                               : fmt::format("{} ({} violation{} seen before it not judged: run it again on a "
+                                             "healthy broker)",
+                                             cause, unjudged, unjudged == 1 ? "" : "s");
+  report.violations.clear();
+}
+
 // One run of the attempts; fills everything but the expectation.
 void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
                  const Reference& reference, RunReport& report) {
@@ -431,6 +449,9 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
       !started.ok()) {
     report.verdict = Verdict::kError;
     report.error = fmt::format("backend {}: {}", NameOf(options.backend), started.ToString());
+    // A backend that does not start is the broker's (or the mock's) failure,
+    // unless it was asked for something invalid (no bootstrap servers).
+    if (started.code() != StatusCode::kInvalidArgument) MarkInfra(report.error, report);
     return;
   }
   SameAnswerChecker* outputs = nullptr;
@@ -489,9 +510,16 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   } else {
     report.verdict = ended.stuck ? Verdict::kStuck : Verdict::kPass;
   }
+  if (const Status infra = world.backend().InfrastructureFailure(); !infra.ok()) {
+    MarkInfra(fmt::format("backend {}: {}", NameOf(options.backend), infra.message()), report);
+  }
 }
 
 }  // namespace
+
+InfraOptions InfraOptionsOf(const RunOptions& options) {
+  return InfraOptions{options.backend, options.bootstrap_servers, options.broker_check_s, options.infra_errors_max};
+}
 
 std::string BackendFlags(const RunOptions& options) {
   if (options.backend == BackendKind::kModel) return "";
@@ -522,6 +550,17 @@ bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunRe
 }
 
 }  // namespace
+
+RunReport NotRunReport(const Scenario& scenario, const RunOptions& options, const std::string& cause) {
+  RunReport report;
+  report.scenario = scenario.name;
+  report.path = scenario.path;
+  report.backend = options.backend;
+  report.mutant = options.mutant.value_or(scenario.mutant.value_or(""));
+  MarkInfra(cause, report);
+  Judge(scenario, report);
+  return report;
+}
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   // A failed DURASIM_CHECK during this run names it and how to reproduce it.
@@ -556,7 +595,11 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
         RunOptions again_options = options;
         again_options.keep_topic.clear();  // the kept topic is the first run's
         RunAttempts(scenario, again_options, parts, *reference, again);
-        if (again.trace_hash != report.trace_hash) {
+        if (report.verdict == Verdict::kInfra) {
+          // nothing to compare
+        } else if (again.verdict == Verdict::kInfra) {
+          MarkInfra(again.error, report);
+        } else if (again.trace_hash != report.trace_hash) {
           const size_t first = FirstDifferentLine(report.trace, again.trace).value_or(report.trace.size());
           report.violations.push_back(Violation{
               Invariant::kDeterminism, fmt::format("the same scenario gave trace hashes {:016x} and {:016x}; first difference "
@@ -572,8 +615,9 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
     report.verdict = Verdict::kError;
     report.error = fmt::format("internal error in scenario {}: {}", scenario.path, error.what());
   }
-  const bool differs =
-      options.compare_model && options.backend != BackendKind::kModel && CompareWithModel(scenario, options, report);
+  // An infra run has no story of its own to compare.
+  const bool differs = options.compare_model && options.backend != BackendKind::kModel &&
+                       report.verdict != Verdict::kInfra && CompareWithModel(scenario, options, report);
   Judge(scenario, report);
   if (differs && !scenario.expect.verdict.IsViolated(Invariant::kDifferential)) {
     report.mismatches.push_back(fmt::format("the {} backend does not tell the model's story", NameOf(options.backend)));

@@ -15,6 +15,7 @@
 #include "model/scheduler.h"
 #include "model/verdict.h"
 #include "properties/invariant_checker.h"
+#include "sim/infra_guard.h"
 
 namespace durasim {
 
@@ -31,7 +32,15 @@ struct RunOptions {
   // (`run --keep-topic`, for `durasim inspect`); the report then holds each
   // completed checkpoint's marker. "": a fresh name, no markers.
   std::string keep_topic;
+  // What a command does about infrastructure failures on mock or kafka
+  // (sim/infra_guard.h: --broker-check-s, --infra-errors-max); RunScenario
+  // itself does not read them.
+  double broker_check_s = kBrokerCheckSDefault;
+  int infra_errors_max = kInfraErrorsMaxDefault;
 };
+
+// The infrastructure policy of a command run with `options`.
+InfraOptions InfraOptionsOf(const RunOptions& options);
 
 struct RestoreScan {
   int attempt = 0;
@@ -80,6 +89,10 @@ struct RunReport {
 };
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options);
+
+// The report of a run of `scenario` that did not start because its broker
+// did not answer (InfraGuard::BeforeRun): verdict infra, `cause` its error.
+RunReport NotRunReport(const Scenario& scenario, const RunOptions& options, const std::string& cause);
 
 // Whether `report` shows `expected` (model/verdict.h): what the runner
 // judges a scenario's expectation by, and the shrinker a candidate.

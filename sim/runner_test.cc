@@ -328,7 +328,10 @@ TEST(RunnerTest, CompareModelReportsADifferentStory) {
   ASSERT_TRUE(HasViolation(report, Invariant::kDifferential));
   const auto differential = std::find_if(report.violations.begin(), report.violations.end(),
                                          [](const Violation& v) { return v.invariant == Invariant::kDifferential; });
-  EXPECT_EQ(differential->message, "model and kafka differ: verdict: model pass, kafka error");
+  // The cause of the error comes with it (issue 16 part 3).
+  EXPECT_EQ(differential->message,
+            "model and kafka differ: verdict: model pass, kafka error (backend kafka: invalid-argument: backend kafka "
+            "needs --bootstrap-servers HOST:PORT)");
   EXPECT_TRUE(std::any_of(report.mismatches.begin(), report.mismatches.end(), [](const std::string& m) {
     return m == "the kafka backend does not tell the model's story";
   }));

@@ -26,6 +26,7 @@ OUTSIDE = [
     "store/rdkafka_topic_identity.h", "store/rdkafka_topic_identity.cc",
     "store/kafka_mock_cluster.h", "store/kafka_mock_cluster.cc",
     "store/rdkafka_log.h", "store/rdkafka_log.cc",
+    "store/rdkafka_broker_check.h", "store/rdkafka_broker_check.cc",
     "store/run_sync.h", "store/put_latency_bench.cc",
     "model/backends/",
 ]

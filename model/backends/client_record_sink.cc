@@ -34,7 +34,9 @@ Result<RecordPosition> ClientRecordSink::Append(int32_t partition, std::string k
   const ProduceTicket ticket = client_->Produce(partition, key, value);
   client_->Flush();
   // The real client's wait completes without suspending (wall-clock bound).
-  Result<RecordPosition> ack = RunSync(client_->AwaitAck(ticket));
+  // An ordinary record the broker does not persist is its failure, not the
+  // store's: the harness's faults never reach the broker as such.
+  Result<RecordPosition> ack = backend_.Note(RunSync(client_->AwaitAck(ticket)), "a put", /*write=*/true);
   if (ack.ok()) backend_.Report(LogRecord{ack->partition, ack->offset, std::move(key), std::move(value)}, AppendSeen::kAppended);
   return ack;
 }
@@ -44,11 +46,18 @@ Result<RecordPosition> ClientRecordSink::SendRefused(int32_t partition, std::str
   if (Status armed = backend_.RefuseNextProduce(); !armed.ok()) return armed;
   const ProduceTicket ticket = client_->Produce(partition, std::move(key), std::move(value));
   client_->Flush();
-  return RunSync(client_->AwaitAck(ticket));
+  Result<RecordPosition> answer = RunSync(client_->AwaitAck(ticket));
+  // The refusal is the answer the harness armed (not persisted); an answer
+  // that never came is the broker's failure.
+  if (answer.status().code() == StatusCode::kPossiblyPersisted) {
+    (void)backend_.Note(Status(StatusCode::kUnavailable, answer.status().message()), "a put it was to refuse");
+  }
+  return backend_.Note(std::move(answer), "a put it was to refuse");
 }
 
 Result<RecordPosition> ClientRecordSink::AppendLosingAck(int32_t partition, std::string key, std::string value) {
-  Result<RecordPosition> answer = backend_.AppendLosingAck(partition, key, value);
+  Result<RecordPosition> answer =
+      backend_.Note(backend_.AppendLosingAck(partition, key, value), "a put whose acknowledgement it was to lose");
   if (answer.ok()) {
     // Not lost after all: the record is where the broker says (and the
     // fault wrapper reports the unexpected acknowledgement).
@@ -63,14 +72,15 @@ Result<RecordPosition> ClientRecordSink::AppendLosingAck(int32_t partition, std:
   // Nothing else writes meanwhile, so the persisted record is the last one
   // of its partition.
   const std::string where = "the record whose acknowledgement the broker lost";
-  Result<std::vector<PartitionOffsets>> offsets = client_->Offsets();
+  Result<std::vector<PartitionOffsets>> offsets = backend_.Note(client_->Offsets(), "the offsets query after a lost acknowledgement");
   if (!offsets.ok()) return Status(StatusCode::kInternal, where + ": " + offsets.status().ToString());
   if (partition < 0 || static_cast<size_t>(partition) >= offsets->size()) {
     return Status(StatusCode::kInternal, fmt::format("{}: no partition {}", where, partition));
   }
   const int64_t end = (*offsets)[static_cast<size_t>(partition)].end;
   Result<std::vector<LogRecord>> last =
-      end > 0 ? client_->Read(partition, end - 1, end) : Result<std::vector<LogRecord>>(std::vector<LogRecord>{});
+      end > 0 ? backend_.Note(client_->Read(partition, end - 1, end), "the read after a lost acknowledgement")
+              : Result<std::vector<LogRecord>>(std::vector<LogRecord>{});
   if (!last.ok()) return Status(StatusCode::kInternal, where + ": " + last.status().ToString());
   if (last->size() != 1 || (*last)[0].key != key || (*last)[0].value != value) {
     return Status(StatusCode::kInternal,
@@ -82,7 +92,7 @@ Result<RecordPosition> ClientRecordSink::AppendLosingAck(int32_t partition, std:
 
 Result<std::vector<PartitionOffsets>> ClientRecordSink::Offsets() {
   if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
-  Result<std::vector<PartitionOffsets>> offsets = client_->Offsets();
+  Result<std::vector<PartitionOffsets>> offsets = backend_.Note(client_->Offsets(), "a query of the log's offsets");
   if (!offsets.ok()) return offsets;
   // Emulated DeleteRecords: the log starts where the harness says.
   for (size_t p = 0; p < offsets->size() && p < lifecycle_.starts().size(); ++p) {
@@ -97,7 +107,7 @@ Result<std::vector<LogRecord>> ClientRecordSink::Read(int32_t partition, int64_t
   if (partition >= 0 && static_cast<size_t>(partition) < lifecycle_.starts().size()) {
     if (Status deleted = CheckNotDeleted(lifecycle_.start(partition), partition, from); !deleted.ok()) return deleted;
   }
-  Result<std::vector<LogRecord>> records = client_->Read(partition, from, to);
+  Result<std::vector<LogRecord>> records = backend_.Note(client_->Read(partition, from, to), "a read of the log");
   if (records.ok()) {
     // Emulated compaction: the records the harness compacted away are gone.
     std::erase_if(*records, [&](const LogRecord& r) { return lifecycle_.Removed(r.partition, r.offset); });
@@ -108,7 +118,7 @@ Result<std::vector<LogRecord>> ClientRecordSink::Read(int32_t partition, int64_t
 
 Result<TopicIdentity> ClientRecordSink::Topic() {
   if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
-  Result<TopicIdentity> topic = client_->Topic();
+  Result<TopicIdentity> topic = backend_.Note(client_->Topic(), "the query of the topic's incarnation");
   if (!topic.ok()) return topic;
   // An emulated re-creation is another topic under the run's one name.
   topic->name = backend_.topic_name();

@@ -153,5 +153,45 @@ TEST_F(ClientRecordSinkTest, BrokerTakenDownIsBroughtBackBeforeTheNextCall) {
   EXPECT_EQ(records->size(), 2u);
 }
 
+// Strategy: the backend tells an infrastructure failure (the broker not
+// answering, a connection refused, an ordinary write not persisted) from an
+// answer about the data the store asked for (an invalid range, an invalid
+// argument), keeps the first one with what the harness was doing, and from
+// then on asks the broker nothing: every call fails at once with it.
+TEST_F(ClientRecordSinkTest, InfrastructureFailuresAreNotedAndEndTheRunFast) {
+  EXPECT_TRUE(backend_->InfrastructureFailure().ok());
+  (void)backend_->Note(Status(StatusCode::kInvalidRecovery, "range below the log start"), "a read of the log");
+  (void)backend_->Note(Status(StatusCode::kInvalidArgument, "no partition 9"), "a read of the log");
+  (void)backend_->Note(Status(StatusCode::kNotPersisted, "refused as armed"), "a put it was to refuse");
+  EXPECT_TRUE(backend_->InfrastructureFailure().ok()) << backend_->InfrastructureFailure().ToString();
+  (void)backend_->Note(Status(StatusCode::kPossiblyPersisted, "no acknowledgement within 10000 ms"), "a put",
+                       /*write=*/true);
+  const Status infra = backend_->InfrastructureFailure();
+  ASSERT_FALSE(infra.ok());
+  EXPECT_NE(infra.message().find("librdkafka's mock cluster at " + backend_->config().bootstrap_servers +
+                                 " failed a put: possibly-persisted: no acknowledgement within 10000 ms"),
+            std::string::npos)
+      << infra.message();
+  (void)backend_->Note(Status(StatusCode::kUnavailable, "later"), "a read of the log");
+  EXPECT_EQ(backend_->InfrastructureFailure().message(), infra.message());  // the first one counts
+  const auto start = std::chrono::steady_clock::now();
+  Result<std::unique_ptr<LogClient>> client = backend_->ConnectClient();
+  ASSERT_FALSE(client.ok());
+  EXPECT_NE(client.status().message().find("not asked again"), std::string::npos) << client.status().ToString();
+  EXPECT_FALSE(backend_->ReadAll().ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+}
+
+// Strategy: a read the store asks for outside the log is the store's
+// business (invalid-recovery), never an infrastructure failure.
+TEST_F(ClientRecordSinkTest, ARangeOutsideTheLogIsNoInfrastructureFailure) {
+  std::unique_ptr<ClientRecordSink> sink = Sink();
+  ASSERT_NE(sink, nullptr);
+  ASSERT_TRUE(sink->Append(0, "k", "v").ok());
+  Result<std::vector<LogRecord>> past = sink->Read(0, 0, 5);
+  EXPECT_EQ(past.status().code(), StatusCode::kInvalidRecovery) << past.status().ToString();
+  EXPECT_TRUE(backend_->InfrastructureFailure().ok()) << backend_->InfrastructureFailure().ToString();
+}
+
 }  // namespace
 }  // namespace durasim

@@ -97,6 +97,12 @@ class LogBackend {
   // length is kept in simulated time by the harness (KafkaLog's outage
   // window); the backend brings the broker back before it next talks to it.
   virtual Status TakeBrokerDown() { return Status::Ok(); }
+
+  // The first failure of the run's infrastructure (a broker gone, a timeout,
+  // a refused connection, a topic admin call that failed) that the harness
+  // did not inject: ok while there was none, and always on the model. A run
+  // with one is not judged (Verdict::kInfra, docs/backends.md).
+  virtual Status InfrastructureFailure() const { return Status::Ok(); }
 };
 
 }  // namespace durasim

@@ -39,7 +39,9 @@ constexpr std::chrono::milliseconds kLostAckDelay{5000};
 Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness& harness) {
   const int32_t partitions = std::max(harness.config.partitions, harness.partitions_max);
   Result<std::unique_ptr<KafkaMockCluster>> cluster = KafkaMockCluster::Start(1);
-  if (!cluster.ok()) return cluster.status();
+  if (!cluster.ok()) {
+    return Status(StatusCode::kUnavailable, "librdkafka's mock cluster did not start: " + cluster.status().ToString());
+  }
   std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend(harness));
   backend->mock_ = std::move(cluster).value();
   backend->config_.bootstrap_servers = backend->mock_->bootstrap_servers();
@@ -47,7 +49,9 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness&
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
   if (partitions > harness.config.partitions) backend->config_.partitions_visible = harness.config.partitions;
-  if (Status created = backend->mock_->CreateTopic(backend->config_.topic, partitions); !created.ok()) return created;
+  if (Status created = backend->mock_->CreateTopic(backend->config_.topic, partitions); !created.ok()) {
+    return Status(StatusCode::kUnavailable, "the mock cluster did not create the run's topic: " + created.ToString());
+  }
   backend->topic_name_ = backend->config_.topic;
   return backend;
 }
@@ -74,9 +78,21 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   return backend;
 }
 
+Status RdKafkaBackend::Note(Status status, const std::string& during, bool write) {
+  if (status.ok() || !infra_.ok()) return status;
+  const StatusCode code = status.code();
+  const bool infra = code == StatusCode::kUnavailable || code == StatusCode::kNotFound ||
+                     (write && (code == StatusCode::kNotPersisted || code == StatusCode::kPossiblyPersisted));
+  if (infra) {
+    infra_ = Status(code, fmt::format("{} at {} failed {}: {}", mock_ ? "librdkafka's mock cluster" : "the broker",
+                                      config_.bootstrap_servers, during, status.ToString()));
+  }
+  return status;
+}
+
 Result<std::unique_ptr<LogClient>> RdKafkaBackend::ConnectClient() {
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
-  Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(config_);
+  Result<std::unique_ptr<RdKafkaLogClient>> client = Note(RdKafkaLogClient::Connect(config_), "a client's connect");
   if (!client.ok()) return client.status();
   return std::unique_ptr<LogClient>(std::move(client).value());
 }
@@ -122,22 +138,34 @@ Status RdKafkaBackend::DiscoverAppends() {
 Status RdKafkaBackend::TakeBrokerDown() {
   if (!mock_ || broker_down_) return Status::Ok();
   Status down = mock_->BrokerDown(kMockBroker);
-  if (!down.ok()) return Status(StatusCode::kUnavailable, "cannot take the mock broker down: " + down.message());
+  if (!down.ok()) {
+    return Note(Status(StatusCode::kUnavailable, "cannot take the mock broker down: " + down.message()),
+                "to take its broker down");
+  }
   broker_down_ = true;
   return Status::Ok();
 }
 
 Status RdKafkaBackend::EnsureBrokerUp() {
+  if (!infra_.ok()) {
+    return Status(infra_.code(), "the broker is not asked again after the run's infrastructure failure: " +
+                                     infra_.message());
+  }
   if (!broker_down_) return Status::Ok();
   Status up = mock_->BrokerUp(kMockBroker);
-  if (!up.ok()) return Status(StatusCode::kUnavailable, "cannot bring the mock broker back up: " + up.message());
+  if (!up.ok()) {
+    return Note(Status(StatusCode::kUnavailable, "cannot bring the mock broker back up: " + up.message()),
+                "to bring its broker back up");
+  }
   broker_down_ = false;
   return Status::Ok();
 }
 
 Status RdKafkaBackend::RefuseNextProduce() {
   DURASIM_CHECK(has_write_fault_controls());
-  return mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_INVALID_RECORD, std::chrono::milliseconds(0));
+  Status pushed = mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_INVALID_RECORD, std::chrono::milliseconds(0));
+  if (!pushed.ok()) return Note(Status(StatusCode::kUnavailable, pushed.message()), "to arm a refused write");
+  return pushed;
 }
 
 Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::string key, std::string value) {
@@ -145,10 +173,11 @@ Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::s
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   RdKafkaConfig lossy = config_;
   lossy.message_timeout = kLostAckMessageTimeout;
-  Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(lossy);
+  Result<std::unique_ptr<RdKafkaLogClient>> client =
+      Note(RdKafkaLogClient::Connect(lossy), "the connect of a producer whose acknowledgement it was to lose");
   if (!client.ok()) return client.status();
   if (Status pushed = mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_NO_ERROR, kLostAckDelay); !pushed.ok()) {
-    return pushed;
+    return Note(Status(StatusCode::kUnavailable, pushed.message()), "to arm a lost acknowledgement");
   }
   const ProduceTicket ticket = (*client)->Produce(partition, std::move(key), std::move(value));
   (*client)->Flush();
@@ -167,16 +196,17 @@ Result<RecordPosition> RdKafkaBackend::AppendForeign(int32_t partition, std::str
 
 Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
-  Result<std::unique_ptr<RdKafkaLogClient>> reader = RdKafkaLogClient::Connect(config_);
+  Result<std::unique_ptr<RdKafkaLogClient>> reader =
+      Note(RdKafkaLogClient::Connect(config_), "the connect of the harness's reader of the log");
   if (!reader.ok()) return reader.status();
-  Result<std::vector<PartitionOffsets>> offsets = (*reader)->Offsets();
+  Result<std::vector<PartitionOffsets>> offsets = Note((*reader)->Offsets(), "the harness's query of the log's offsets");
   if (!offsets.ok()) return offsets.status();
   std::vector<std::vector<LogRecord>> all;
   for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) {
     const PartitionOffsets range = (*offsets)[static_cast<size_t>(p)];
     // Records the harness deleted (emulated DeleteRecords) are gone for every reader.
     const int64_t from = std::max(range.start, std::min(range.end, harness_.lifecycle.start(p)));
-    Result<std::vector<LogRecord>> records = (*reader)->Read(p, from, range.end);
+    Result<std::vector<LogRecord>> records = Note((*reader)->Read(p, from, range.end), "the harness's read of the log");
     if (!records.ok()) return records.status();
     // Records the harness compacted away (emulated compaction) too.
     std::erase_if(*records, [&](const LogRecord& r) { return harness_.lifecycle.Removed(r.partition, r.offset); });
@@ -198,17 +228,20 @@ Status RdKafkaBackend::RecreateTopic() {
   if (mock_) {
     // The mock cannot delete a topic: the run moves to a fresh one.
     fresh.topic = FreshTopicName();
-    if (Status created = mock_->CreateTopic(fresh.topic, config_.expected_partitions); !created.ok()) return created;
+    if (Status created = mock_->CreateTopic(fresh.topic, config_.expected_partitions); !created.ok()) {
+      return Note(Status(StatusCode::kUnavailable, created.message()), "to create the re-created topic");
+    }
   } else {
     // For real: DeleteTopics (waiting until the broker no longer lists the
     // topic), then CreateTopics under the same name.
     {
-      Result<std::unique_ptr<RdKafkaLogClient>> admin = RdKafkaLogClient::Connect(config_);
+      Result<std::unique_ptr<RdKafkaLogClient>> admin = Note(RdKafkaLogClient::Connect(config_), "an admin client's connect");
       if (!admin.ok()) return admin.status();
-      if (Status deleted = (*admin)->DeleteTopic(); !deleted.ok()) return deleted;
+      if (Status deleted = Note((*admin)->DeleteTopic(), "DeleteTopics (recreate_topic)"); !deleted.ok()) return deleted;
     }
     fresh.create_topic = true;
-    Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(fresh);
+    Result<std::unique_ptr<RdKafkaLogClient>> first =
+        Note(RdKafkaLogClient::Connect(fresh), "CreateTopics (recreate_topic)");
     if (!first.ok()) return first.status();
     fresh.create_topic = false;
   }
@@ -224,9 +257,12 @@ Status RdKafkaBackend::AddPartitions(int32_t partitions) {
     config_.partitions_visible = partitions == config_.expected_partitions ? 0 : partitions;
     return Status::Ok();
   }
-  Result<std::unique_ptr<RdKafkaLogClient>> admin = RdKafkaLogClient::Connect(config_);
+  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
+  Result<std::unique_ptr<RdKafkaLogClient>> admin = Note(RdKafkaLogClient::Connect(config_), "an admin client's connect");
   if (!admin.ok()) return admin.status();
-  if (Status grown = (*admin)->AddPartitions(partitions); !grown.ok()) return grown;
+  if (Status grown = Note((*admin)->AddPartitions(partitions), "CreatePartitions (add_partitions)"); !grown.ok()) {
+    return grown;
+  }
   // Later clients must find them all: just after CreatePartitions the
   // broker's metadata may still show fewer (a count mismatch), so ask again
   // within the deadline.
@@ -236,7 +272,7 @@ Status RdKafkaBackend::AddPartitions(int32_t partitions) {
     Result<std::unique_ptr<RdKafkaLogClient>> check = RdKafkaLogClient::Connect(config_);
     if (check.ok()) return Status::Ok();
     if (check.status().code() != StatusCode::kInvalidArgument || std::chrono::steady_clock::now() >= deadline) {
-      return check.status();
+      return Note(check.status(), "a client's connect after CreatePartitions");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -244,9 +280,9 @@ Status RdKafkaBackend::AddPartitions(int32_t partitions) {
 
 Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_offset) {
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
-  Result<std::unique_ptr<RdKafkaLogClient>> reader = RdKafkaLogClient::Connect(config_);
+  Result<std::unique_ptr<RdKafkaLogClient>> reader = Note(RdKafkaLogClient::Connect(config_), "an admin client's connect");
   if (!reader.ok()) return reader.status();
-  Result<std::vector<PartitionOffsets>> offsets = (*reader)->Offsets();
+  Result<std::vector<PartitionOffsets>> offsets = Note((*reader)->Offsets(), "the offsets query before DeleteRecords");
   if (!offsets.ok()) return offsets.status();
   if (partition < 0 || static_cast<size_t>(partition) >= offsets->size()) {
     return Status(StatusCode::kInvalidArgument, fmt::format("delete_records: no partition {}", partition));
@@ -256,7 +292,10 @@ Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_
   // On a real broker the records go for real (the mock has no DeleteRecords
   // handler: there the harness hides them, docs/backends.md).
   if (!mock_ && start > range.start) {
-    if (Status deleted = (*reader)->DeleteRecords(partition, start); !deleted.ok()) return deleted;
+    if (Status deleted = Note((*reader)->DeleteRecords(partition, start), "DeleteRecords (delete_records)");
+        !deleted.ok()) {
+      return deleted;
+    }
   }
   return start;
 }

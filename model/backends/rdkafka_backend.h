@@ -74,8 +74,30 @@ class RdKafkaBackend : public LogBackend {
 
   // A bare real client on the backend's topic (the sink's, and tests').
   Result<std::unique_ptr<LogClient>> ConnectClient();
-  // Brings a broker taken down back up; a no-op when it is up.
+  // Brings a broker taken down back up; a no-op when it is up. After an
+  // infrastructure failure it fails at once with it: the broker is not
+  // asked again, so a run on a broker that is gone ends within one deadline.
   Status EnsureBrokerUp();
+
+  // The first infrastructure failure of the run (docs/backends.md,
+  // "Infrastructure failures"); ok while there was none.
+  Status InfrastructureFailure() const override { return infra_; }
+  // Passes `status` on. When it is a failure of the broker or of the way to
+  // it (kUnavailable, kNotFound: the broker not answering, a refused
+  // connection, a timeout, the run's topic gone, an admin call refused)
+  // rather than an answer about the data the store asked for, it becomes the
+  // run's infrastructure failure unless one was noted before; `during` names
+  // the call. `write`: an ordinary append, which a healthy broker always
+  // persists (the faults the harness injects never reach the broker as
+  // such), so a record not persisted, or possibly persisted, is the
+  // broker's failure too. An invalid argument or an invalid range (the
+  // store's own doing) never is.
+  Status Note(Status status, const std::string& during, bool write = false);
+  template <typename T>
+  Result<T> Note(Result<T> result, const std::string& during, bool write = false) {
+    if (!result.ok()) (void)Note(result.status(), during, write);
+    return result;
+  }
   // From now on, records are reported to `on_append` (Connect does this).
   void Listen(AppendHandler on_append) { on_append_ = std::move(on_append); }
   // Reports `record` to the listening incarnation unless it was reported.
@@ -103,6 +125,7 @@ class RdKafkaBackend : public LogBackend {
   std::unique_ptr<KafkaMockCluster> mock_;
   RdKafkaConfig config_;
   bool broker_down_ = false;
+  Status infra_;  // the first infrastructure failure (Note)
   std::string topic_name_;  // the first topic's: every incarnation's name
   AppendHandler on_append_;                          // the connected incarnation's
   std::set<std::pair<int32_t, int64_t>> reported_;  // (partition, offset) of every record reported

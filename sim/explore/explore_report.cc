@@ -31,6 +31,15 @@ std::vector<std::string> Names(const std::vector<Invariant>& invariants) {
   return names;
 }
 
+// The first line of a message, at most about 200 characters: for one-line
+// summaries.
+std::string FirstLine(const std::string& message) {
+  constexpr size_t kShown = 200;
+  std::string line = message.substr(0, message.find('\n'));
+  if (line.size() > kShown) line = line.substr(0, kShown) + "...";
+  return line;
+}
+
 }  // namespace
 
 void to_json(nlohmann::json& j, Verdict verdict) { j = NameOf(verdict); }
@@ -92,12 +101,24 @@ std::string Summary(const SweepResult& result) {
   if (!result.never_fired.empty()) out += fmt::format("never fired: {}\n", fmt::join(result.never_fired, ", "));
   if (result.budget_exhausted) out += "time budget exhausted: not every seed ran\n";
   if (result.interrupted) out += "interrupted: not every seed ran\n";
+  if (!result.infra_stop.empty()) out += fmt::format("stopped: {}: not every seed ran\n", result.infra_stop);
+  constexpr size_t kInfraShown = 5;
+  size_t infra = 0;
   for (const SeedResult& seed : result.seeds) {
     if (seed.verdict == Verdict::kPass) continue;
-    // Only a file that was written is named.
-    out += fmt::format("FAILED seed {}: {} [{}] {}\n", seed.seed, NameOf(seed.verdict),
+    if (seed.verdict == Verdict::kInfra) {
+      // Not the store's failure: no failure file, the cause only.
+      if (++infra <= kInfraShown) out += fmt::format("INFRA seed {}: {}\n", seed.seed, FirstLine(seed.message));
+      continue;
+    }
+    // Only a file that was written is named; an error says its cause.
+    out += fmt::format("FAILED seed {}: {} [{}] {}{}\n", seed.seed, NameOf(seed.verdict),
                        fmt::join(Names(seed.invariants), ","),
-                       seed.failure_file.empty() ? "(no failure file: see stderr)" : "-> " + seed.failure_file);
+                       seed.failure_file.empty() ? "(no failure file: see stderr)" : "-> " + seed.failure_file,
+                       seed.verdict == Verdict::kError ? " (cause: " + FirstLine(seed.message) + ")" : "");
+  }
+  if (infra > kInfraShown) {
+    out += fmt::format("INFRA: {} more seeds (the JSON report has every cause)\n", infra - kInfraShown);
   }
   for (const std::string& unwritten : result.unwritten) out += fmt::format("NOT WRITTEN: {}\n", unwritten);
   return out;
@@ -105,20 +126,36 @@ std::string Summary(const SweepResult& result) {
 
 std::string ToJunit(const SweepResult& result, const std::optional<std::string>& mutant) {
   size_t failures = 0;
-  for (const SeedResult& seed : result.seeds) failures += seed.verdict == Verdict::kPass ? 0 : 1;
+  size_t errors = 0;
+  for (const SeedResult& seed : result.seeds) {
+    if (seed.verdict == Verdict::kInfra) {
+      ++errors;
+    } else if (seed.verdict != Verdict::kPass) {
+      ++failures;
+    }
+  }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuite name=\"durasim explore{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
-                     mutant ? " " + XmlEscape(*mutant) : "", result.seeds.size(), failures, result.wall_s);
+  out += fmt::format(
+      "<testsuite name=\"durasim explore{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n",
+      mutant ? " " + XmlEscape(*mutant) : "", result.seeds.size(), failures, errors, result.wall_s);
   for (const SeedResult& seed : result.seeds) {
     out += fmt::format("  <testcase classname=\"explore\" name=\"seed_{}\">", seed.seed);
-    if (seed.verdict != Verdict::kPass) {
+    if (seed.verdict == Verdict::kInfra) {
+      // JUnit's error: the test could not run as meant, which is no failure
+      // of the code under test.
+      out += fmt::format("<error type=\"infra\" message=\"infra: {}\">{}\nnot judged: no failure file; run the "
+                         "seed again once the broker is healthy</error>",
+                         XmlEscape(FirstLine(seed.message)), XmlEscape(seed.message));
+    } else if (seed.verdict != Verdict::kPass) {
       const std::string reproduce =
           seed.failure_file.empty()
               ? fmt::format("reproduce: build/durasim replay --seed {}{}", seed.seed, mutant ? " --mutant " + *mutant : "")
               : fmt::format("reproduce: build/durasim run {}", seed.failure_file);
-      out += fmt::format("<failure message=\"{} [{}] {}\">{}\n{}</failure>", NameOf(seed.verdict),
+      out += fmt::format("<failure message=\"{} [{}] {}{}\">{}\n{}</failure>", NameOf(seed.verdict),
                          XmlEscape(fmt::format("{}", fmt::join(Names(seed.invariants), ","))),
-                         XmlEscape(seed.failure_file), XmlEscape(reproduce), XmlEscape(seed.message));
+                         XmlEscape(seed.failure_file),
+                         seed.verdict == Verdict::kError ? XmlEscape(": " + FirstLine(seed.message)) : "",
+                         XmlEscape(reproduce), XmlEscape(seed.message));
     }
     out += "</testcase>\n";
   }
@@ -128,9 +165,10 @@ std::string ToJunit(const SweepResult& result, const std::optional<std::string>&
 
 int ExitCodeFor(const SweepResult& result, bool require_coverage) {
   if (result.interrupted && Interrupted()) return InterruptExitCode();
-  bool violation = false, liveness = false, determinism = false, error = false;
+  bool violation = false, liveness = false, determinism = false, error = false, infra = !result.infra_stop.empty();
   for (const SeedResult& seed : result.seeds) {
     if (seed.verdict == Verdict::kError) error = true;
+    if (seed.verdict == Verdict::kInfra) infra = true;
     if (seed.verdict == Verdict::kStuck) liveness = true;
     for (Invariant invariant : seed.invariants) {
       if (invariant == Invariant::kDeterminism) {
@@ -146,6 +184,7 @@ int ExitCodeFor(const SweepResult& result, bool require_coverage) {
   if (determinism) return kExitDeterminism;
   if (violation) return kExitViolation;
   if (liveness) return kExitLiveness;
+  if (infra) return kExitInfra;
   if (require_coverage && !result.never_fired.empty()) return kExitCoverage;
   if (!result.unwritten.empty()) return kExitOutput;
   return kExitOk;

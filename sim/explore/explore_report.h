@@ -59,6 +59,9 @@ struct SweepResult {
   bool interrupted = false;              // SIGINT/SIGTERM: not every seed ran
   std::vector<std::string> never_fired;  // required coverage points with no hit
   std::vector<std::string> unwritten;    // outputs that could not be written (sim/exit_codes.h kExitOutput)
+  // Why the sweep stopped on infrastructure failures before every seed ran
+  // (sim/infra_guard.h); empty when it did not.
+  std::string infra_stop;
 };
 
 // `explore --report-json`.
@@ -71,6 +74,7 @@ struct ExploreReport {
   std::string shard;  // "I/N"
   double wall_s = 0;
   bool interrupted = false;  // SIGINT/SIGTERM stopped the sweep: seeds holds the seeds that ran
+  std::string infra_stop;    // SweepResult::infra_stop
   std::vector<std::string> never_fired;
   std::vector<SeedResult> seeds;
 };
@@ -100,8 +104,9 @@ std::string Summary(const SweepResult& result);
 std::string ToJunit(const SweepResult& result, const std::optional<std::string>& mutant);
 
 // 128 + the signal when interrupted; else 5 an error; 4 a determinism
-// failure; 1 an invariant violation; 3 a liveness failure; 6 a coverage
-// failure; 7 an output not written; 0 all passed (sim/exit_codes.h).
+// failure; 1 an invariant violation; 3 a liveness failure; 8 an infra run
+// (or a sweep stopped by them); 6 a coverage failure; 7 an output not
+// written; 0 all passed (sim/exit_codes.h).
 int ExitCodeFor(const SweepResult& result, bool require_coverage);
 
 // JSON forms of the vocabulary, by table name (found by argument-dependent
@@ -117,7 +122,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SeedResult, seed, verdict, invariants, trace_
                                    failure_file, message)
 // With defaults: a merged report reads as an explore report too.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ExploreReport, mutant, backend, compare_model, seed_start,
-                                                seeds_total, shard, wall_s, interrupted, never_fired, seeds)
+                                                seeds_total, shard, wall_s, interrupted, infra_stop, never_fired,
+                                                seeds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedReport, mutant, merged_from, wall_s, interrupted, never_fired, seeds)
 
 }  // namespace durasim

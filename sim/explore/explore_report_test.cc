@@ -97,5 +97,64 @@ TEST(ExploreReportTest, InterruptedRoundTrips) {
   EXPECT_FALSE(old.get<ExploreReport>().interrupted);
 }
 
+// Strategy: infra seeds (the broker failed: not the store's failure) are no
+// failure: the summary names each with its cause and no file, the JUnit
+// gives them as errors, not failures, with the cause, and the sweep exits 8
+// unless a failure of the store's code wins; the stop reason is reported.
+TEST(ExploreReportTest, InfraSeedsAreNoFailure) {
+  SweepResult result;
+  SeedResult infra;
+  infra.seed = 9;
+  infra.verdict = Verdict::kInfra;
+  infra.message = "backend kafka: the broker at 127.0.0.1:1 failed a put: possibly-persisted: no acknowledgement";
+  result.seeds = {infra};
+  result.infra_stop = "3 infrastructure failures in a row (--infra-errors-max 3); the last: x";
+  EXPECT_EQ(ExitCodeFor(result, false), kExitInfra);
+  EXPECT_EQ(ExitCodeFor(result, true), kExitInfra);
+  const std::string summary = Summary(result);
+  EXPECT_NE(summary.find("INFRA seed 9: backend kafka: the broker at 127.0.0.1:1 failed a put"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("stopped: 3 infrastructure failures in a row"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("FAILED"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("violations by invariant: none"), std::string::npos) << summary;
+  const std::string junit = ToJunit(result, std::nullopt);
+  EXPECT_NE(junit.find("failures=\"0\" errors=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<error type=\"infra\" message=\"infra: backend kafka: the broker at 127.0.0.1:1"),
+            std::string::npos)
+      << junit;
+  EXPECT_EQ(junit.find("<failure"), std::string::npos) << junit;
+  // A store failure's code wins.
+  result.seeds.push_back(Failed());
+  EXPECT_EQ(ExitCodeFor(result, false), kExitViolation);
+  // The report keeps the verdict and the stop reason; an older report reads
+  // without one.
+  ExploreReport report;
+  report.seeds = {infra};
+  report.infra_stop = result.infra_stop;
+  const nlohmann::json json = report;
+  EXPECT_EQ(json.at("seeds")[0].at("verdict"), "infra");
+  EXPECT_EQ(json.get<ExploreReport>().infra_stop, result.infra_stop);
+  nlohmann::json old = json;
+  old.erase("infra_stop");
+  EXPECT_EQ(old.get<ExploreReport>().infra_stop, "");
+}
+
+// Strategy: an error seed's summary line and JUnit failure message carry its
+// cause, not only the verdict.
+TEST(ExploreReportTest, ErrorSeedsSayTheirCause) {
+  SweepResult result;
+  SeedResult error = Failed();
+  error.verdict = Verdict::kError;
+  error.invariants.clear();
+  error.message = "attempt 2 ended in error: reading the log failed: unavailable: gone\nsecond line";
+  result.seeds = {error};
+  const std::string summary = Summary(result);
+  EXPECT_NE(summary.find("FAILED seed 7: error [] -> failures/seed_7_same-answer.yaml (cause: attempt 2 ended in "
+                         "error: reading the log failed: unavailable: gone)\n"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(ToJunit(result, std::nullopt).find("seed_7_same-answer.yaml: attempt 2 ended in error"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace durasim

@@ -62,6 +62,10 @@ class SeedPool {
         budget_exhausted_ = true;
         return;
       }
+      if (options_.stop && options_.stop()) {
+        stopped_ = true;
+        return;
+      }
       results_[index] = run_seed_(seeds_[index]);
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -78,7 +82,7 @@ class SeedPool {
     const size_t total = seeds_.size();
     size_t last_printed = 0;
     Clock::time_point last_line = start;
-    while (done_ < total && !budget_exhausted_ && !interrupted_ && workers_left_ > 0) {
+    while (done_ < total && !budget_exhausted_ && !interrupted_ && !stopped_ && workers_left_ > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       const size_t done = done_;
       const double elapsed = Seconds(Clock::now() - start);
@@ -108,6 +112,7 @@ class SeedPool {
   std::atomic<size_t> done_{0};
   std::atomic<bool> budget_exhausted_{false};
   std::atomic<bool> interrupted_{false};
+  std::atomic<bool> stopped_{false};  // options_.stop
   std::atomic<int> workers_left_{0};
   std::atomic<size_t> first_failure_{std::numeric_limits<size_t>::max()};  // with stop_on_first_failure
   std::mutex mutex_;

@@ -21,6 +21,9 @@ struct SeedPoolOptions {
   bool stop_on_first_failure = false;
   bool progress = true;       // false: no progress output at all
   bool progress_tty = false;  // a redrawn progress bar instead of periodic lines
+  // Asked before each seed starts: true stops the pool like a budget (the
+  // sweep's InfraGuard: infrastructure failures in a row, sim/infra_guard.h).
+  std::function<bool()> stop;
 };
 
 // An interrupt (sim/explore/interrupt.h) stops it like a budget: no new

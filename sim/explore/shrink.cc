@@ -39,7 +39,9 @@ class Shrinker {
 
  private:
   // An interrupt ends the shrink like its budget: what it has still fails.
-  bool OutOfTime() const { return Clock::now() >= deadline_ || Interrupted(); }
+  // So does an infrastructure failure: no candidate can be judged on a
+  // broker that is gone, and each would cost a connect timeout.
+  bool OutOfTime() const { return Clock::now() >= deadline_ || Interrupted() || !result_.infra.empty(); }
 
   // Applies `edit` to a copy; keeps it when it is valid and still fails.
   bool Try(const Edit& edit) {
@@ -49,7 +51,12 @@ class Shrinker {
     Result<Scenario> parsed = ParseScenario(WriteScenarioYaml(candidate, {}), candidate.path);
     if (!parsed.ok()) return false;
     ++result_.candidates_tried;
-    if (!Shows(RunScenario(*parsed, options_), failure_)) return false;
+    const RunReport report = RunScenario(*parsed, options_);
+    if (report.verdict == Verdict::kInfra) {
+      result_.infra = report.error;
+      return false;
+    }
+    if (!Shows(report, failure_)) return false;
     ++result_.candidates_kept;
     parsed->path = result_.scenario.path;
     result_.scenario = std::move(parsed).value();

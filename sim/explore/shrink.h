@@ -19,7 +19,10 @@ struct ShrinkResult {
   Scenario scenario;
   int candidates_tried = 0;
   int candidates_kept = 0;
-  bool budget_exhausted = false;
+  bool budget_exhausted = false;  // out of time, interrupted, or stopped by `infra`
+  // A candidate's run met an infrastructure failure (sim/infra_guard.h):
+  // the shrink stopped there with what it had, which still fails. Its cause.
+  std::string infra;
 };
 
 // REQUIRES: RunScenario(failing, options) shows `failure`.

@@ -44,6 +44,10 @@ int RunShrinkCommand(const ShrinkCommandOptions& options) {
   }
   const Scenario& scenario = *loaded;
   const RunReport before = RunScenario(scenario, options.run);
+  if (before.verdict == Verdict::kInfra) {
+    std::cerr << fmt::format("durasim: {}: not shrunk: the run is infra (not judged): {}\n", options.path, before.error);
+    return kExitInfra;
+  }
   const ExpectedVerdict expected = scenario.expect.verdict;
   ExpectedVerdict failure;
   if (expected.kind() == ExpectedVerdict::Kind::kPass && !before.ok &&
@@ -87,10 +91,14 @@ int RunShrinkCommand(const ShrinkCommandOptions& options) {
   header.push_back(fmt::format("shrunk by durasim shrink: {} candidates tried, {} kept{}; {} attempts, {} inputs "
                                "(from {} attempts, {} inputs)",
                                shrunk.candidates_tried, shrunk.candidates_kept,
-                               shrunk.budget_exhausted ? (Interrupted() ? ", interrupted" : ", budget exhausted") : "",
+                               !shrunk.budget_exhausted ? ""
+                               : !shrunk.infra.empty()  ? ", stopped by an infrastructure failure: " + shrunk.infra
+                               : Interrupted()          ? ", interrupted"
+                                                        : ", budget exhausted",
                                shrunk.scenario.attempts.size(), shrunk.scenario.inputs.size(),
                                scenario.attempts.size(), scenario.inputs.size()));
-  header.push_back(FirstViolationLine(FirstMessage(after)));
+  // After an infrastructure failure the shrunk file's run says nothing.
+  header.push_back(FirstViolationLine(after.verdict == Verdict::kInfra ? FirstMessage(before) : FirstMessage(after)));
   const Status written = WriteFailureFile(out, shrunk.scenario, header);
   std::cout << fmt::format("shrink: {}: {} kept failing; {} attempts, {} inputs -> {} attempts, {} inputs; {} of {} "
                            "candidates kept in {:.2f} s{}\n",
@@ -99,7 +107,8 @@ int RunShrinkCommand(const ShrinkCommandOptions& options) {
                            shrunk.candidates_tried, wall_s, written.ok() ? " -> " + out : "; NOT WRITTEN: " + out)
             << std::flush;
   if (Interrupted()) return InterruptExitCode();
-  return written.ok() ? kExitOk : kExitOutput;
+  if (!written.ok()) return kExitOutput;
+  return shrunk.infra.empty() ? kExitOk : kExitInfra;
 }
 
 }  // namespace durasim

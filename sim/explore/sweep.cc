@@ -25,7 +25,10 @@ std::string FirstMessage(const RunReport& report) {
 
 class Sweep {
  public:
-  explicit Sweep(const SweepOptions& options) : options_(options) {
+  explicit Sweep(const SweepOptions& options)
+      : options_(options),
+        guard_(InfraOptions{options.backend, options.bootstrap_servers, options.broker_check_s,
+                            options.infra_errors_max}) {
     if (options.mutant) run_options_.mutant = options.mutant;
     run_options_.backend = options.backend;
     run_options_.bootstrap_servers = options.bootstrap_servers;
@@ -39,21 +42,33 @@ class Sweep {
     pool.stop_on_first_failure = options_.stop_on_first_failure;
     pool.progress = options_.progress;
     pool.progress_tty = options_.progress_tty;
+    pool.stop = [this] { return guard_.stopped(); };
     SweepResult result =
         RunSeedPool(ShardSeeds(options_.seeds, options_.seed_start, options_.shard_index, options_.shard_count), pool,
                     [this](uint64_t seed) { return RunSeed(seed); });
     result.never_fired = NeverFired(result.seeds);
     result.unwritten.assign(unwritten_.begin(), unwritten_.end());
+    result.infra_stop = guard_.stop_reason();
     return result;
   }
 
  private:
   SeedResult RunSeed(uint64_t seed) {
+    if (std::optional<std::string> refused = guard_.BeforeRun()) {
+      SeedResult result;
+      result.seed = seed;
+      result.verdict = Verdict::kInfra;
+      result.trace_hash = fmt::format("{:016x}", 0);
+      result.message = *refused;
+      guard_.AfterRun(result.verdict, result.message);
+      return result;
+    }
     Generated generated = GenerateFromSeed(seed);
     RunOptions options = run_options_;
     options.check_determinism =
         options_.check_determinism || (options_.determinism_every > 0 && seed % options_.determinism_every == 0);
     RunReport report = RunScenario(generated.scenario, options);
+    guard_.AfterRun(report.verdict, report.error);
     SeedResult result;
     result.seed = seed;
     result.verdict = report.verdict;
@@ -63,6 +78,12 @@ class Sweep {
     result.invariants = InvariantsOf(report.violations);
     if (result.verdict == Verdict::kPass) return result;
     result.message = FirstMessage(report);
+    // Not the store's failure: never written, never shrunk, and what it
+    // covered does not count.
+    if (result.verdict == Verdict::kInfra) {
+      result.fault_hits.clear();
+      return result;
+    }
     WriteFailure(generated, FiledUnder(report), result);
     return result;
   }
@@ -92,11 +113,16 @@ class Sweep {
     }
     const ShrinkResult shrunk = ShrinkFailure(failing, run_options_, failure, options_.shrink_budget_s);
     const RunReport rerun = RunScenario(shrunk.scenario, run_options_);
-    header = Header(generated, FirstMessage(rerun), failure, path);
+    // A rerun that met an infrastructure failure says nothing of the store:
+    // the header keeps the message of the run that failed.
+    header = Header(generated, rerun.verdict == Verdict::kInfra ? result.message : FirstMessage(rerun), failure, path);
+    const std::string stopped = !shrunk.infra.empty() ? ", stopped by an infrastructure failure: " + shrunk.infra
+                                : Interrupted()       ? ", interrupted"
+                                                      : ", budget exhausted";
     header.push_back(fmt::format("shrunk: {} candidates tried, {} kept{}; {} attempts, {} inputs",
                                  shrunk.candidates_tried, shrunk.candidates_kept,
-                                 shrunk.budget_exhausted ? (Interrupted() ? ", interrupted" : ", budget exhausted") : "",
-                                 shrunk.scenario.attempts.size(), shrunk.scenario.inputs.size()));
+                                 shrunk.budget_exhausted ? stopped : "", shrunk.scenario.attempts.size(),
+                                 shrunk.scenario.inputs.size()));
     if (Write(path, shrunk.scenario, header)) result.failure_file = path;
     NoteUnwritten(result, path);
   }
@@ -137,6 +163,7 @@ class Sweep {
   }
 
   const SweepOptions& options_;
+  InfraGuard guard_;
   RunOptions run_options_;
   std::mutex mutex_;
   int shrunk_ = 0;
@@ -153,6 +180,7 @@ ExploreReport ToReport(const SweepResult& result, const SweepOptions& options) {
   report.shard = fmt::format("{}/{}", options.shard_index, options.shard_count);
   report.wall_s = result.wall_s;
   report.interrupted = result.interrupted;
+  report.infra_stop = result.infra_stop;
   report.never_fired = result.never_fired;
   report.seeds = result.seeds;
   return report;

@@ -15,6 +15,7 @@
 
 #include "model/backends/backend_kind.h"
 #include "sim/explore/explore_report.h"
+#include "sim/infra_guard.h"
 
 namespace durasim {
 
@@ -30,6 +31,11 @@ struct SweepOptions {
   BackendKind backend = BackendKind::kModel;
   std::string bootstrap_servers;
   bool compare_model = false;
+  // Infrastructure failures (sim/infra_guard.h): the broker check's
+  // deadline before a seed after an infra seed (0: none), and the infra
+  // seeds in a row that stop the sweep (0: never).
+  double broker_check_s = kBrokerCheckSDefault;
+  int infra_errors_max = kInfraErrorsMaxDefault;
   double time_budget_s = 0;  // 0: no budget
   std::string failures_dir = "failures";
   std::string junit_path;
