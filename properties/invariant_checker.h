@@ -19,6 +19,9 @@ namespace durasim {
 struct Violation {
   Invariant invariant = Invariant::kOnce;
   std::string message;
+  // The trace events the message cites, in its order (the timeline links
+  // them); empty for a violation the runner adds.
+  std::vector<size_t> evidence = {};
 };
 
 // What a checker learns only when the run is over.

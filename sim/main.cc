@@ -5,6 +5,7 @@
 //                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
 //                       [--compare-model] [--check-determinism]
 //                       [--perturb N [--jobs J] [--failures-dir D] [--shrink-budget-s T] | --perturb-seed S]
+//                       [--timeline OUT.svg|OUT.html] [--dump-log]
 //   durasim explore --seeds N [--seed-start S] [--jobs J] [--shard I/N] [--mutant M]
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage] [BACKEND]
@@ -48,6 +49,8 @@
 #include "sim/scenario_writer.h"
 #include "sim/scenario_parser.h"
 #include "sim/suggest.h"
+#include "sim/timeline_recorder.h"
+#include "sim/timeline_svg.h"
 #include "store/rdkafka_log.h"
 
 #include <unistd.h>
@@ -99,6 +102,8 @@ struct RunFlags {
   bool fail_fast = false;
   PerturbOptions perturb;               // --perturb N (schedules > 0): sim/perturb.h
   std::optional<uint64_t> perturb_seed;  // --perturb-seed S: one perturbed schedule
+  std::string timeline;                  // --timeline OUT.svg|OUT.html (sim/timeline_layout.h)
+  bool dump_log = false;                 // --dump-log: every partition's records after each attempt
 };
 
 // The files whose path contains `filter` (all when it is empty).
@@ -146,7 +151,7 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   }
   if (input_error) return kExitUsage;
   if (flags.perturb.schedules > 0) {
-    if (flags.print_trace || !flags.report_json.empty() || !flags.junit.empty()) {
+    if (flags.print_trace || !flags.report_json.empty() || !flags.junit.empty() || !flags.timeline.empty() || flags.dump_log) {
       std::cerr << "durasim: --perturb writes each schedule that fails as a scenario file; for a trace or a JSON "
                    "report run one schedule with --perturb-seed S\n";
       return kExitUsage;
@@ -156,7 +161,12 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   if (flags.perturb_seed) {
     for (Scenario& scenario : scenarios) scenario.perturb_seed = flags.perturb_seed;
   }
+  if (!flags.timeline.empty() && scenarios.size() != 1) {
+    std::cerr << "durasim: --timeline draws one run: give one scenario file, not " << scenarios.size() << "\n";
+    return kExitUsage;
+  }
   std::vector<RunReport> reports;
+  std::vector<std::string> unwritten;
   size_t skipped = 0;
   for (const Scenario& scenario : scenarios) {
     // No new run starts after an interrupt or (--fail-fast) a failed one.
@@ -164,16 +174,25 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
       ++skipped;
       continue;
     }
-    RunReport report = RunScenario(scenario, options);
+    const bool recorded = !flags.timeline.empty() || flags.dump_log;
+    RecordedRun run = recorded ? RunRecorded(scenario, options, flags.dump_log) : RecordedRun{RunScenario(scenario, options)};
+    RunReport& report = run.report;
     if (flags.print_trace) {
       std::cout << "trace of " << report.scenario << ":\n";
       for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
+    }
+    if (flags.dump_log) std::cout << "log of " << report.scenario << ":\n" << run.log_dump;
+    if (!flags.timeline.empty()) {
+      WriteReport(flags.timeline, RenderTimelineFor(flags.timeline, LayOutTimeline(run.timeline), run.timeline.title),
+                  unwritten);
+      if (std::find(unwritten.begin(), unwritten.end(), flags.timeline) == unwritten.end()) {
+        std::cout << "timeline: " << flags.timeline << "\n";
+      }
     }
     reports.push_back(std::move(report));
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Written before anything else can go wrong: a failing run is never lost.
-  std::vector<std::string> unwritten;
   WriteReport(flags.report_json, RenderJson(reports, Interrupted()), unwritten);
   const std::string reproduce_flags =
       (options.mutant ? " --mutant " + *options.mutant : "") + BackendFlags(options);
@@ -370,6 +389,9 @@ void AddRun(Cli& cli) {
   run.add_option("--filter", cli.run_flags.filter, "only the scenario files whose path contains this text");
   run.add_flag("--fail-fast", cli.run_flags.fail_fast, "start no further file after one is not as expected");
   run.add_flag("--check-determinism", cli.run_options.check_determinism, "run every scenario twice and compare traces");
+  run.add_option("--timeline", cli.run_flags.timeline,
+                 "draw the run's timeline to this file: SVG, or a self-contained HTML page for .html (one scenario file)");
+  run.add_flag("--dump-log", cli.run_flags.dump_log, "print every partition's records, decoded, after each attempt");
   PerturbOptions& perturb = cli.run_flags.perturb;
   CLI::Option* schedules =
       run.add_option("--perturb", perturb.schedules,

@@ -272,6 +272,7 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
     const Attempt::End end = attempt.Run(options.attempt_time_bound);
     world.Record("attempt.ended", AttemptEndName(end));
     report.attempt_ends.push_back(end);
+    if (options.tap != nullptr) options.tap->AfterAttempt(static_cast<int>(i + 1), end, world);
     if (scenario.attempts[i].restore && attempt.restored()) {
       const std::vector<int64_t> scanned = attempt.records_scanned_by_subtask();
       for (size_t t = 0; t < scanned.size(); ++t) {
@@ -391,6 +392,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   }
   SameAnswerChecker* outputs = nullptr;
   std::vector<std::unique_ptr<InvariantChecker>> checkers = AttachCheckers(world, outputs);
+  if (options.tap != nullptr && options.tap->observer() != nullptr) world.AddObserver(options.tap->observer());
   const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
   for (const Checkpoint* failed : world.checkpoints().failed()) {
     report.failed_checkpoints.push_back(
@@ -460,6 +462,7 @@ bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunRe
   model_options.backend = BackendKind::kModel;
   model_options.compare_model = false;
   model_options.check_determinism = false;
+  model_options.tap = nullptr;
   return MarkDifference(RunScenario(scenario, model_options), report);
 }
 
@@ -495,7 +498,9 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
       RunAttempts(scenario, options, parts, *reference, report);
       if (options.check_determinism) {
         RunReport again;
-        RunAttempts(scenario, options, parts, *reference, again);
+        RunOptions untapped = options;
+        untapped.tap = nullptr;
+        RunAttempts(scenario, untapped, parts, *reference, again);
         if (again.trace_hash != report.trace_hash) {
           const size_t first = FirstDifferentLine(report.trace, again.trace).value_or(report.trace.size());
           report.violations.push_back(Violation{

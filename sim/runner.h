@@ -18,6 +18,20 @@
 
 namespace durasim {
 
+class World;
+
+// Watches one run without changing it (the timeline, --dump-log): its
+// observer hears every event of the run's world (after the checkers), and
+// AfterAttempt sees the world once each attempt has ended. Only the first
+// run of the attempts is tapped (not the --check-determinism repeat, not the
+// model run of --compare-model).
+class RunTap {
+ public:
+  virtual ~RunTap() = default;
+  virtual RunObserver* observer() { return nullptr; }
+  virtual void AfterAttempt(int /*attempt*/, Attempt::End /*end*/, World& /*world*/) {}
+};
+
 struct RunOptions {
   std::optional<std::string> mutant;  // overrides the scenario's `mutant:`
   BackendKind backend = BackendKind::kModel;
@@ -27,6 +41,7 @@ struct RunOptions {
   // (sim/differential.h) is a violation of Invariant::kDifferential.
   bool compare_model = false;
   SimDuration attempt_time_bound = std::chrono::minutes(10);  // simulated time per attempt
+  RunTap* tap = nullptr;  // not owned; may be null
 };
 
 struct RestoreScan {
