@@ -10,6 +10,8 @@ packages=(
   libcli11-dev libgtest-dev nlohmann-json3-dev
   # the real-broker tests: Apache Kafka from Maven jars, kcat to probe it
   openjdk-17-jre-headless maven kcat
+  # the timeline's rendering test: headless Chromium draws the HTML to a PNG
+  chromium
 )
 
 missing=()

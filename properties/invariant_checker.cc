@@ -14,10 +14,10 @@ void InvariantChecker::Violate(Invariant invariant, const std::string& message,
     if (v.invariant == invariant && v.message == message) return;
   }
   std::string text = message;
+  std::erase_if(evidence, [this](size_t index) { return index >= trace_.size(); });
   for (size_t index : evidence) {
-    if (index < trace_.size()) text += fmt::format("\n    #{} {}", index, trace_.line(index));
+    text += fmt::format("\n    #{} {}", index, trace_.line(index));
   }
-  std::erase_if(evidence, [&](size_t index) { return index >= trace_.size(); });
   violations_.push_back(Violation{invariant, std::move(text), std::move(evidence)});
 }
 

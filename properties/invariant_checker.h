@@ -19,7 +19,8 @@ namespace durasim {
 struct Violation {
   Invariant invariant = Invariant::kOnce;
   std::string message;
-  // The trace events the message cites (its `#N` lines), in its order.
+  // The trace events the message cites (its `#N` lines), in its order (the
+  // timeline links them); empty for a violation the runner adds.
   std::vector<size_t> evidence = {};
 };
 

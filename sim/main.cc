@@ -5,6 +5,7 @@
 //                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
 //                       [--compare-model] [--check-determinism]
 //                       [--perturb N [--jobs J] [--failures-dir D] [--shrink-budget-s T] | --perturb-seed S]
+//                       [--timeline OUT.svg|OUT.html] [--dump-log]
 //   durasim explore --seeds N [--seed-start S] [--jobs J] [--shard I/N] [--mutant M]
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage] [BACKEND]
@@ -57,6 +58,8 @@
 #include "sim/inspect_command.h"
 #include "sim/suggest.h"
 #include "sim/trace_view.h"
+#include "sim/timeline_recorder.h"
+#include "sim/timeline_svg.h"
 #include "store/rdkafka_log.h"
 
 #include <unistd.h>
@@ -163,6 +166,8 @@ struct RunFlags {
   bool fail_fast = false;
   PerturbOptions perturb;               // --perturb N (schedules > 0): sim/perturb.h
   std::optional<uint64_t> perturb_seed;  // --perturb-seed S: one perturbed schedule
+  std::string timeline;                  // --timeline OUT.svg|OUT.html (sim/timeline_layout.h)
+  bool dump_log = false;                 // --dump-log: every partition's records after each attempt
 };
 
 // The files whose path contains `filter` (all when it is empty).
@@ -222,7 +227,8 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
         PrintTrace(report, scenario, flags.trace, "  trace of this schedule:");
       };
     }
-    if (flags.trace.print || flags.trace.raw || !flags.report_json.empty() || !flags.junit.empty()) {
+    if (flags.trace.print || flags.trace.raw || !flags.report_json.empty() || !flags.junit.empty() ||
+        !flags.timeline.empty() || flags.dump_log) {
       std::cerr << "durasim: --perturb writes each schedule that fails as a scenario file; for a trace or a JSON "
                    "report run one schedule with --perturb-seed S\n";
       return kExitUsage;
@@ -232,7 +238,12 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   if (flags.perturb_seed) {
     for (Scenario& scenario : scenarios) scenario.perturb_seed = flags.perturb_seed;
   }
+  if (!flags.timeline.empty() && scenarios.size() != 1) {
+    std::cerr << "durasim: --timeline draws one run: give one scenario file, not " << scenarios.size() << "\n";
+    return kExitUsage;
+  }
   std::vector<RunReport> reports;
+  std::vector<std::string> unwritten;
   size_t skipped = 0;
   InfraGuard guard(InfraOptionsOf(options));
   for (const Scenario& scenario : scenarios) {
@@ -245,15 +256,28 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
       continue;
     }
     const std::optional<std::string> refused = guard.BeforeRun();
-    RunReport report = refused ? NotRunReport(scenario, options, *refused) : RunScenario(scenario, options);
+    const bool recorded = !refused && (!flags.timeline.empty() || flags.dump_log);
+    RecordedRun run = recorded ? RunRecorded(scenario, options, flags.dump_log)
+                               : RecordedRun{refused ? NotRunReport(scenario, options, *refused)
+                                                     : RunScenario(scenario, options)};
+    RunReport& report = run.report;
     guard.AfterRun(report.verdict, report.error);
     PrintTrace(report, scenario, flags.trace, "trace of " + report.scenario + ":");
     if (!options.keep_topic.empty()) PrintKeptTopic(report, options);
+    if (flags.dump_log) std::cout << "log of " << report.scenario << ":\n" << run.log_dump;
+    if (!flags.timeline.empty() && recorded) {
+      WriteReport(flags.timeline, RenderTimelineFor(flags.timeline, LayOutTimeline(run.timeline), run.timeline.title),
+                  unwritten);
+      if (std::find(unwritten.begin(), unwritten.end(), flags.timeline) == unwritten.end()) {
+        std::cout << "timeline: " << flags.timeline << "\n";
+      }
+    } else if (!flags.timeline.empty()) {
+      unwritten.push_back(flags.timeline);  // the run did not happen (infra): nothing to draw
+    }
     reports.push_back(std::move(report));
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Written before anything else can go wrong: a failing run is never lost.
-  std::vector<std::string> unwritten;
   WriteReport(flags.report_json, RenderJson(reports, Interrupted(), guard.stop_reason()), unwritten);
   const std::string reproduce_flags =
       (options.mutant ? " --mutant " + *options.mutant : "") + BackendFlags(options);
@@ -493,6 +517,9 @@ void AddRun(Cli& cli) {
                  "--backend kafka: give the run's topic this name (one the broker does not hold) and print each "
                  "completed checkpoint's marker, for `durasim inspect`");
   run.add_flag("--check-determinism", cli.run_options.check_determinism, "run every scenario twice and compare traces");
+  run.add_option("--timeline", cli.run_flags.timeline,
+                 "draw the run's timeline to this file: SVG, or a self-contained HTML page for .html (one scenario file)");
+  run.add_flag("--dump-log", cli.run_flags.dump_log, "print every partition's records, decoded, after each attempt");
   PerturbOptions& perturb = cli.run_flags.perturb;
   CLI::Option* schedules =
       run.add_option("--perturb", perturb.schedules,

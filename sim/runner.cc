@@ -301,6 +301,7 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
     const Attempt::End end = attempt.Run(options.attempt_time_bound);
     world.Record("attempt.ended", AttemptEndName(end));
     report.attempt_ends.push_back(end);
+    if (options.tap != nullptr) options.tap->AfterAttempt(static_cast<int>(i + 1), end, world);
     if (scenario.attempts[i].restore && attempt.restored()) {
       const std::vector<int64_t> scanned = attempt.records_scanned_by_subtask();
       for (size_t t = 0; t < scanned.size(); ++t) {
@@ -460,6 +461,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   world.AddObserver(&causes);
   CheckpointCollector checkpoints;
   if (!options.keep_topic.empty()) world.AddObserver(&checkpoints);
+  if (options.tap != nullptr && options.tap->observer() != nullptr) world.AddObserver(options.tap->observer());
   const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
   for (const Checkpoint* failed : world.checkpoints().failed()) {
     report.failed_checkpoints.push_back(
@@ -546,6 +548,7 @@ bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunRe
   model_options.backend = BackendKind::kModel;
   model_options.compare_model = false;
   model_options.check_determinism = false;
+  model_options.tap = nullptr;
   return MarkDifference(RunScenario(scenario, model_options), report);
 }
 
@@ -594,6 +597,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
         RunReport again;
         RunOptions again_options = options;
         again_options.keep_topic.clear();  // the kept topic is the first run's
+        again_options.tap = nullptr;       // the timeline draws the first run
         RunAttempts(scenario, again_options, parts, *reference, again);
         if (report.verdict == Verdict::kInfra) {
           // nothing to compare

@@ -19,6 +19,20 @@
 
 namespace durasim {
 
+class World;
+
+// Watches one run without changing it (the timeline, --dump-log): its
+// observer hears every event of the run's world (after the checkers), and
+// AfterAttempt sees the world once each attempt has ended. Only the first
+// run of the attempts is tapped (not the --check-determinism repeat, not the
+// model run of --compare-model).
+class RunTap {
+ public:
+  virtual ~RunTap() = default;
+  virtual RunObserver* observer() { return nullptr; }
+  virtual void AfterAttempt(int /*attempt*/, Attempt::End /*end*/, World& /*world*/) {}
+};
+
 struct RunOptions {
   std::optional<std::string> mutant;  // overrides the scenario's `mutant:`
   BackendKind backend = BackendKind::kModel;
@@ -37,6 +51,7 @@ struct RunOptions {
   // itself does not read them.
   double broker_check_s = kBrokerCheckSDefault;
   int infra_errors_max = kInfraErrorsMaxDefault;
+  RunTap* tap = nullptr;  // not owned; may be null
 };
 
 // The infrastructure policy of a command run with `options`.

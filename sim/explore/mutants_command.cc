@@ -17,6 +17,7 @@
 #include "sim/explore/interrupt.h"
 #include "sim/explore/sweep.h"
 #include "sim/report.h"
+#include "sim/timeline_recorder.h"
 
 namespace durasim {
 namespace {
@@ -99,6 +100,10 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, Expecte
   header.push_back(FirstViolationLine(!rerun.violations.empty() ? rerun.violations.front().message : rerun.error));
   if (WriteFailureFile(path, s, header).ok()) {
     row.file = path;
+    // Its timeline beside it (sim/timeline_recorder.h); the file is what counts.
+    if (const Status drawn = WriteTimeline(TimelinePathBeside(path), s, run_options); !drawn.ok()) {
+      std::cerr << "durasim: " << drawn.message() << "\n";
+    }
   } else {
     row.unwritten = path;
   }

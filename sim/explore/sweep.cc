@@ -14,6 +14,7 @@
 #include "sim/explore/seed_pool.h"
 #include "sim/report.h"
 #include "sim/runner.h"
+#include "sim/timeline_recorder.h"
 
 namespace durasim {
 namespace {
@@ -108,6 +109,7 @@ class Sweep {
       header.back() = Interrupted() ? "not shrunk (the sweep was interrupted)"
                                     : "not shrunk (the sweep shrinks its first failures only)";
       if (Write(path, failing, header)) result.failure_file = path;
+      WriteTimelineBeside(path, failing);
       NoteUnwritten(result, path);
       return;
     }
@@ -124,6 +126,7 @@ class Sweep {
                                  shrunk.budget_exhausted ? stopped : "", shrunk.scenario.attempts.size(),
                                  shrunk.scenario.inputs.size()));
     if (Write(path, shrunk.scenario, header)) result.failure_file = path;
+    WriteTimelineBeside(path, shrunk.scenario);
     NoteUnwritten(result, path);
   }
 
@@ -151,6 +154,17 @@ class Sweep {
   bool Write(const std::string& path, const Scenario& scenario, const std::vector<std::string>& header) {
     std::lock_guard<std::mutex> lock(mutex_);
     return WriteFailureFile(path, scenario, header).ok();
+  }
+
+  // The failure's timeline beside its file (same name, .svg), from one more
+  // run of what the file holds; one that cannot be written is named on
+  // stderr (the failure file is what counts).
+  void WriteTimelineBeside(const std::string& path, const Scenario& scenario) {
+    const std::string svg = TimelinePathBeside(path);
+    if (const Status written = WriteTimeline(svg, scenario, run_options_); !written.ok()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::cerr << "durasim: " << written.message() << "\n";
+    }
   }
 
   // A failure no version of which reached its file is an unwritten output.
