@@ -12,7 +12,9 @@ shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '| calls in one action | wall s | max RSS MB |\n|---|---|---|\n'
-for n in "${@:-100 250 1000}"; do
+counts=("$@")
+((${#counts[@]})) || counts=(100 250 1000)
+for n in "${counts[@]}"; do
   file="$work/calls_$n.yaml"
   {
     printf 'name: calls_per_action_%s\nsuppliers:\n  - {name: llm, scale: 1}\nactions:\n  - name: ask\n' "$n"

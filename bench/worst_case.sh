@@ -4,14 +4,15 @@
 # limits, one per way a file can be costly, each run once with
 # /usr/bin/time -v. Prints one row per shape: wall seconds and max RSS.
 #   bench/worst_case.sh DURASIM [SHAPE...]
-# Shapes (their work estimate, model/scenario_cost.h, in the comment):
-#   inputs     100,000 inputs (kInputsMax), one day-long call each, 4 checkpoints: 2.4M units
-#   calls      one action of 99 calls (kActionStepsMax), 1 input, 100 attempts (kAttemptsMax)
-#              each running it from the start: 2.0M units
-#   retries    one action of 7 calls with retry max 99 (700 call results), fail_percent 90: 2.0M units
-#   fanout     emits fanning out to 8,191 action runs per input, 30 inputs: 2.5M units
-#   subtasks   64 subtasks (kParallelismMax), 1024 partitions (kPartitionsMax), 2,000 inputs, a
-#              checkpoint, two compactions, a restore every subtask rebuilds: 2.3M units
+# Shapes, each just inside kWorkUnitsMax (their estimate, model/scenario_cost.h):
+#   inputs     40,000 inputs, one day-long call each, 4 checkpoints: 0.96M units
+#              (kInputsMax's 100,000 inputs with one call each are 0.8M units)
+#   calls      one action of 99 calls (kActionStepsMax), 1 input, 49 attempts each
+#              running it from the start: 1.0M units
+#   retries    one action of 4 calls with retry max 99 (400 call results), fail_percent 90: 0.64M units
+#   fanout     emits fanning out to 8,191 action runs per input, 12 inputs: 0.98M units
+#   subtasks   64 subtasks (kParallelismMax), 1024 partitions (kPartitionsMax), 800 inputs, a
+#              checkpoint, two compactions, a restore every subtask rebuilds: 0.91M units
 set -euo pipefail
 durasim=$1
 shift
@@ -26,9 +27,9 @@ shape_inputs() {
   header inputs 86400000
   printf 'actions:\n  - name: ask\n    on: input\n    steps:\n      - call: llm\n      - memory_add: m\n      - output\n'
   printf 'inputs:\n'
-  for ((i = 0; i < 100000; ++i)); do printf '  - {key: k%s, value: %s}\n' "$((i % 5000))" "$i"; done
+  for ((i = 0; i < 40000; ++i)); do printf '  - {key: k%s, value: %s}\n' "$((i % 5000))" "$i"; done
   printf 'attempts:\n  - steps:\n'
-  for ((c = 1; c <= 4; ++c)); do printf '      - read: 25000\n      - run\n      - checkpoint: cp%s\n      - complete: cp%s\n' "$c" "$c"; done
+  for ((c = 1; c <= 4; ++c)); do printf '      - read: 10000\n      - run\n      - checkpoint: cp%s\n      - complete: cp%s\n' "$c" "$c"; done
 }
 
 shape_calls() {
@@ -36,14 +37,14 @@ shape_calls() {
   printf 'actions:\n  - name: ask\n    on: input\n    steps:\n'
   for ((i = 0; i < 99; ++i)); do printf '      - call: llm\n'; done
   printf '      - output\ninputs:\n  - {key: a, value: 1}\nattempts:\n'
-  for ((a = 1; a < 100; ++a)); do printf '  - steps:\n      - read: all\n      - run\n      - crash\n'; done
+  for ((a = 1; a < 49; ++a)); do printf '  - steps:\n      - read: all\n      - run\n      - crash\n'; done
   printf '  - steps:\n      - read: all\n'
 }
 
 shape_retries() {
   printf 'name: worst_case_retries\nsuppliers:\n  - {name: llm, scale: 3, fail_percent: 90}\n'
   printf 'actions:\n  - name: ask\n    on: input\n    on_error: {retry: {max: 99}}\n    steps:\n'
-  for ((i = 0; i < 7; ++i)); do printf '      - call: llm\n'; done
+  for ((i = 0; i < 4; ++i)); do printf '      - call: llm\n'; done
   printf '      - output\ninputs:\n'
   for ((i = 0; i < 1; ++i)); do printf '  - {key: k%s, value: %s}\n' "$i" "$i"; done
   printf 'attempts:\n  - steps:\n      - read: all\n'
@@ -58,7 +59,7 @@ shape_fanout() {
   done
   printf '  - name: a12\n    on: e12\n    steps:\n      - call: llm\n      - output\n'
   printf 'inputs:\n'
-  for ((i = 0; i < 30; ++i)); do printf '  - {key: k%s, value: %s}\n' "$i" "$i"; done
+  for ((i = 0; i < 12; ++i)); do printf '  - {key: k%s, value: %s}\n' "$i" "$i"; done
   printf 'attempts:\n  - steps:\n      - read: all\n'
 }
 
@@ -67,21 +68,24 @@ shape_subtasks() {
   printf 'suppliers:\n  - {name: llm, scale: 3}\n'
   printf 'actions:\n  - name: ask\n    on: input\n    steps:\n      - call: llm\n      - output\n'
   printf 'inputs:\n'
-  for ((i = 0; i < 2000; ++i)); do printf '  - {key: k%s, value: %s}\n' "$i" "$i"; done
-  printf 'attempts:\n  - steps:\n      - read: 1000\n      - run\n      - checkpoint: cp1\n      - complete: cp1\n'
+  for ((i = 0; i < 800; ++i)); do printf '  - {key: k%s, value: %s}\n' "$i" "$i"; done
+  printf 'attempts:\n  - steps:\n      - read: 400\n      - run\n      - checkpoint: cp1\n      - complete: cp1\n'
   printf '      - read: all\n      - run\n      - compact\n      - compact\n      - crash\n'
   printf '  - restore: cp1\n    steps:\n      - read: all\n'
 }
 
-printf '| shape | wall s | max RSS MB | verdict |\n|---|---|---|---|\n'
-for shape in "${@:-inputs calls retries fanout subtasks}"; do
+printf '| shape | wall s | CPU s (user + sys) | max RSS MB | verdict |\n|---|---|---|---|---|\n'
+shapes=("$@")
+((${#shapes[@]})) || shapes=(inputs calls retries fanout subtasks)
+for shape in "${shapes[@]}"; do
   file="$work/$shape.yaml"
   "shape_$shape" >"$file"
   /usr/bin/time -v "$durasim" run "$file" >"$work/out" 2>"$work/time" || true
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; print s}' "$work/time")
   rss=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$work/time")
+  cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$work/time")
   verdict=$(grep -Eo '^[0-9]+ runs?, .*' "$work/out" | head -1)
   [[ -z $verdict ]] && verdict=$(head -c 300 "$work/out" | tr '\n' ' ')
-  printf '| %s | %s | %s | %s |\n' "$shape" "$wall" "$rss" "$verdict"
+  printf '| %s | %s | %s | %s | %s |\n' "$shape" "$wall" "$cpu" "$rss" "$verdict"
   [[ -n ${KEEP:-} ]] && cp "$file" "$KEEP/"
 done

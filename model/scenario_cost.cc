@@ -1,6 +1,8 @@
 // The cost estimate of a scenario (scenario_cost.h).
 #include "model/scenario_cost.h"
 
+#include "model/scenario_limits.h"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -49,7 +51,7 @@ class PlanCost {
       const int64_t results = Mul(calls, action.on_error.tries_max());
       const int64_t puts = Add(2, Mul(2, results));
       total.runs = Add(total.runs, 1);
-      total.units = Add(total.units, Mul(puts, Add(1, results)));
+      total.units = Add(total.units, Add(limits::kUnitsPerActionRun, Mul(puts, Add(1, results))));
       total.time_ms = Add(total.time_ms, Add(Mul(results, call_ms_), Mul(puts, put_ms_)));
       total.results_max = std::max(total.results_max, results);
       for (const ActionStep& step : action.steps) {

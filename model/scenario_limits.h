@@ -24,8 +24,10 @@ inline constexpr int64_t kActionStepsMax = 100;  // steps of one action: calls, 
 
 // Cost (model/scenario_cost.h): what the shape of a file makes a run do.
 inline constexpr int64_t kCallResultsPerActionMax = 1'000;  // calls of one action times the tries of each
-inline constexpr int64_t kActionRunsPerInputMax = 10'000;   // action runs one input triggers (emits fan out)
-inline constexpr int64_t kWorkUnitsMax = 3'000'000;         // the whole run (about 2 us each, docs/benchmarks.md)
+inline constexpr int64_t kActionRunsPerInputMax = 1'000;    // action runs one input triggers (emits fan out)
+// Each action run also costs kUnitsPerActionRun of its own (events, tasks, trace lines).
+inline constexpr int64_t kUnitsPerActionRun = 20;
+inline constexpr int64_t kWorkUnitsMax = 1'000'000;         // the whole run (at most ~7 us of CPU each, docs/benchmarks.md)
 
 // Inputs and attempts.
 inline constexpr int64_t kInputsMax = 100'000;
