@@ -10,7 +10,7 @@
 #   calls      one action of 99 calls (kActionStepsMax), 1 input, 49 attempts each
 #              running it from the start: 1.0M units
 #   retries    one action of 4 calls with retry max 99 (400 call results), fail_percent 90: 0.64M units
-#   fanout     emits fanning out to 8,191 action runs per input, 12 inputs: 0.98M units
+#   fanout     emits fanning out to 511 action runs per input, 39 inputs: 1.0M units
 #   subtasks   64 subtasks (kParallelismMax), 1024 partitions (kPartitionsMax), 800 inputs, a
 #              checkpoint, two compactions, a restore every subtask rebuilds: 0.91M units
 set -euo pipefail
@@ -54,12 +54,12 @@ shape_fanout() {
   # ask emits e1 twice; a_i on e_i emits e_{i+1} twice: 2 + 4 + ... runs.
   header fanout 1
   printf 'actions:\n  - name: a0\n    on: input\n    steps:\n      - emit: e1\n      - emit: e1\n'
-  for ((i = 1; i < 12; ++i)); do
+  for ((i = 1; i < 8; ++i)); do
     printf '  - name: a%s\n    on: e%s\n    steps:\n      - emit: e%s\n      - emit: e%s\n' "$i" "$i" "$((i + 1))" "$((i + 1))"
   done
-  printf '  - name: a12\n    on: e12\n    steps:\n      - call: llm\n      - output\n'
+  printf '  - name: a8\n    on: e8\n    steps:\n      - call: llm\n      - output\n'
   printf 'inputs:\n'
-  for ((i = 0; i < 12; ++i)); do printf '  - {key: k%s, value: %s}\n' "$i" "$i"; done
+  for ((i = 0; i < 39; ++i)); do printf '  - {key: k%s, value: %s}\n' "$i" "$i"; done
   printf 'attempts:\n  - steps:\n      - read: all\n'
 }
 
