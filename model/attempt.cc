@@ -554,9 +554,18 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
   if (failed()) return End::kFailed;
   if (stopped()) return End::kCrashed;
   if (script_done_) return End::kFinished;
+  // The trace keeps its words (pinned hashes); the reason names the bound.
   world_.Record("attempt.stuck", end == Scheduler::RunEnd::kDeadline ? "simulated-time bound passed"
                                  : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
                                                                      : "no runnable work left");
+  stuck_reason_ =
+      end == Scheduler::RunEnd::kDeadline
+          ? fmt::format("the simulated-time bound of {} ms per attempt (RunOptions::attempt_time_bound) passed",
+                        std::chrono::duration_cast<std::chrono::milliseconds>(time_bound).count())
+      : end == Scheduler::RunEnd::kBudget
+          ? fmt::format("the handler budget of {} handlers per attempt (Scheduler::kHandlersMax) ran out",
+                        Scheduler::kHandlersMax)
+          : std::string("no runnable work was left (every task waits for something that never comes)");
   return End::kStuck;
 }
 

@@ -94,6 +94,9 @@ class Attempt {
   const std::vector<ArmedFault>& armed_faults() const { return armed_; }
   // What went wrong when Run returned kError.
   const std::string& error_message() const { return error_message_; }
+  // Why Run returned kStuck, naming the bound and its value when one was hit
+  // ("the simulated-time bound of 600000 ms per attempt (RunOptions::attempt_time_bound) passed").
+  const std::string& stuck_reason() const { return stuck_reason_; }
 
  private:
   boost::asio::awaitable<void> Drive();
@@ -187,6 +190,7 @@ class Attempt {
   Connection connection_;
   std::vector<ArmedFault> armed_;
   std::string error_message_;
+  std::string stuck_reason_;
   bool script_done_ = false;
   bool error_ = false;
 };

@@ -69,5 +69,22 @@ TEST(AttemptTest, AnExceptionEscapingACoroutineIsAnErrorNamingIt) {
       << attempt.error_message();
 }
 
+// Strategy: an attempt whose broker stays down past its simulated-time
+// bound ends stuck, and says which bound it hit and its value (the trace
+// keeps its old words: "simulated-time bound passed").
+TEST(AttemptTest, StuckNamesTheBoundAndItsValue) {
+  Scenario scenario = OneInputScenario();
+  scenario.log.delivery_timeout_ms = 1000 * 60 * 60;  // a put retries for an hour
+  AttemptStep down;
+  down.kind = AttemptStep::Kind::kBrokerDown;
+  down.duration_ms = 1000 * 60 * 30;
+  scenario.attempts[0].steps.insert(scenario.attempts[0].steps.begin(), down);
+  World world(scenario);
+  Attempt attempt(world, scenario.attempts[0], 1, ProductionParts());
+  ASSERT_EQ(attempt.Run(std::chrono::minutes(1)), Attempt::End::kStuck);
+  EXPECT_EQ(attempt.stuck_reason(),
+            "the simulated-time bound of 60000 ms per attempt (RunOptions::attempt_time_bound) passed");
+}
+
 }  // namespace
 }  // namespace durasim

@@ -17,6 +17,7 @@
 
 #include "model/observer.h"
 #include "model/scenario.h"
+#include "model/wrapping.h"
 #include "store/action_state.h"
 
 namespace durasim {
@@ -78,11 +79,5 @@ struct ActionRun {
     return found->second;
   }
 };
-
-// acc + value without signed overflow: memory reads can grow a value
-// without bound, and wrapping keeps every run defined and deterministic.
-inline int64_t WrappingAdd(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
 
 }  // namespace durasim

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "model/wrapping.h"
 #include "store/check.h"
 #include "store/hash.h"
 
@@ -56,8 +57,9 @@ SupplierOutcome Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
   }
   int64_t result;
   if (spec.scale.has_value()) {
-    // Wrapping: memory reads can grow an argument without bound.
-    result = static_cast<int64_t>(static_cast<uint64_t>(argument) * static_cast<uint64_t>(*spec.scale));
+    // Modulo 2^64 (model/wrapping.h): chained calls and memory reads grow an
+    // argument without bound, and `scale` may be any 64-bit integer.
+    result = WrappingMul(argument, *spec.scale);
   } else {
     uint64_t digest = HashString(call.function);
     digest = HashCombine(digest, HashString(call.state_key.key));
@@ -67,7 +69,7 @@ SupplierOutcome Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
     result = static_cast<int64_t>(digest % 1000);
   }
   if (spec.drifting) {
-    result = static_cast<int64_t>(static_cast<uint64_t>(result) + 1000 * static_cast<uint64_t>(invocation - 1));
+    result = WrappingAdd(result, WrappingMul(1000, invocation - 1));
   }
   return SupplierOutcome{false, result, ""};
 }

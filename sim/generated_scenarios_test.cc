@@ -1,9 +1,13 @@
 // Property-based tests over generated scenarios (rapidcheck). The budget is
 // rapidcheck's max_success, set per test in properties/CMakeLists.txt
 // through RC_PARAMS; a failure prints rapidcheck's reproduce string.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "model/scenario_cost.h"
+#include "model/scenario_limits.h"
 #include "properties/rapidcheck_choices.h"
 #include "properties/scenario_generator.h"
 #include "sim/runner.h"
@@ -53,6 +57,20 @@ TEST(GeneratedScenarios, SeedDeterminesTheRun) {
     EXPECT_EQ(RunScenario(first.scenario, RunOptions{}).trace_hash,
               RunScenario(second.scenario, RunOptions{}).trace_hash);
   }
+}
+
+// Strategy: the generator never draws past a limit of the file format
+// (model/scenario_limits.h): every scenario of explore seeds 1..3000,
+// written as YAML, parses, and its work estimate is far below the limit.
+TEST(GeneratedScenarios, ExploreSeedsStayWithinTheLimits) {
+  int64_t work_max = 0;
+  for (uint64_t seed = 1; seed <= 3000; ++seed) {
+    const Scenario scenario = GenerateFromSeed(seed).scenario;
+    Result<Scenario> parsed = ParseScenario(WriteScenarioYaml(scenario, {"generated"}), "generated.yaml");
+    ASSERT_TRUE(parsed.ok()) << "seed " << seed << ": " << parsed.status().ToString();
+    work_max = std::max(work_max, CostOf(*parsed).work_units);
+  }
+  EXPECT_LT(work_max, limits::kWorkUnitsMax / 5);  // 100,028 at seeds 1..3000
 }
 
 // Strategy: different seeds give different scenarios (the generator is not

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "model/attempt.h"
+#include "model/scenario_cost.h"
 #include "model/world.h"
 #include "properties/bounded_memory_checker.h"
 #include "properties/cancellation_checker.h"
@@ -89,14 +90,16 @@ Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, co
   OutputCollector collector;
   world.AddObserver(&collector);
   Attempt run(world, reference.attempts[0], 1, ProductionParts());
-  const Attempt::End end = run.Run(options.attempt_time_bound);
+  const Attempt::End end = run.Run(std::max(options.attempt_time_bound, AttemptTimeNeeded(reference, 1)));
   // A failing supplier is part of the world, not a fault: the run without
   // faults fails over too when an action does not handle it.
   const bool call_failed = end == Attempt::End::kFailed && !run.call_failure().empty();
   if (!call_failed && (end != Attempt::End::kFinished || !run.AllInputsFinished())) {
     return Status(StatusCode::kInternal,
                   fmt::format("the run without faults did not finish (it ended {}){}", AttemptEndName(end),
-                              end == Attempt::End::kError ? ": " + run.error_message() : std::string()));
+                              end == Attempt::End::kError   ? ": " + run.error_message()
+                              : end == Attempt::End::kStuck ? ": " + run.stuck_reason()
+                                                            : std::string()));
   }
   return Reference{collector.outputs, MemoryOf(run.keyed_states()), !call_failed};
 }
@@ -284,6 +287,7 @@ bool RunEpilogue(World& world, Attempt& attempt) {
 struct AttemptsEnd {
   bool all_finished = false;
   bool stuck = false;
+  std::string stuck_reason;  // of the first stuck attempt
   bool error = false;
   MemoryByKey final_memory;    // when all_finished
   std::string failed_by_call;  // the last attempt failed over on a durable call failure: why
@@ -298,7 +302,8 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
   for (size_t i = 0; i < scenario.attempts.size(); ++i) {
     const bool last = i + 1 == scenario.attempts.size();
     Attempt attempt(world, scenario.attempts[i], static_cast<int>(i + 1), parts);
-    const Attempt::End end = attempt.Run(options.attempt_time_bound);
+    const Attempt::End end =
+        attempt.Run(std::max(options.attempt_time_bound, AttemptTimeNeeded(scenario, static_cast<int>(i + 1))));
     world.Record("attempt.ended", AttemptEndName(end));
     report.attempt_ends.push_back(end);
     if (options.tap != nullptr) options.tap->AfterAttempt(static_cast<int>(i + 1), end, world);
@@ -314,7 +319,10 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
       ended.last_end = end;
       if (end != Attempt::End::kError) ended.unfinished = attempt.UnfinishedInputs();
     }
-    if (end == Attempt::End::kStuck) ended.stuck = true;
+    if (end == Attempt::End::kStuck && !ended.stuck) {
+      ended.stuck = true;
+      ended.stuck_reason = fmt::format("attempt {}: {}", i + 1, attempt.stuck_reason());
+    }
     if (end == Attempt::End::kError) {
       ended.error = true;
       report.error = fmt::format("attempt {} ended in error: {}", i + 1, attempt.error_message());
@@ -485,7 +493,8 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   report.trace_notes = causes.record_notes();
   if (!options.keep_topic.empty()) report.checkpoint_markers = CompletedMarkers(world, checkpoints.ids);
   if (ended.stuck) {
-    report.violations.push_back(Violation{Invariant::kLiveness, "an attempt made no progress: see attempt.stuck"});
+    report.violations.push_back(
+        Violation{Invariant::kLiveness, "an attempt made no progress (" + ended.stuck_reason + "): see attempt.stuck"});
   }
   report.unfinished_inputs = ended.unfinished;
   if (std::optional<Violation> unfinished = UnfinishedViolation(scenario, reference, ended)) {

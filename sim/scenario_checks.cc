@@ -15,6 +15,7 @@ namespace {
 
 using strict_yaml::Fail;
 using strict_yaml::Join;
+using strict_yaml::Quoted;
 using strict_yaml::PosText;
 
 // The first attempt whose steps contain `complete: <id>`, from the raw YAML:
@@ -45,7 +46,7 @@ std::optional<size_t> FindCompletionAttempt(const YAML::Node& attempts, const st
 void CheckSupplierDeclared(const std::vector<SupplierSpec>& suppliers, const std::string& name, SourcePos pos) {
   auto declared = [&](const SupplierSpec& s) { return s.name == name; };
   if (std::find_if(suppliers.begin(), suppliers.end(), declared) != suppliers.end()) return;
-  Fail(pos, fmt::format("undefined supplier '{}' in call; declared suppliers: {}", name,
+  Fail(pos, fmt::format("undefined supplier {} in call; declared suppliers: {}", Quoted(name),
                         Join(suppliers, [](const SupplierSpec& s) { return s.name; })));
 }
 

@@ -11,17 +11,19 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <sstream>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "model/key_groups.h"
 #include "model/scenario.h"
+#include "model/scenario_cost.h"
+#include "model/scenario_limits.h"
 #include "sim/scenario_checks.h"
 #include "sim/scenario_keywords.h"
 #include "sim/strict_yaml.h"
@@ -34,13 +36,12 @@ using namespace strict_yaml;  // NOLINT: the grammar is written in the reader's 
 using scenario_checks::CheckpointLedger;
 using scenario_checks::Listener;
 
-// Upper bounds: a number past them is a typo, and they keep simulated-time
-// arithmetic (now + duration) far from overflow.
-constexpr int64_t kPartitionsMax = 1024;
-constexpr int64_t kDurationMsMax = 86'400'000;  // one simulated day
-constexpr int64_t kPutRetriesMax = 100;
-constexpr int64_t kCountMax = 1'000'000;        // read counts, fault `nth`, a supplier's failing `nth`
-constexpr int64_t kRetriesMax = 100;            // `on_error: {retry: {max: ...}}`
+// Upper bounds of values: model/scenario_limits.h (one table in docs/scenarios.md).
+using limits::kCountMax;
+using limits::kDurationMsMax;
+using limits::kPartitionsMax;
+using limits::kPutRetriesMax;
+using limits::kRetriesMax;
 
 // The step keyword of `form` from `table`, its value required or refused as
 // the table says.
@@ -48,7 +49,7 @@ template <typename Kind, size_t N>
 Kind ReadStepKind(const StepForm& form, const StepKeyword<Kind> (&table)[N], std::string_view what) {
   const StepKeyword<Kind>* entry = FindStepKeyword(table, form.kind);
   if (entry == nullptr) {
-    Fail(form.pos, fmt::format("unknown {} '{}'; expected one of: {}", what, form.kind,
+    Fail(form.pos, fmt::format("unknown {} {}; expected one of: {}", what, Quoted(form.kind),
                                Join(table, [](const StepKeyword<Kind>& k) { return std::string(k.keyword); })));
   }
   if (entry->takes_value) {
@@ -66,12 +67,14 @@ class ScenarioParser {
                 {"name", "description", "seed", "perturb_seed", "mutant", "parallelism", "max_parallelism", "log", "suppliers", "actions",
                  "inputs", "attempts", "expect"});
     scenario_.name = ReadName(top.Require("name"));
-    if (const Value* v = top.Find("description")) scenario_.description = ReadString(*v);
+    if (const Value* v = top.Find("description")) {
+      scenario_.description = ReadString(*v, limits::kDescriptionBytesMax);
+    }
     if (const Value* v = top.Find("seed")) scenario_.seed = ReadUint64(*v);
     if (const Value* v = top.Find("perturb_seed")) scenario_.perturb_seed = ReadUint64(*v);
     if (const Value* v = top.Find("mutant")) scenario_.mutant = ReadName(*v);
     if (const Value* v = top.Find("max_parallelism")) {
-      scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, kMaxParallelismUpperBound));
+      scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, limits::kMaxParallelismMax, "kMaxParallelismMax"));
     }
     if (const Value* v = top.Find("parallelism")) scenario_.parallelism = ReadParallelism(*v);
     if (const Value* v = top.Find("log")) ParseLog(*v);
@@ -79,15 +82,40 @@ class ScenarioParser {
     PlanSpec plan = ParsePlan(top.Require("suppliers"), top.Require("actions"));
     scenario_.suppliers = std::move(plan.suppliers);
     scenario_.actions = std::move(plan.actions);
-    for (const Value& item : ReadSequence(top.Require("inputs"), "an input", false)) ParseInput(item);
+    for (const Value& item : ReadSequence(top.Require("inputs"), "an input", false, limits::kInputsMax, "kInputsMax")) {
+      ParseInput(item);
+    }
     attempts_node_.reset(top.Require("attempts").node);  // rebinds; `=` would rewrite the node
     partitions_now_ = scenario_.log.partitions;
-    for (const Value& item : ReadSequence(top.Require("attempts"), "an attempt", true)) ParseAttempt(item);
+    for (const Value& item :
+         ReadSequence(top.Require("attempts"), "an attempt", true, limits::kAttemptsMax, "kAttemptsMax")) {
+      ParseAttempt(item);
+    }
     if (const Value* v = top.Find("expect")) ParseExpect(*v);
+    CheckCost(top);
     return std::move(scenario_);
   }
 
  private:
+  // The limits on what the file's shape makes a run do (model/scenario_cost.h).
+  void CheckCost(const Mapping& top) const {
+    const ScenarioCost cost = CostOf(scenario_);
+    if (cost.action_runs_per_input > limits::kActionRunsPerInputMax) {
+      Fail(top.Require("actions").pos,
+           fmt::format("one input triggers {} action runs (emits fan out), over the limit of {} "
+                       "(kActionRunsPerInputMax, docs/scenarios.md \"Limits\")",
+                       cost.action_runs_per_input, limits::kActionRunsPerInputMax));
+    }
+    if (cost.work_units > limits::kWorkUnitsMax) {
+      Fail(top.Require("inputs").pos,
+           fmt::format("the run's estimated work is {} units ({} inputs, {} action runs each, {} attempts), over "
+                       "the limit of {} (kWorkUnitsMax, docs/scenarios.md \"Limits\"): fewer inputs, calls or "
+                       "attempts",
+                       cost.work_units, scenario_.inputs.size(), cost.action_runs_per_input, scenario_.attempts.size(),
+                       limits::kWorkUnitsMax));
+    }
+  }
+
   // --- The plan: log, suppliers, actions -----------------------------------
 
   void ParseLog(const Value& v) {
@@ -96,20 +124,20 @@ class ScenarioParser {
                  "retention_ms", "delete_retention_ms"});
     LogConfig& config = scenario_.log;
     if (const Value* f = log.Find("partitions")) {
-      config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax));
+      config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax, "kPartitionsMax"));
     }
     if (const Value* f = log.Find("linger_ms")) ReadLatencyMs(*f, config.linger_ms, config.linger_ms_max);
     if (const Value* f = log.Find("ack_latency_ms")) {
       ReadLatencyMs(*f, config.ack_latency_ms, config.ack_latency_ms_max);
     }
     if (const Value* f = log.Find("delivery_timeout_ms")) {
-      config.delivery_timeout_ms = ReadInt(*f, 1, kDurationMsMax);
+      config.delivery_timeout_ms = ReadInt(*f, 1, kDurationMsMax, "kDurationMsMax");
     }
-    if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax);
+    if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax, "kPutRetriesMax");
     if (const Value* f = log.Find("tombstones")) config.tombstones = ReadBool(*f);
-    if (const Value* f = log.Find("retention_ms")) config.retention_ms = ReadInt(*f, 0, kDurationMsMax);
+    if (const Value* f = log.Find("retention_ms")) config.retention_ms = ReadInt(*f, 0, kDurationMsMax, "kDurationMsMax");
     if (const Value* f = log.Find("delete_retention_ms")) {
-      config.delete_retention_ms = ReadInt(*f, 0, kDurationMsMax);
+      config.delete_retention_ms = ReadInt(*f, 0, kDurationMsMax, "kDurationMsMax");
     }
   }
 
@@ -117,13 +145,13 @@ class ScenarioParser {
   // run draws from (model/perturbation.h); a run without --perturb takes min.
   static void ReadLatencyMs(const Value& v, int64_t& min, std::optional<int64_t>& max) {
     if (!v.node.IsMap()) {
-      min = ReadInt(v, 0, kDurationMsMax);
+      min = ReadInt(v, 0, kDurationMsMax, "kDurationMsMax");
       return;
     }
     Mapping range(v, {"min", "max"});
-    min = ReadInt(range.Require("min"), 0, kDurationMsMax);
+    min = ReadInt(range.Require("min"), 0, kDurationMsMax, "kDurationMsMax");
     const Value& upper = range.Require("max");
-    max = ReadInt(upper, 0, kDurationMsMax);
+    max = ReadInt(upper, 0, kDurationMsMax, "kDurationMsMax");
     if (*max < min) {
       Fail(upper.pos, fmt::format("expected a max >= its min ({}) in the range of {}, got {}", min, v.what, *max));
     }
@@ -148,7 +176,9 @@ class ScenarioParser {
 
   static std::vector<SupplierSpec> ParseSuppliers(const Value& v, PlanNames& names) {
     std::vector<SupplierSpec> suppliers;
-    for (const Value& item : ReadSequence(v, "a supplier", true)) suppliers.push_back(ParseSupplier(item, names));
+    for (const Value& item : ReadSequence(v, "a supplier", true, limits::kSuppliersMax, "kSuppliersMax")) {
+      suppliers.push_back(ParseSupplier(item, names));
+    }
     return suppliers;
   }
 
@@ -156,7 +186,9 @@ class ScenarioParser {
   static std::vector<ActionSpec> ParseActions(const Value& v, const std::vector<SupplierSpec>& suppliers,
                                               PlanNames& names) {
     std::vector<ActionSpec> actions;
-    for (const Value& item : ReadSequence(v, "an action", true)) actions.push_back(ParseAction(item, suppliers, names));
+    for (const Value& item : ReadSequence(v, "an action", true, limits::kActionsMax, "kActionsMax")) {
+      actions.push_back(ParseAction(item, suppliers, names));
+    }
     scenario_checks::CheckListenersHaveEmitters(actions, names.listeners);
     scenario_checks::CheckNoEmitCycles(actions);
     return actions;
@@ -172,7 +204,7 @@ class ScenarioParser {
     if (const Value* f = map.Find("latency_ms")) ReadLatencyMs(*f, supplier.latency_ms, supplier.latency_ms_max);
     if (const Value* f = map.Find("fails")) {
       Mapping fails(*f, {"nth"});
-      supplier.fails_nth = ReadInt(fails.Require("nth"), 1, kCountMax);
+      supplier.fails_nth = ReadInt(fails.Require("nth"), 1, kCountMax, "kCountMax");
     }
     if (const Value* f = map.Find("fail_percent")) supplier.fail_percent = ReadInt(*f, 0, 100);
     return supplier;
@@ -201,8 +233,18 @@ class ScenarioParser {
       names.listeners.push_back(Listener{action.name, type, entry.pos});
     }
     if (const Value* f = map.Find("on_error")) action.on_error = ReadOnError(*f);
-    for (const Value& item : ReadSequence(map.Require("steps"), "an action step", true)) {
+    for (const Value& item :
+         ReadSequence(map.Require("steps"), "an action step", true, limits::kActionStepsMax, "kActionStepsMax")) {
       action.steps.push_back(ParseActionStep(item, suppliers));
+    }
+    const auto calls = std::count_if(action.steps.begin(), action.steps.end(),
+                                     [](const ActionStep& step) { return step.kind == ActionStep::Kind::kCall; });
+    if (calls * action.on_error.tries_max() > limits::kCallResultsPerActionMax) {
+      Fail(v.pos, fmt::format("action '{}' can hold {} call results ({} calls, {} tries each), over the limit of {} "
+                              "(kCallResultsPerActionMax, docs/scenarios.md \"Limits\"): a state record holds every "
+                              "call, so its puts grow with the square of its calls",
+                              action.name, calls * action.on_error.tries_max(), calls, action.on_error.tries_max(),
+                              limits::kCallResultsPerActionMax));
     }
     return action;
   }
@@ -214,7 +256,7 @@ class ScenarioParser {
       Mapping on_error(v, {"retry"});
       Mapping retry(on_error.Require("retry"), {"max"});
       handling.kind = OnError::kRetry;
-      handling.retries_max = ReadInt(retry.Require("max"), 1, kRetriesMax);
+      handling.retries_max = ReadInt(retry.Require("max"), 1, kRetriesMax, "kRetriesMax");
       return handling;
     }
     const std::optional<OnError> kind = v.node.IsScalar() ? ParseName<OnError>(v.node.Scalar()) : std::nullopt;
@@ -279,7 +321,7 @@ class ScenarioParser {
     const Value& from = arg.Require("from");
     const std::string name = ReadString(from);
     if (std::optional<ArgSource> source = ParseName<ArgSource>(name)) return *source;
-    Fail(from.pos, fmt::format("unknown argument source '{}' for 'from'; expected one of: {}", name,
+    Fail(from.pos, fmt::format("unknown argument source {} for 'from'; expected one of: {}", Quoted(name),
                                NameList<ArgSource>()));
   }
 
@@ -313,7 +355,8 @@ class ScenarioParser {
       attempt.restore = ReadName(*restore);
       checkpoints_.CheckRestore(*attempt.restore, restore->pos, scenario_.attempts.size(), attempts_node_);
     }
-    for (const Value& item : ReadSequence(map.Require("steps"), "an attempt step", false)) {
+    for (const Value& item :
+         ReadSequence(map.Require("steps"), "an attempt step", false, limits::kAttemptStepsMax, "kAttemptStepsMax")) {
       attempt.steps.push_back(ParseAttemptStep(item));
     }
     scenario_.attempts.push_back(std::move(attempt));
@@ -322,6 +365,9 @@ class ScenarioParser {
   // A parallelism: at least 1 and at most the max parallelism (Flink: every
   // subtask owns at least one key group).
   int32_t ReadParallelism(const Value& v) const {
+    if (scenario_.max_parallelism > limits::kParallelismMax) {
+      return static_cast<int32_t>(ReadInt(v, 1, limits::kParallelismMax, "kParallelismMax"));
+    }
     return static_cast<int32_t>(ReadInt(v, 1, scenario_.max_parallelism));
   }
 
@@ -411,12 +457,12 @@ class ScenarioParser {
       case AttemptStep::Kind::kCrash:
       case AttemptStep::Kind::kRecreateTopic:
       case AttemptStep::Kind::kCompact: break;
-      case AttemptStep::Kind::kRunFor: step.duration_ms = ReadInt(*form.arg, 1, kDurationMsMax); break;
+      case AttemptStep::Kind::kRunFor: step.duration_ms = ReadInt(*form.arg, 1, kDurationMsMax, "kDurationMsMax"); break;
       case AttemptStep::Kind::kArm: ParseArm(*form.arg, step); break;
       case AttemptStep::Kind::kBrokerDown:
       case AttemptStep::Kind::kSlowFetch: {
         Mapping window(*form.arg, {"for_ms"});
-        step.duration_ms = ReadInt(window.Require("for_ms"), 1, kDurationMsMax);
+        step.duration_ms = ReadInt(window.Require("for_ms"), 1, kDurationMsMax, "kDurationMsMax");
         break;
       }
       case AttemptStep::Kind::kCorrupt: ParseCorrupt(*form.arg, step); break;
@@ -424,7 +470,7 @@ class ScenarioParser {
       case AttemptStep::Kind::kForeign: ParseForeign(*form.arg, step); break;
       case AttemptStep::Kind::kAddPartitions: {
         Value added{form.arg->node, form.arg->pos, "'add_partitions' (how many partitions are added)"};
-        step.count = ReadInt(added, 1, kPartitionsMax - partitions_now_);
+        step.count = ReadInt(added, 1, kPartitionsMax - partitions_now_, "kPartitionsMax");
         partitions_now_ += static_cast<int32_t>(step.count);
         break;
       }
@@ -435,7 +481,7 @@ class ScenarioParser {
   static int64_t ReadCount(const Value& v) {
     if (v.node.IsScalar() && v.node.Scalar() == "all") return -1;
     Value count{v.node, v.pos, "'read' (or 'all')"};
-    return ReadInt(count, 1, kCountMax);
+    return ReadInt(count, 1, kCountMax, "kCountMax");
   }
 
   // `complete: <id>` or `complete: {id: <id>, notify: false}` (completed
@@ -453,7 +499,7 @@ class ScenarioParser {
   void ParseArm(const Value& arg, AttemptStep& step) const {
     Mapping arm(arg, {"fault", "nth", "subtask", "put", "key", "seq", "action", "call"});
     step.fault = ReadFault(arm.Require("fault"));
-    if (const Value* nth = arm.Find("nth")) step.nth = ReadInt(*nth, 1, kCountMax);
+    if (const Value* nth = arm.Find("nth")) step.nth = ReadInt(*nth, 1, kCountMax, "kCountMax");
     if (const Value* subtask = arm.Find("subtask")) {
       step.subtask = static_cast<int32_t>(ReadInt(*subtask, 0, parallelism_ - 1));
     }
@@ -479,14 +525,14 @@ class ScenarioParser {
       select.key = ReadBytes(*key);
       const bool known = std::any_of(scenario_.inputs.begin(), scenario_.inputs.end(),
                                      [&](const InputSpec& input) { return input.key == *select.key; });
-      if (!known) Fail(key->pos, fmt::format("no input has key {:?}: a fault aimed at it could never fire", *select.key));
+      if (!known) Fail(key->pos, fmt::format("no input has key {}: a fault aimed at it could never fire", Quoted(*select.key, '"')));
     }
-    if (const Value* seq = arm.Find("seq")) select.seq = ReadInt(*seq, 1, kCountMax);
+    if (const Value* seq = arm.Find("seq")) select.seq = ReadInt(*seq, 1, kCountMax, "kCountMax");
     if (const Value* action = arm.Find("action")) {
       select.action = ReadString(*action);
       const bool known = std::any_of(scenario_.actions.begin(), scenario_.actions.end(),
                                      [&](const ActionSpec& a) { return a.name == *select.action; });
-      if (!known) Fail(action->pos, fmt::format("no action is named '{}'", *select.action));
+      if (!known) Fail(action->pos, fmt::format("no action is named {}", Quoted(*select.action)));
     }
     if (const Value* call = arm.Find("call")) {
       if (select.put && select.put != PutPoint::kPending && select.put != PutPoint::kResult) {
@@ -494,7 +540,7 @@ class ScenarioParser {
                                     "pending or result",
                                     NameOf(*select.put)));
       }
-      select.call = static_cast<int32_t>(ReadInt(*call, 0, kCountMax));
+      select.call = static_cast<int32_t>(ReadInt(*call, 0, kCountMax, "kCountMax"));
     }
   }
 
@@ -528,7 +574,7 @@ class ScenarioParser {
   static PutPoint ReadPut(const Value& v, FaultKind fault) {
     const std::string name = ReadString(v);
     std::optional<PutPoint> put = ParseName<PutPoint>(name);
-    if (!put) Fail(v.pos, fmt::format("unknown put '{}'; expected one of: {}", name, NameList<PutPoint>()));
+    if (!put) Fail(v.pos, fmt::format("unknown put {}; expected one of: {}", Quoted(name), NameList<PutPoint>()));
     // Tombstones and cleanup records are sent without waiting: nothing
     // waits for one to cancel, and no acknowledgement reaches anyone, lost
     // or not.
@@ -545,7 +591,7 @@ class ScenarioParser {
   static FaultKind ReadFault(const Value& v) {
     std::string name = ReadString(v);
     if (std::optional<FaultKind> kind = ParseName<FaultKind>(name)) return *kind;
-    Fail(v.pos, fmt::format("unknown fault kind '{}'; expected one of: {}", name, NameList<FaultKind>()));
+    Fail(v.pos, fmt::format("unknown fault kind {}; expected one of: {}", Quoted(name), NameList<FaultKind>()));
   }
 
   void ParseCorrupt(const Value& arg, AttemptStep& step) const {
@@ -644,7 +690,7 @@ class ScenarioParser {
       for (const Value& item : ReadSequence(*f, "an 'attempts' entry", false)) {
         const std::string name = ReadString(item);
         if (!IsAttemptEndName(name)) {
-          Fail(item.pos, fmt::format("unknown attempt end '{}'; expected one of: {}", name, AttemptEndNames()));
+          Fail(item.pos, fmt::format("unknown attempt end {}; expected one of: {}", Quoted(name), AttemptEndNames()));
         }
         expect.attempt_ends.push_back(name);
       }
@@ -685,7 +731,7 @@ class ScenarioParser {
       const Value key{it->first, PosOf(it->first.Mark()), "a supplier name"};
       const Value count = ValueOf(it->first, it->second);
       const std::string name = ReadString(key);
-      if (!KnownSupplier(name)) Fail(key.pos, fmt::format("no supplier is named '{}'", name));
+      if (!KnownSupplier(name)) Fail(key.pos, fmt::format("no supplier is named {}", Quoted(name)));
       expect.calls_by_supplier[name] = ReadInt(count, 0, kInt64Max);
     }
   }
@@ -719,7 +765,7 @@ class ScenarioParser {
   static ExpectedVerdict ReadVerdict(const Value& v) {
     const std::string name = ReadString(v);
     std::optional<ExpectedVerdict> verdict = ParseExpectedVerdict(name);
-    if (!verdict) Fail(v.pos, fmt::format("unknown verdict '{}'; expected one of: {}", name, ExpectedVerdictNames()));
+    if (!verdict) Fail(v.pos, fmt::format("unknown verdict {}; expected one of: {}", Quoted(name), ExpectedVerdictNames()));
     return *verdict;
   }
 
@@ -740,12 +786,23 @@ Status ErrorAt(const std::string& path, SourcePos pos, const std::string& messag
 Result<Scenario> ParseScenario(const std::string& yaml_text, const std::string& path) {
   // yaml-cpp reports everything by exception; none may leave this function.
   try {
+    if (static_cast<int64_t>(yaml_text.size()) > limits::kFileBytesMax) {
+      Fail(SourcePos{1, 1}, fmt::format("the file is {} bytes long, over the limit of {} (kFileBytesMax, "
+                                        "docs/scenarios.md \"Limits\")",
+                                        yaml_text.size(), limits::kFileBytesMax));
+    }
+    CheckPrintable(yaml_text);
     CheckSingleDocument(yaml_text);
-    Scenario scenario = ScenarioParser().Parse(YAML::Load(yaml_text));
+    const YAML::Node root = YAML::Load(yaml_text);
+    CheckNestingDepth(root);
+    Scenario scenario = ScenarioParser().Parse(root);
     scenario.path = path;
     return scenario;
   } catch (const ParseError& error) {
     return ErrorAt(path, error.pos, error.message);
+  } catch (const YAML::DeepRecursion& error) {
+    // yaml-cpp's own guard stops nesting far past ours while it parses.
+    return ErrorAt(path, PosOf(error.mark), NestingTooDeepMessage());
   } catch (const YAML::Exception& error) {
     return ErrorAt(path, PosOf(error.mark), "invalid YAML: " + error.msg);
   } catch (const std::exception& error) {
@@ -764,10 +821,12 @@ Result<Scenario> LoadScenarioFile(const std::string& path) {
                                                      error ? error.message() : "not a regular file"));
   }
   std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (!file || !text) return Status(StatusCode::kNotFound, fmt::format("{}: cannot read scenario file", path));
-  return ParseScenario(text.str(), path);
+  if (!file) return Status(StatusCode::kNotFound, fmt::format("{}: cannot read scenario file", path));
+  // Not `text << file.rdbuf()`: on an empty file that inserts nothing and
+  // fails, and an empty file is a scenario error at 1:1, not unreadable.
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) return Status(StatusCode::kNotFound, fmt::format("{}: cannot read scenario file", path));
+  return ParseScenario(text, path);
 }
 
 }  // namespace durasim

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "model/scenario.h"
+#include "model/scenario_limits.h"
 #include "sim/scenario_parser.h"
 #include "sim/scenario_writer.h"
 
@@ -522,6 +523,133 @@ attempts:
     EXPECT_EQ(again->attempts[0].steps[i].partition, steps[i].partition);
     EXPECT_EQ(again->attempts[0].steps[i].foreign, steps[i].foreign) << i;
   }
+}
+
+// --- Parser edges (issue 16 part 6) and limits (part 2) -------------------
+
+// Strategy: a file with nothing in it, only whitespace or only comments is
+// one empty YAML value: the promised "got an empty value" at 1:1, from the
+// string and from a 0-byte file on disk (which once gave "cannot read").
+TEST(ScenarioParserTest, AnEmptyFileIsAnEmptyValueAt1To1) {
+  for (const char* text : {"", "   \n\n\t\n", "# only a comment\n\n# and another\n"}) {
+    SCOPED_TRACE(::testing::PrintToString(text));
+    ExpectErrorAt(ParseScenario(text, "empty.yaml"), "empty.yaml", 1, 1,
+                  "expected a mapping for the scenario, got an empty value");
+  }
+  const fs::path path = fs::path(::testing::TempDir()) / "durasim_zero_bytes.yaml";
+  std::ofstream(path).close();
+  ASSERT_EQ(fs::file_size(path), 0u);
+  ExpectErrorAt(LoadScenarioFile(path.string()), path.string(), 1, 1, "got an empty value");
+  fs::remove(path);
+}
+
+// Strategy: nesting past the limit has its own message, at the node that is
+// one level too deep; far past it (100,000 levels of `[`, `{` and `- `)
+// the same message comes from yaml-cpp's guard, before its recursion could
+// overflow the stack (the ASan build runs this too).
+TEST(ScenarioParserTest, NestingPastTheLimitHasItsOwnMessage) {
+  std::string nested = "name: x\ndescription: " + std::string(40, '[') + std::string(40, ']') + "\n";
+  ExpectErrorAt(ParseScenario(nested, "deep.yaml"), "deep.yaml", 2, 13 + 32,
+                "nesting deeper than 32 levels (limit kNestingDepthMax");
+  const std::string just_fits =
+      Minimal("name: minimal\n", "name: minimal\ndescription: " + std::string(30, '[') + std::string(30, ']') + "\n");
+  ExpectErrorAt(ParseScenario(just_fits, "fits.yaml"), "fits.yaml", 2, 14, "expected a string for 'description'");
+  std::string block;
+  for (int i = 0; i < 100'000; ++i) block += "- ";
+  block += "x\n";
+  for (const std::string& text :
+       {std::string(100'000, '['), std::string(100'000, '{'), block, "a: " + std::string(100'000, '[')}) {
+    Result<Scenario> result = ParseScenario(text, "very_deep.yaml");
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(result.status().message().find("nesting deeper than 32 levels"), std::string::npos)
+        << result.status().message().substr(0, 300);
+  }
+}
+
+// Strategy: an offending value is quoted up to 80 characters, then `…` and
+// its total length: a 2 MiB verdict gives a short message, not a 2 MiB one.
+TEST(ScenarioParserTest, MessagesQuoteAtMost80CharactersOfAValue) {
+  const std::string huge(2 * 1024 * 1024, 'a');
+  Result<Scenario> result = ParseScenario(Minimal("name: minimal\n", "name: minimal\nseed: " + huge + "\n"), "long.yaml");
+  ASSERT_FALSE(result.ok());
+  std::string message = result.status().message();
+  EXPECT_LT(message.size(), 300u) << message.substr(0, 500);
+  EXPECT_NE(message.find("for 'seed', got '" + std::string(80, 'a') + "…' (2097152 characters)"), std::string::npos)
+      << message.substr(0, 500);
+  // A string past its length limit is quoted the same way.
+  result = ParseScenario(Minimal("      - run\n", "      - run\nexpect: {verdict: " + huge + "}\n"), "verdict.yaml");
+  ASSERT_FALSE(result.ok());
+  message = result.status().message();
+  EXPECT_LT(message.size(), 300u) << message.substr(0, 500);
+  EXPECT_NE(message.find("got '" + std::string(80, 'a') + "…' (2097152 characters)"), std::string::npos)
+      << message.substr(0, 500);
+  // A short value stays whole, and a multi-byte character counts as one.
+  result = ParseScenario(Minimal("[input]", "[input, \"" + std::string(79, 'x') + "ü\"]"), "short.yaml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("'" + std::string(79, 'x') + "ü'"), std::string::npos)
+      << result.status().message();
+  EXPECT_EQ(result.status().message().find("characters)"), std::string::npos) << result.status().message();
+}
+
+// Strategy: a raw control character (NUL, another C0 but tab and line
+// breaks, DEL) is refused where it stands, in a plain or a quoted scalar or
+// a comment, instead of yaml-cpp reading a NUL as something else; an escape
+// that makes one inside a quoted string is refused at that string. Tab stays.
+TEST(ScenarioParserTest, ControlCharactersAreRefusedWithTheirPosition) {
+  ExpectErrorAt(ParseScenario(Minimal("name: minimal", std::string("name: mini\0mal", 14)), "nul.yaml"), "nul.yaml",
+                1, 11, "control character 0x00 in the file");
+  ExpectErrorAt(ParseScenario(Minimal("name: minimal", "name: \"mini\x01mal\""), "soh.yaml"), "soh.yaml", 1, 12,
+                "control character 0x01 in the file");
+  ExpectErrorAt(ParseScenario(Minimal("  - name: llm", "  - name: llm # \x7f"), "del.yaml"), "del.yaml", 3, 17,
+                "control character 0x7f in the file");
+  ExpectErrorAt(ParseScenario(Minimal("name: minimal", "name: \"mini\\0mal\""), "escaped.yaml"), "escaped.yaml", 1, 7,
+                "control character 0x00 at offset 4 of 'name'");
+  ExpectErrorAt(ParseScenario(Minimal("{key: a,", "{key: \"a\\x1b\","), "key.yaml"), "key.yaml", 11, 11,
+                "control character 0x1b at offset 1 of 'key'");
+  Result<Scenario> tab = ParseScenario(Minimal("name: minimal", "name: \"a\\tb\"\ndescription: \"two\\nlines\""),
+                                       "tab.yaml");
+  ASSERT_TRUE(tab.ok()) << tab.status().ToString();
+  EXPECT_EQ(tab->name, "a\tb");
+}
+
+// Strategy: each sequence limit fails at the first entry past it, naming the
+// limit; a file at the limit parses.
+TEST(ScenarioParserTest, SequencesPastTheirLimitFailAtTheFirstExtraEntry) {
+  auto inputs = [](int count) {
+    std::string text;
+    for (int i = 0; i < count; ++i) text += "  - {key: k, value: " + std::to_string(i) + "}\n";
+    return text;
+  };
+  // (kInputsMax's 100,000 inputs take seconds to parse: bench/worst_case.sh runs a file at it.)
+  ASSERT_TRUE(ParseScenario(Minimal("  - {key: a, value: 1}\n", inputs(1'000)), "at.yaml").ok());
+  std::string suppliers;
+  for (int i = 0; i < 101; ++i) suppliers += "  - name: s" + std::to_string(i) + "\n";
+  ExpectErrorAt(ParseScenario(Minimal("  - name: llm\n", "  - name: llm\n" + suppliers), "sup.yaml"), "sup.yaml",
+                3 + 100, 5, "more than 100 entries in 'suppliers' (limit kSuppliersMax");
+  std::string steps;
+  for (int i = 0; i < 101; ++i) steps += "      - output\n";
+  ExpectErrorAt(ParseScenario(Minimal("      - output\n", steps), "steps.yaml"), "steps.yaml", 9 + 99, 9,
+                "more than 100 entries in 'steps' (limit kActionStepsMax");
+}
+
+// Strategy: a value past its limit names the limit; a name past the string
+// limit quotes at most 80 characters of it.
+TEST(ScenarioParserTest, ValuesPastTheirLimitNameIt) {
+  ExpectErrorAt(ParseScenario(Minimal("name: minimal\n", "name: minimal\nlog: {partitions: 1025}\n"), "p.yaml"),
+                "p.yaml", 2, 19, "expected an integer in [1, 1024] for 'partitions', got '1025' (over the limit "
+                                  "kPartitionsMax");
+  ExpectErrorAt(ParseScenario(Minimal("name: minimal\n", "name: minimal\nparallelism: 65\nmax_parallelism: 128\n"),
+                              "par.yaml"),
+                "par.yaml", 2, 14, "expected an integer in [1, 64] for 'parallelism', got '65' (over the limit "
+                                   "kParallelismMax");
+  ExpectErrorAt(ParseScenario(Minimal("      - run\n", "      - run_ms: 86400001\n"), "ms.yaml"), "ms.yaml", 15, 17,
+                "got '86400001' (over the limit kDurationMsMax");
+  ExpectErrorAt(ParseScenario(Minimal("name: minimal", "name: " + std::string(4097, 'n')), "name.yaml"), "name.yaml",
+                1, 7, "'name' is 4097 bytes long, over the limit of 4096 (kStringBytesMax): got '" +
+                          std::string(80, 'n') + "…' (4097 characters)");
+  ExpectErrorAt(ParseScenario(std::string(limits::kFileBytesMax + 1, '#'), "big.yaml"), "big.yaml", 1, 1,
+                "over the limit of 16777216 (kFileBytesMax");
 }
 
 }  // namespace

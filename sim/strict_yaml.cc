@@ -1,6 +1,7 @@
 // Strict YAML reading for scenario files (what it accepts: strict_yaml.h).
 #include "sim/strict_yaml.h"
 
+#include "model/scenario_limits.h"
 #include "store/utf8.h"
 
 #include <fmt/format.h>
@@ -58,25 +59,111 @@ std::string PosText(SourcePos pos) { return fmt::format("{}:{}", pos.line, pos.c
 std::string Describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Scalar:
-      if (node.Tag() == "?") return fmt::format("'{}'", node.Scalar());
-      if (node.Tag() == "!") return fmt::format("the quoted string \"{}\"", node.Scalar());
-      return fmt::format("'{}' tagged {}", node.Scalar(), node.Tag());
+      if (node.Tag() == "?") return Quoted(node.Scalar());
+      if (node.Tag() == "!") return "the quoted string " + Quoted(node.Scalar(), '"');
+      return fmt::format("{} tagged {}", Quoted(node.Scalar()), Quoted(node.Tag(), '\0'));
     case YAML::NodeType::Sequence: return "a sequence";
     case YAML::NodeType::Map: return "a mapping";
     default: return "an empty value";
   }
 }
 
-Value ValueOf(const YAML::Node& key, const YAML::Node& value) {
-  SourcePos pos = value.IsNull() ? PosOf(key.Mark()) : PosOf(value.Mark());
-  return Value{value, pos, fmt::format("'{}'", key.Scalar())};
+std::string Quoted(std::string_view text, char quote) {
+  std::string out;
+  if (quote != '\0') out += quote;
+  int64_t characters = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool starts_character = (byte & 0xC0) != 0x80;  // not a UTF-8 continuation byte
+    if (starts_character) ++characters;
+    if (characters > limits::kValueShownMax) continue;  // counting on, for the total
+    if (byte < 0x20 || byte == 0x7F) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out += static_cast<char>(byte);
+    }
+  }
+  if (characters > limits::kValueShownMax) out += "…";
+  if (quote != '\0') out += quote;
+  if (characters > limits::kValueShownMax) out += fmt::format(" ({} characters)", characters);
+  return out;
 }
 
-std::string ReadString(const Value& v) {
+void CheckPrintable(const std::string& yaml_text) {
+  int line = 1;
+  int column = 1;
+  for (const char c : yaml_text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) {
+      Fail(SourcePos{line, column},
+           fmt::format("control character 0x{:02x} in the file; YAML allows only printable characters, tab and line "
+                       "breaks (write other bytes of a key as !!binary <base64>)",
+                       byte));
+    }
+    if (byte == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;  // in bytes, as yaml-cpp's marks count them
+    }
+  }
+}
+
+std::string NestingTooDeepMessage() {
+  return fmt::format("nesting deeper than {} levels (limit kNestingDepthMax; a scenario needs about 11)",
+                     limits::kNestingDepthMax);
+}
+
+void CheckNestingDepth(const YAML::Node& root) {
+  // Iterative, so that the walk itself needs no stack for deep input.
+  std::vector<std::pair<YAML::Node, int64_t>> pending{{root, 1}};
+  while (!pending.empty()) {
+    auto [node, depth] = pending.back();
+    pending.pop_back();
+    if (!node.IsSequence() && !node.IsMap()) continue;
+    if (depth > limits::kNestingDepthMax) Fail(PosOf(node.Mark()), NestingTooDeepMessage());
+    if (node.IsSequence()) {
+      for (const YAML::Node& item : node) pending.emplace_back(item, depth + 1);
+    } else {
+      for (auto it = node.begin(); it != node.end(); ++it) {
+        pending.emplace_back(it->first, depth + 1);
+        pending.emplace_back(it->second, depth + 1);
+      }
+    }
+  }
+}
+
+Value ValueOf(const YAML::Node& key, const YAML::Node& value) {
+  SourcePos pos = value.IsNull() ? PosOf(key.Mark()) : PosOf(value.Mark());
+  return Value{value, pos, Quoted(key.Scalar())};
+}
+
+namespace {
+
+void CheckLength(const Value& v, const std::string& text, int64_t bytes_max, std::string_view limit) {
+  if (static_cast<int64_t>(text.size()) > bytes_max) {
+    Fail(v.pos, fmt::format("{} is {} bytes long, over the limit of {} ({}): got {}", v.what, text.size(), bytes_max,
+                            limit, Quoted(text)));
+  }
+}
+
+}  // namespace
+
+std::string ReadString(const Value& v, int64_t bytes_max) {
   if (!v.node.IsScalar()) {
     Fail(v.pos, fmt::format("expected a string for {}, got {}", v.what, Describe(v.node)));
   }
-  return v.node.Scalar();
+  const std::string& text = v.node.Scalar();
+  CheckLength(v, text, bytes_max, bytes_max == limits::kStringBytesMax ? "kStringBytesMax" : "kDescriptionBytesMax");
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if ((byte < 0x20 && byte != '\t' && byte != '\n') || byte == 0x7F) {
+      Fail(v.pos, fmt::format("control character 0x{:02x} at offset {} of {}; a string holds printable characters, tab "
+                              "and line feed (write a key of arbitrary bytes as !!binary <base64>)",
+                              byte, i, v.what));
+    }
+  }
+  return text;
 }
 
 std::string ReadBytes(const Value& v) {
@@ -90,9 +177,11 @@ std::string ReadBytes(const Value& v) {
     }
     const std::vector<unsigned char> bytes = YAML::DecodeBase64(text);
     if (bytes.empty() && !text.empty()) {
-      Fail(v.pos, fmt::format("expected base64 after !!binary for {}, got {:?}", v.what, text.substr(0, 80)));
+      Fail(v.pos, fmt::format("expected base64 after !!binary for {}, got {}", v.what, Quoted(text, '"')));
     }
-    return std::string(bytes.begin(), bytes.end());
+    std::string decoded(bytes.begin(), bytes.end());
+    CheckLength(v, decoded, limits::kStringBytesMax, "kStringBytesMax");
+    return decoded;
   }
   std::string text = ReadString(v);
   if (const std::optional<size_t> bad = FirstInvalidUtf8(text)) {
@@ -109,13 +198,16 @@ std::string ReadName(const Value& v) {
   return name;
 }
 
-int64_t ReadInt(const Value& v, int64_t min, int64_t max) {
+int64_t ReadInt(const Value& v, int64_t min, int64_t max, std::string_view limit) {
   std::optional<int64_t> value = ParseDecimal<int64_t>(v.node);
   if (!value || *value < min || *value > max) {
     std::string expected = max != kInt64Max   ? fmt::format("an integer in [{}, {}]", min, max)
                            : min != kInt64Min ? fmt::format("an integer >= {}", min)
                                               : std::string("an integer");
-    Fail(v.pos, fmt::format("expected {} for {}, got {}", expected, v.what, Describe(v.node)));
+    const bool over_limit = value.has_value() && *value > max && !limit.empty();
+    Fail(v.pos, fmt::format("expected {} for {}, got {}{}", expected, v.what, Describe(v.node),
+                            over_limit ? fmt::format(" (over the limit {}, docs/scenarios.md \"Limits\")", limit)
+                                       : std::string()));
   }
   return *value;
 }
@@ -136,13 +228,19 @@ bool ReadBool(const Value& v) {
   Fail(v.pos, fmt::format("expected true or false for {}, got {}", v.what, Describe(v.node)));
 }
 
-std::vector<Value> ReadSequence(const Value& v, std::string_view item_what, bool non_empty) {
+std::vector<Value> ReadSequence(const Value& v, std::string_view item_what, bool non_empty, int64_t items_max,
+                                std::string_view limit) {
   if (!v.node.IsSequence()) {
     Fail(v.pos, fmt::format("expected a sequence for {}, got {}", v.what, Describe(v.node)));
   }
   if (non_empty && v.node.size() == 0) Fail(v.pos, fmt::format("expected at least one entry in {}", v.what));
   std::vector<Value> items;
   for (const YAML::Node& item : v.node) {
+    if (static_cast<int64_t>(items.size()) == items_max) {
+      Fail(PosOf(item.Mark()), fmt::format("more than {} entries in {} (limit {}, docs/scenarios.md \"Limits\"): this "
+                                           "is entry {} of {}",
+                                           items_max, v.what, limit, items_max + 1, v.node.size()));
+    }
     items.push_back(Value{item, PosOf(item.Mark()), std::string(item_what)});
   }
   return items;
@@ -162,11 +260,11 @@ void Mapping::Add(const YAML::Node& key, const YAML::Node& value, std::initializ
   }
   const std::string& name = key.Scalar();
   if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-    Fail(key_pos, fmt::format("unknown key '{}' in {}; expected one of: {}", name, what_,
+    Fail(key_pos, fmt::format("unknown key {} in {}; expected one of: {}", Quoted(name), what_,
                               Join(allowed, [](std::string_view k) { return std::string(k); })));
   }
   if (const Entry* first = FindEntry(name)) {
-    Fail(key_pos, fmt::format("duplicate key '{}' in {}; first at {}", name, what_, PosText(first->key_pos)));
+    Fail(key_pos, fmt::format("duplicate key {} in {}; first at {}", Quoted(name), what_, PosText(first->key_pos)));
   }
   entries_.push_back(Entry{name, key_pos, ValueOf(key, value)});
 }
@@ -205,11 +303,11 @@ StepForm ReadStepForm(const Value& v) {
 }
 
 void RequireBare(const StepForm& step) {
-  if (step.arg) Fail(step.pos, fmt::format("step '{}' takes no value; write `- {}`", step.kind, step.kind));
+  if (step.arg) Fail(step.pos, fmt::format("step {} takes no value; write `- {}`", Quoted(step.kind), Quoted(step.kind, '\0')));
 }
 
 const Value& RequireArg(const StepForm& step) {
-  if (!step.arg) Fail(step.pos, fmt::format("step '{}' needs a value: `{}: <value>`", step.kind, step.kind));
+  if (!step.arg) Fail(step.pos, fmt::format("step {} needs a value: `{}: <value>`", Quoted(step.kind), Quoted(step.kind, '\0')));
   return *step.arg;
 }
 

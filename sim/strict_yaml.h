@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/scenario.h"
+#include "model/scenario_limits.h"
 
 namespace durasim::strict_yaml {
 
@@ -49,6 +50,23 @@ std::string Join(const Range& range, Project project) {
 // What a node is, for "got ..." in messages: its scalar, "a sequence", ...
 std::string Describe(const YAML::Node& node);
 
+// `text` as a message quotes it: between `quote`s, control characters
+// escaped (\xNN), at most limits::kValueShownMax characters followed by
+// `…` and the total length (`'aaaa…' (2097152 characters)`), so that no
+// message echoes a whole oversized value.
+std::string Quoted(std::string_view text, char quote = '\'');
+
+// Fails at the first byte YAML does not allow in a stream (C0 controls but
+// tab, line feed and carriage return; DEL), with its line and column:
+// yaml-cpp would read a raw NUL as something else rather than refuse it.
+void CheckPrintable(const std::string& yaml_text);
+
+// Fails at the first node nested deeper than limits::kNestingDepthMax.
+void CheckNestingDepth(const YAML::Node& root);
+// The message of that failure (also for yaml-cpp's own recursion guard,
+// which stops far deeper nesting while parsing, before the stack can overflow).
+std::string NestingTooDeepMessage();
+
 // A node plus what to call it in messages ("'seed'", "an attempt step").
 // Built, never assigned: assigning a YAML::Node rewrites the node it refers to.
 struct Value {
@@ -61,18 +79,23 @@ struct Value {
 // yaml-cpp marks it at the next token, often on a later line.
 Value ValueOf(const YAML::Node& key, const YAML::Node& value);
 
-std::string ReadString(const Value& v);
+// A string scalar of at most `bytes_max` bytes; control characters but tab
+// and line feed are refused.
+std::string ReadString(const Value& v, int64_t bytes_max = limits::kStringBytesMax);
 std::string ReadName(const Value& v);
 // A byte string: `!!binary <base64>` for any bytes, or a string that must
 // be valid UTF-8 (a YAML escape such as "\xff" is a code point, not a byte).
 std::string ReadBytes(const Value& v);  // a non-empty string
-// A plain (unquoted) decimal integer in [min, max].
-int64_t ReadInt(const Value& v, int64_t min, int64_t max);
+// A plain (unquoted) decimal integer in [min, max]; `limit` names the
+// constant of model/scenario_limits.h that max is, if one is.
+int64_t ReadInt(const Value& v, int64_t min, int64_t max, std::string_view limit = "");
 uint64_t ReadUint64(const Value& v);
 // Only true/false: yaml-cpp would also read yes/no/on/off, which YAML 1.2 calls strings.
 bool ReadBool(const Value& v);
-// The items of a sequence, each called `item_what`.
-std::vector<Value> ReadSequence(const Value& v, std::string_view item_what, bool non_empty);
+// The items of a sequence, each called `item_what`; at most `items_max`
+// (a limit of model/scenario_limits.h, named `limit` in the message).
+std::vector<Value> ReadSequence(const Value& v, std::string_view item_what, bool non_empty,
+                                int64_t items_max = kInt64Max, std::string_view limit = "");
 
 // A mapping whose keys are checked: each a string from `allowed`, none twice
 // (yaml-cpp keeps a duplicate key silently and lookups see only the first).
