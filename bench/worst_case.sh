@@ -6,7 +6,7 @@
 #   bench/worst_case.sh DURASIM [SHAPE...]
 # Shapes, each just inside kWorkUnitsMax (their estimate, model/scenario_cost.h):
 #   inputs     15,000 inputs, one day-long call each, 4 checkpoints: 0.96M units
-#              (kInputsMax's 100,000 inputs are refused by the estimate: 64 units per input)
+#              (kInputsMax's 50,000 inputs are refused by the estimate: 64 units per input)
 #   calls      one action of 99 calls (kActionStepsMax), 1 input, 48 attempts each
 #              running it from the start: 1.0M units
 #   retries    one action of 4 calls with retry max 99 (400 call results), fail_percent 90: 0.64M units

@@ -11,7 +11,7 @@
 namespace durasim::limits {
 
 // Shape of the file.
-inline constexpr int64_t kFileBytesMax = 16 * 1024 * 1024;  // a scenario file
+inline constexpr int64_t kFileBytesMax = 2 * 1024 * 1024;  // a scenario file
 inline constexpr int64_t kNestingDepthMax = 32;         // collections inside collections (a scenario needs about 11)
 inline constexpr int64_t kValueShownMax = 80;           // characters of an offending value a message quotes
 inline constexpr int64_t kStringBytesMax = 4096;        // a name, a key, a checkpoint id, a memory slot
@@ -30,7 +30,7 @@ inline constexpr int64_t kUnitsPerActionRun = 20;
 inline constexpr int64_t kWorkUnitsMax = 1'000'000;         // the whole run (at most ~7 us of CPU each, docs/benchmarks.md)
 
 // Inputs and attempts.
-inline constexpr int64_t kInputsMax = 100'000;
+inline constexpr int64_t kInputsMax = 50'000;
 inline constexpr int64_t kAttemptsMax = 100;
 inline constexpr int64_t kAttemptStepsMax = 1'000;  // steps of one attempt's script
 inline constexpr int64_t kPartitionsMax = 1024;     // the topic's, after every add_partitions

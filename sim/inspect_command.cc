@@ -198,7 +198,9 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
   if (!client.ok()) {
     err << fmt::format("durasim: inspect: topic {:?} on {}: {}\n", options.topic, options.bootstrap_servers,
                        client.status().ToString());
-    return kExitError;
+    // A broker that is not there is infrastructure (sim/exit_codes.h); a
+    // topic that is not there is the user's input.
+    return client.status().code() == StatusCode::kUnavailable ? kExitInfra : kExitError;
   }
   Result<std::vector<PartitionOffsets>> offsets = (*client)->Offsets();
   if (!offsets.ok()) {

@@ -11,9 +11,9 @@
 //                   [--check-determinism] [--require-coverage] [BACKEND]
 //   durasim replay --seed S [--mutant M] [--trace] [TRACE] [--write FILE] [BACKEND]
 //     BACKEND: [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT] [--compare-model]
+//              [--broker-check-s T] [--infra-errors-max N]
 //     TRACE: [--trace-raw] [--trace-failing] [--trace-key K] [--trace-attempt N] [--trace-subtask S]
 //            (explore takes --trace-failing and the filters)
-//              [--broker-check-s T] [--infra-errors-max N]
 //   durasim shrink FILE [--out FILE] [--shrink-budget-s T] [BACKEND]
 //   durasim merge-reports --out FILE REPORT...
 //   durasim mutants-list
@@ -108,7 +108,8 @@ struct TraceFlags {
   bool raw = false;      // --trace-raw: the lines exactly as hashed
   bool failing = false;  // --trace-failing: only runs that were not as expected
   TraceFilter filter;
-  bool wanted() const { return print || raw || failing; }
+  // A filter alone asks for the trace it filters.
+  bool wanted() const { return print || raw || failing || filter.any(); }
 };
 
 // Prints `report`'s trace as `flags` ask (nothing for a run that was as
@@ -237,6 +238,12 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
   }
   if (flags.perturb_seed) {
     for (Scenario& scenario : scenarios) scenario.perturb_seed = flags.perturb_seed;
+  }
+  if (!flags.timeline.empty() && !flags.timeline.ends_with(".svg") && !flags.timeline.ends_with(".html") &&
+      !flags.timeline.ends_with(".htm")) {
+    std::cerr << "durasim: --timeline writes SVG (.svg) or a self-contained HTML page (.html, .htm), not '"
+              << flags.timeline << "'\n";
+    return kExitUsage;
   }
   if (!flags.timeline.empty() && scenarios.size() != 1) {
     std::cerr << "durasim: --timeline draws one run: give one scenario file, not " << scenarios.size() << "\n";
@@ -678,10 +685,22 @@ int ExploreCommand(Cli& cli) {
                                                                        cli.sweep.infra_errors_max})) {
     return *stop;
   }
-  if (!cli.explore_trace.failing) return RunSweep(cli.sweep);
+  if (!cli.explore_trace.failing) {
+    if (cli.explore_trace.filter.any() || cli.explore_trace.print || cli.explore_trace.raw) {
+      std::cerr << "durasim: explore prints traces only with --trace-failing (the filters and --trace-raw shape "
+                   "those traces)\n";
+      return kExitUsage;
+    }
+    return RunSweep(cli.sweep);
+  }
   // --trace-failing: each failing seed again (a seed's run is the same
-  // whichever worker ran it), its trace after the summary.
+  // whichever worker ran it), its trace after the summary; not after an
+  // interrupt or an infrastructure stop (each rerun would wait on it).
   return RunSweep(cli.sweep, [&cli](const SweepResult& result) {
+    if (result.interrupted || Interrupted() || !result.infra_stop.empty()) {
+      std::cout << "--trace-failing: no traces (the sweep was stopped)\n";
+      return;
+    }
     constexpr size_t kTracedMax = 10;
     size_t traced = 0, failing = 0;
     for (const SeedResult& seed : result.seeds) {

@@ -568,21 +568,21 @@ TEST(ScenarioParserTest, NestingPastTheLimitHasItsOwnMessage) {
 }
 
 // Strategy: an offending value is quoted up to 80 characters, then `…` and
-// its total length: a 2 MiB verdict gives a short message, not a 2 MiB one.
+// its total length: a 1 MiB verdict gives a short message, not a 1 MiB one.
 TEST(ScenarioParserTest, MessagesQuoteAtMost80CharactersOfAValue) {
-  const std::string huge(2 * 1024 * 1024, 'a');
+  const std::string huge(1024 * 1024, 'a');
   Result<Scenario> result = ParseScenario(Minimal("name: minimal\n", "name: minimal\nseed: " + huge + "\n"), "long.yaml");
   ASSERT_FALSE(result.ok());
   std::string message = result.status().message();
   EXPECT_LT(message.size(), 300u) << message.substr(0, 500);
-  EXPECT_NE(message.find("for 'seed', got '" + std::string(80, 'a') + "…' (2097152 characters)"), std::string::npos)
+  EXPECT_NE(message.find("for 'seed', got '" + std::string(80, 'a') + "…' (1048576 characters)"), std::string::npos)
       << message.substr(0, 500);
   // A string past its length limit is quoted the same way.
   result = ParseScenario(Minimal("      - run\n", "      - run\nexpect: {verdict: " + huge + "}\n"), "verdict.yaml");
   ASSERT_FALSE(result.ok());
   message = result.status().message();
   EXPECT_LT(message.size(), 300u) << message.substr(0, 500);
-  EXPECT_NE(message.find("got '" + std::string(80, 'a') + "…' (2097152 characters)"), std::string::npos)
+  EXPECT_NE(message.find("got '" + std::string(80, 'a') + "…' (1048576 characters)"), std::string::npos)
       << message.substr(0, 500);
   // A short value stays whole, and a multi-byte character counts as one.
   result = ParseScenario(Minimal("[input]", "[input, \"" + std::string(79, 'x') + "ü\"]"), "short.yaml");
@@ -621,7 +621,7 @@ TEST(ScenarioParserTest, SequencesPastTheirLimitFailAtTheFirstExtraEntry) {
     for (int i = 0; i < count; ++i) text += "  - {key: k, value: " + std::to_string(i) + "}\n";
     return text;
   };
-  // (kInputsMax's 100,000 inputs take seconds to parse: bench/worst_case.sh runs a file at it.)
+  // (kInputsMax's 50,000 inputs take seconds to parse: bench/worst_case.sh runs a file at it.)
   ASSERT_TRUE(ParseScenario(Minimal("  - {key: a, value: 1}\n", inputs(1'000)), "at.yaml").ok());
   std::string suppliers;
   for (int i = 0; i < 101; ++i) suppliers += "  - name: s" + std::to_string(i) + "\n";
@@ -649,7 +649,7 @@ TEST(ScenarioParserTest, ValuesPastTheirLimitNameIt) {
                 1, 7, "'name' is 4097 bytes long, over the limit of 4096 (kStringBytesMax): got '" +
                           std::string(80, 'n') + "…' (4097 characters)");
   ExpectErrorAt(ParseScenario(std::string(limits::kFileBytesMax + 1, '#'), "big.yaml"), "big.yaml", 1, 1,
-                "over the limit of 16777216 (kFileBytesMax");
+                "over the limit of 2097152 (kFileBytesMax");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -48,6 +49,17 @@ std::string Field(const std::string& detail, const std::string& name) {
   const size_t from = at + tag.size();
   const size_t end = detail.find(' ', from);
   return detail.substr(from, end == std::string::npos ? std::string::npos : end - from);
+}
+
+// A line's `subtask=N`, when it has one that is a subtask number; a key
+// that holds " subtask=" in its quoted text is no subtask (the recorder
+// only watches: it never fails a run).
+std::optional<int> SubtaskField(const std::string& detail) {
+  const std::string text = Field(detail, "subtask");
+  int subtask = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), subtask);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || subtask < 0) return std::nullopt;
+  return subtask;
 }
 
 std::string Shorten(const std::string& text, size_t width) {
@@ -154,12 +166,12 @@ void TimelineRecorder::OnOutput(int64_t input_offset, int64_t /*index*/, int64_t
 void TimelineRecorder::ReadTrace(const Trace& trace) {
   for (size_t i = trace_read_; i < trace.size(); ++i) {
     const TraceLine line = Split(trace.line(i));
-    const std::string subtask = Field(line.detail, "subtask");
-    const int lane = subtask.empty() ? 0 : std::stoi(subtask);
+    const std::optional<int> subtask = SubtaskField(line.detail);
+    const int lane = subtask.value_or(0);
     if (line.kind == "fault.fired") {
       const std::string put = Field(line.detail, "put");
       Add(TimelineEvent::Kind::kFault, i, lane, "fault\n" + Shorten(Field(line.detail, "fault"), 11));
-      timeline_.events.back().all_subtasks = subtask.empty();
+      timeline_.events.back().all_subtasks = !subtask.has_value();
       if (!put.empty()) timeline_.events.back().label += "\n@" + put;
     } else if (line.kind == "crash") {
       Add(TimelineEvent::Kind::kCrash, i, 0, "crash").all_subtasks = true;
@@ -170,7 +182,7 @@ void TimelineRecorder::ReadTrace(const Trace& trace) {
     } else if (kLogEvents.count(line.kind) != 0) {
       const size_t dot = line.kind.find('.');
       Add(TimelineEvent::Kind::kLog, i, lane, Shorten(dot == std::string::npos ? line.kind : line.kind.substr(dot + 1), 11))
-          .all_subtasks = subtask.empty();
+          .all_subtasks = !subtask.has_value();
     }
   }
   for (TimelineEvent& event : timeline_.events) {
@@ -178,8 +190,7 @@ void TimelineRecorder::ReadTrace(const Trace& trace) {
     event.title = trace.line(event.trace_index);
     const TraceLine line = Split(event.title);
     if (event.kind == TimelineEvent::Kind::kRestore) {
-      const std::string subtask = Field(line.detail, "subtask");
-      if (!subtask.empty()) event.subtask = std::stoi(subtask);
+      if (const std::optional<int> subtask = SubtaskField(line.detail)) event.subtask = *subtask;
     }
     if (event.kind == TimelineEvent::Kind::kRestore) {
       event.label = Shorten(Field(line.detail, "checkpoint"), 9) + (event.bad ? "\nrejected" : "\nrestored");

@@ -132,6 +132,17 @@ check(len(written) == 1, f"mutants: {len(written)} failure files\n{out}{err}")
 for yaml in written:
     check(yaml.with_suffix(".svg").exists(), f"no timeline beside {yaml.name}")
 
+# The recorder only watches: a key whose text holds " subtask=" (read off
+# trace lines) neither fails the run nor changes its verdict.
+legacy = (SOURCE / "scenarios/negative/legacy_end_offset_marker_once.yaml").read_text()
+tricky = WORK / "key_with_subtask_text.yaml"
+tricky.write_text(legacy.replace("key: a,", 'key: "a subtask=z",', 1))
+check("subtask=z" in tricky.read_text(), "the legacy file no longer has `key: a,` to replace")
+code, out, err = durasim("run", tricky, "--timeline", WORK / "tricky.svg", "--dump-log")
+check(code == 0 and "1 as expected" in out, f"a key holding ' subtask=' broke the timeline: {code}\n{out[-800:]}{err}")
+code, out, err = durasim("run", tricky, "--timeline", WORK / "tricky.png")
+check(code == 2 and "--timeline writes SVG" in err, f"--timeline x.png: {code} {err}")
+
 if failures:
     print(f"{len(failures)} checks failed")
     sys.exit(1)

@@ -108,8 +108,9 @@ class Sweep {
     if (!shrink) {
       header.back() = Interrupted() ? "not shrunk (the sweep was interrupted)"
                                     : "not shrunk (the sweep shrinks its first failures only)";
-      if (Write(path, failing, header)) result.failure_file = path;
-      WriteTimelineBeside(path, failing);
+      const bool written = Write(path, failing, header);
+      if (written) result.failure_file = path;
+      if (written && !Interrupted()) WriteTimelineBeside(path, failing);
       NoteUnwritten(result, path);
       return;
     }
@@ -125,8 +126,11 @@ class Sweep {
                                  shrunk.candidates_tried, shrunk.candidates_kept,
                                  shrunk.budget_exhausted ? stopped : "", shrunk.scenario.attempts.size(),
                                  shrunk.scenario.inputs.size()));
-    if (Write(path, shrunk.scenario, header)) result.failure_file = path;
-    WriteTimelineBeside(path, shrunk.scenario);
+    const bool written = Write(path, shrunk.scenario, header);
+    if (written) result.failure_file = path;
+    // The picture costs one more run: not after an interrupt, and only
+    // beside a file that was written.
+    if (written && !Interrupted()) WriteTimelineBeside(path, shrunk.scenario);
     NoteUnwritten(result, path);
   }
 
