@@ -269,17 +269,22 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
                                                      : RunScenario(scenario, options)};
     RunReport& report = run.report;
     guard.AfterRun(report.verdict, report.error);
-    PrintTrace(report, scenario, flags.trace, "trace of " + report.scenario + ":");
-    if (!options.keep_topic.empty()) PrintKeptTopic(report, options);
-    if (flags.dump_log) std::cout << "log of " << report.scenario << ":\n" << run.log_dump;
-    if (!flags.timeline.empty() && recorded) {
+    const bool infra = report.verdict == Verdict::kInfra;
+    if (infra && (flags.trace.wanted() || flags.dump_log || !flags.timeline.empty())) {
+      // Not the store's run: nothing of it to show (docs/backends.md).
+      std::cout << report.scenario << ": infra, not traced, no log, no timeline: " << report.error << "\n";
+    }
+    if (!infra) PrintTrace(report, scenario, flags.trace, "trace of " + report.scenario + ":");
+    if (!options.keep_topic.empty() && !infra) PrintKeptTopic(report, options);
+    if (flags.dump_log && !infra) std::cout << "log of " << report.scenario << ":\n" << run.log_dump;
+    if (!flags.timeline.empty() && recorded && !infra) {
       WriteReport(flags.timeline, RenderTimelineFor(flags.timeline, LayOutTimeline(run.timeline), run.timeline.title),
                   unwritten);
       if (std::find(unwritten.begin(), unwritten.end(), flags.timeline) == unwritten.end()) {
         std::cout << "timeline: " << flags.timeline << "\n";
       }
     } else if (!flags.timeline.empty()) {
-      unwritten.push_back(flags.timeline);  // the run did not happen (infra): nothing to draw
+      unwritten.push_back(flags.timeline);  // the run was infra: nothing of the store's to draw
     }
     reports.push_back(std::move(report));
   }

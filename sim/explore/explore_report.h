@@ -85,6 +85,7 @@ struct MergedReport {
   std::vector<std::string> merged_from;  // the shard reports' paths
   double wall_s = 0;                     // the slowest shard's
   bool interrupted = false;              // some shard was
+  std::string infra_stop;                // why some shard stopped on infrastructure failures ("": none did)
   std::vector<std::string> never_fired;
   std::vector<SeedResult> seeds;
 };
@@ -124,6 +125,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SeedResult, seed, verdict, invariants, trace_
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ExploreReport, mutant, backend, compare_model, seed_start,
                                                 seeds_total, shard, wall_s, interrupted, infra_stop, never_fired,
                                                 seeds)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedReport, mutant, merged_from, wall_s, interrupted, never_fired, seeds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedReport, mutant, merged_from, wall_s, interrupted, infra_stop, never_fired,
+                                   seeds)
 
 }  // namespace durasim

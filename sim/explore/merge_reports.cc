@@ -28,10 +28,12 @@ int MergeReports(const std::string& out_path, const std::vector<std::string>& in
     merged.wall_s = std::max(merged.wall_s, report->wall_s);
     merged.mutant = report->mutant;
     merged.interrupted = merged.interrupted || report->interrupted;
+    if (merged.infra_stop.empty() && !report->infra_stop.empty()) merged.infra_stop = path + ": " + report->infra_stop;
   }
   SweepResult result;
   for (auto& [number, seed] : seeds) result.seeds.push_back(std::move(seed));
   result.wall_s = merged.wall_s;
+  result.infra_stop = merged.infra_stop;
   result.never_fired = NeverFired(result.seeds);
   merged.never_fired = result.never_fired;
   merged.seeds = result.seeds;
@@ -40,11 +42,16 @@ int MergeReports(const std::string& out_path, const std::vector<std::string>& in
     std::cerr << "durasim: " << written.message() << "\n";
     result.unwritten.push_back(out_path);
   }
-  const size_t failed = static_cast<size_t>(std::count_if(
-      result.seeds.begin(), result.seeds.end(), [](const SeedResult& seed) { return seed.verdict != Verdict::kPass; }));
+  // An infra seed is no failure of the store (docs/backends.md): counted apart.
+  const size_t failed = static_cast<size_t>(std::count_if(result.seeds.begin(), result.seeds.end(), [](const SeedResult& seed) {
+    return seed.verdict != Verdict::kPass && seed.verdict != Verdict::kInfra;
+  }));
+  const size_t infra = static_cast<size_t>(std::count_if(
+      result.seeds.begin(), result.seeds.end(), [](const SeedResult& seed) { return seed.verdict == Verdict::kInfra; }));
   const std::string never = result.never_fired.empty() ? "none" : fmt::format("{}", fmt::join(result.never_fired, ", "));
-  std::cout << fmt::format("merged {} reports: {} seeds, {} failed, never fired: {}{}{}\n", in_paths.size(),
-                           result.seeds.size(), failed, never, merged.interrupted ? "; some shard was interrupted" : "",
+  std::cout << fmt::format("merged {} reports: {} seeds, {} failed, {} infra, never fired: {}{}{}{}\n", in_paths.size(),
+                           result.seeds.size(), failed, infra, never, merged.interrupted ? "; some shard was interrupted" : "",
+                           merged.infra_stop.empty() ? "" : "; stopped: " + merged.infra_stop,
                            written.ok() ? " -> " + out_path : "; NOT WRITTEN: " + out_path);
   return ExitCodeFor(result, require_coverage);
 }
