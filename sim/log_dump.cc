@@ -84,23 +84,26 @@ DecodedRecord DecodeLogRecord(const LogRecord& record) {
   out.partition = record.partition;
   out.offset = record.offset;
   out.key = record.key;
+  auto undecodable = [&](RecordKind kind, std::string reason) {
+    out.kind = kind;
+    out.reason = std::move(reason);
+    out.problem = fmt::format("{}; value {}", out.reason, HexPreview(record.value, kHexBytesMax));
+    return out;
+  };
   if (std::optional<std::string> input_key = ParseCleanupKey(record.key)) {
-    out.kind = RecordKind::kCleanup;
     out.state_key.key = *input_key;
-    if (std::optional<int64_t> seq = ParseCleanupValue(record.value)) {
-      out.state_key.seq = *seq;
-    } else {
-      out.kind = RecordKind::kCorrupt;
-      out.problem = fmt::format("a cleanup record whose value is no sequence number: {}", HexPreview(record.value, kHexBytesMax));
+    const std::optional<int64_t> seq = ParseCleanupValue(record.value);
+    if (!seq) {
+      return undecodable(RecordKind::kCorrupt, fmt::format("the cleanup record of key {:?} holds no sequence number "
+                                                           "({} bytes)",
+                                                           *input_key, record.value.size()));
     }
+    out.kind = RecordKind::kCleanup;
+    out.state_key.seq = *seq;
     return out;
   }
   Result<StateKey> state_key = ParseRecordKey(record.key);
-  if (!state_key.ok()) {
-    out.kind = RecordKind::kForeign;
-    out.problem = fmt::format("{}; value {}", state_key.status().message(), HexPreview(record.value, kHexBytesMax));
-    return out;
-  }
+  if (!state_key.ok()) return undecodable(RecordKind::kForeign, state_key.status().message());
   out.state_key = *state_key;
   if (record.value.empty()) {
     out.kind = RecordKind::kTombstone;
@@ -108,15 +111,13 @@ DecodedRecord DecodeLogRecord(const LogRecord& record) {
   }
   Result<DecodedState> decoded = DecodeStateValue(record.value);
   if (!decoded.ok()) {
-    out.kind = RecordKind::kCorrupt;
-    out.problem = fmt::format("{}; value {}", decoded.status().message(), HexPreview(record.value, kHexBytesMax));
-    return out;
+    return undecodable(RecordKind::kCorrupt,
+                       fmt::format("{} ({} bytes)", decoded.status().message(), record.value.size()));
   }
   if (decoded->state_key != *state_key) {
-    out.kind = RecordKind::kCorrupt;
-    out.problem = fmt::format("the value names another state ({}_{}); value {}", decoded->state_key.key,
-                              decoded->state_key.seq, HexPreview(record.value, kHexBytesMax));
-    return out;
+    return undecodable(RecordKind::kCorrupt,
+                       fmt::format("the record key does not match the state key in its value (it names {}_{})",
+                                   decoded->state_key.key, decoded->state_key.seq));
   }
   out.state = decoded->state;
   out.kind = KindOfState(out.state);

@@ -34,7 +34,8 @@ struct DecodedRecord {
   RecordKind kind = RecordKind::kForeign;
   StateKey state_key;  // kStart..kTombstone, kCorrupt
   ActionState state;   // kStart..kComplete
-  std::string problem;  // kCorrupt, kForeign: why, and the value's bytes
+  std::string reason;   // kCorrupt, kForeign: why it does not decode, in words
+  std::string problem;  // kCorrupt, kForeign: the reason, and the value's bytes
 };
 
 // Decodes one record; never fails (an undecodable one is kCorrupt or

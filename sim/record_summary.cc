@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "sim/log_dump.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -40,27 +41,20 @@ std::string DescribeStateKeyBriefly(const StateKey& state_key, const std::string
 }
 
 RecordSummary SummarizeRecord(const std::string& key, const std::string& value) {
-  if (std::optional<std::string> cleaned = ParseCleanupKey(key)) {
-    if (std::optional<int64_t> seq = ParseCleanupValue(value)) {
-      return {RecordSummary::Kind::kCleanup,
-              fmt::format("cleanup: the states of key {:?} up to seq {} were pruned", *cleaned, *seq)};
-    }
-    return {RecordSummary::Kind::kUndecodable,
-            fmt::format("undecodable: the cleanup record of key {:?} holds no sequence number ({} bytes)", *cleaned,
-                        value.size())};
+  const DecodedRecord record = DecodeLogRecord(LogRecord{0, 0, key, value});
+  switch (record.kind) {
+    case RecordKind::kCleanup:
+      return {RecordSummary::Kind::kCleanup, fmt::format("cleanup: the states of key {:?} up to seq {} were pruned",
+                                                         record.state_key.key, record.state_key.seq)};
+    case RecordKind::kTombstone: return {RecordSummary::Kind::kTombstone, "tombstone: the state was pruned"};
+    case RecordKind::kCorrupt:
+    case RecordKind::kForeign: return {RecordSummary::Kind::kUndecodable, "undecodable: " + record.reason};
+    case RecordKind::kStart:
+    case RecordKind::kPending:
+    case RecordKind::kResult:
+    case RecordKind::kComplete: break;
   }
-  Result<StateKey> parsed = ParseRecordKey(key);
-  if (!parsed.ok()) return {RecordSummary::Kind::kUndecodable, "undecodable: " + parsed.status().message()};
-  if (value.empty()) return {RecordSummary::Kind::kTombstone, "tombstone: the state was pruned"};
-  Result<DecodedState> decoded = DecodeStateValue(value);
-  if (!decoded.ok()) {
-    return {RecordSummary::Kind::kUndecodable,
-            fmt::format("undecodable ({} bytes): {}", value.size(), decoded.status().message())};
-  }
-  if (decoded->state_key != *parsed) {
-    return {RecordSummary::Kind::kUndecodable, "undecodable: the record key does not match the state key in its value"};
-  }
-  return {RecordSummary::Kind::kState, DescribeActionState(decoded->state)};
+  return {RecordSummary::Kind::kState, DescribeActionState(record.state)};
 }
 
 }  // namespace durasim
