@@ -86,14 +86,14 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
                                   marker.completed.empty() ? checkpoint.completed : marker.completed);
   if (stale) {
     world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
-    world_.Record("restore.stale", fmt::format("{}checkpoint={} {}", Tag(), checkpoint.id, *stale));
+    world_.Record("restore.stale", "{}checkpoint={} {}", Tag(), checkpoint.id, *stale);
   }
   const StoreStats stats = store_.Stats();
   const size_t index = world_.Record(
       rebuilt.ok() ? "restore" : "restore.rejected",
-      fmt::format("{}checkpoint={} marker={} source={} scanned={} cached={}{}", Tag(), checkpoint.id, marker,
+      "{}checkpoint={} marker={} source={} scanned={} cached={}{}", Tag(), checkpoint.id, marker,
                   checkpoint.source_offset, stats.records_scanned, stats.cached_states,
-                  rebuilt.ok() ? "" : " error=" + rebuilt.ToString()));
+                  rebuilt.ok() ? "" : " error=" + rebuilt.ToString());
   restore_line_ = index;
   world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, stale.has_value(), corrupt_in_range, index); });
   if (rebuilt.ok()) {
@@ -120,8 +120,8 @@ void AgentRuntime::ProcessInput(const InputRecord& input) {
   KeyedState& keyed = keyed_[input.key];
   if (keyed.run_input_offset >= 0) {
     keyed.pending_inputs.push_back(input);
-    world_.Record("input.queued", fmt::format("offset={} key={:?} behind={}", input.offset, input.key,
-                                              keyed.run_input_offset));
+    world_.Record("input.queued", "offset={} key={:?} behind={}", input.offset, input.key,
+                  keyed.run_input_offset);
     return;
   }
   StartRun(keyed, input);
@@ -139,7 +139,7 @@ void AgentRuntime::StartRun(KeyedState& keyed, const InputRecord& input) {
     }
   }
   world_.Record("run.start",
-                fmt::format("key={:?} seq={} input={} tasks={}", input.key, keyed.seq, input.offset, keyed.tasks.size()));
+                "key={:?} seq={} input={} tasks={}", input.key, keyed.seq, input.offset, keyed.tasks.size());
   ScheduleKey(input.key);
 }
 
@@ -150,7 +150,7 @@ void AgentRuntime::ScheduleKey(const std::string& key) {
     // A run with no (more) tasks is finished.
     if (keyed.run_input_offset < 0) return;
     keyed.last_completed_seq = keyed.seq;
-    world_.Record("run.finish", fmt::format("key={:?} seq={} input={}", key, keyed.seq, keyed.run_input_offset));
+    world_.Record("run.finish", "key={:?} seq={} input={}", key, keyed.seq, keyed.run_input_offset);
     keyed.run_input_offset = -1;
     if (!keyed.pending_inputs.empty()) {
       const InputRecord next = keyed.pending_inputs.front();
@@ -182,7 +182,7 @@ boost::asio::awaitable<void> AgentRuntime::KeyLetter(std::string key, uint64_t l
   for (int64_t retry = 1; status.code() == StatusCode::kNotPersisted && !stopped_ &&
                           retry <= world_.scenario().log.put_retries_max;
        ++retry) {
-    world_.Record("action.retry", fmt::format("key={:?} retry={} after={}", key, retry, status.ToString()));
+    world_.Record("action.retry", "key={:?} retry={} after={}", key, retry, status.ToString());
     status = co_await RunFrontTask(key, letter);
   }
   if (!status.ok()) {
@@ -218,16 +218,16 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
 
   std::optional<ActionState> saved = GetSavedState(state_key, action.name);
   if (saved.has_value() && saved->completed) {
-    world_.Record("action.replay", fmt::format("{} action_name={} input={}", DescribeStateKey(state_key), action.name,
-                                               task.input_offset));
+    world_.Record("action.replay", "{} action_name={} input={}", StateKeyText{state_key}, action.name,
+                  task.input_offset);
     if (!saved->memory_updates.empty()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kMemoryReplayed));
     FinishTask(key, task, state_key, *saved);
     co_return Status::Ok();
   }
 
   const size_t start_index = world_.Record(
-      "action.start", fmt::format("{} action_name={} input={} event={} value={}", DescribeStateKey(state_key),
-                                  action.name, task.input_offset, task.event.type, task.event.value));
+      "action.start", "{} action_name={} input={} event={} value={}", StateKeyText{state_key},
+                                  action.name, task.input_offset, task.event.type, task.event.value);
   world_.Notify([&](RunObserver& o) { o.OnActionExecuted(view, start_index); });
 
   ActionRun run{action, state_key, letter,
@@ -253,7 +253,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
   run.state.completed = true;
   run.state.call_results.clear();
   if (Status put = co_await PutState(state_key, run.state, PutPoint::kComplete); !put.ok()) co_return put;
-  world_.Record("action.finish", fmt::format("{} action_name={}", DescribeStateKey(state_key), action.name));
+  world_.Record("action.finish", "{} action_name={}", StateKeyText{state_key}, action.name);
   FinishTask(key, task, state_key, run.state);
   co_return Status::Ok();
 }
@@ -261,9 +261,9 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
 std::optional<ActionState> AgentRuntime::GetSavedState(const StateKey& state_key, const std::string& action_name) {
   std::optional<ActionState> saved = store_.Get(state_key);
   if (saved.has_value()) {
-    const size_t index = world_.Record("get.hit", fmt::format("{} action_name={} completed={} calls={}",
-                                                              DescribeStateKey(state_key), action_name,
-                                                              saved->completed, saved->call_results.size()));
+    const size_t index = world_.Record("get.hit", "{} action_name={} completed={} calls={}",
+                                       StateKeyText{state_key}, action_name,
+                                       saved->completed, saved->call_results.size());
     const uint64_t digest = ValueDigest(state_key, *saved);
     world_.Notify([&](RunObserver& o) { o.OnGetHit(state_key, digest, index); });
   }
@@ -296,19 +296,19 @@ boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key,
                                                       PutPoint why) {
   const uint64_t digest = ValueDigest(state_key, state);
   const size_t issued =
-      world_.Record("put.issued", fmt::format("{} why={} value={:016x}", DescribeStateKey(state_key), NameOf(why), digest));
+      world_.Record("put.issued", "{} why={} value={:016x}", StateKeyText{state_key}, NameOf(why), digest);
   world_.Notify([&](RunObserver& o) { o.OnPutIssued(state_key, issued); });
   const Status status = co_await store_.Put(state_key, state);
   const size_t index = world_.Record(
       status.ok() ? "put.ok" : (status.code() == StatusCode::kCancelled ? "put.cancelled" : "put.failed"),
-      fmt::format("{} why={} value={:016x}{}", DescribeStateKey(state_key), NameOf(why), digest,
-                  status.ok() ? "" : " error=" + status.ToString()));
+      "{} why={} value={:016x}{}", StateKeyText{state_key}, NameOf(why), digest,
+                  status.ok() ? "" : " error=" + status.ToString());
   world_.Notify([&](RunObserver& o) { o.OnPutResult(state_key, digest, status, index); });
   if (status.code() == StatusCode::kCancelled) {
     auto cancellation = co_await this_coro::cancellation_state;
     const bool visible = cancellation.cancelled() != boost::asio::cancellation_type::none;
     const size_t seen =
-        world_.Record("cancel.seen", fmt::format("{} still_visible={}", DescribeStateKey(state_key), visible));
+        world_.Record("cancel.seen", "{} still_visible={}", StateKeyText{state_key}, visible);
     world_.Notify([&](RunObserver& o) { o.OnCancelSeen(status, visible, seen); });
   }
   co_return status;
@@ -330,7 +330,7 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
     if (emitted.type == kOutputEventType) {
       const int64_t index = keyed.run_outputs++;
       const size_t line = world_.Record(
-          "output", fmt::format("input={} index={} value={}", task.input_offset, index, emitted.value));
+          "output", "input={} index={} value={}", task.input_offset, index, emitted.value);
       world_.Notify([&](RunObserver& o) { o.OnOutput(task.input_offset, index, emitted.value, line); });
       continue;
     }
@@ -358,7 +358,7 @@ std::optional<AgentRuntime::Snapshot> AgentRuntime::TakeCheckpoint(const std::st
   Result<RecoveryMarker> marker = store_.GetRecoveryMarker(snapshot.completed);
   if (!marker.ok()) {
     checkpoint_failure_ = marker.status().ToString();
-    world_.Record("checkpoint.declined", fmt::format("{}id={} error={}", Tag(), id, checkpoint_failure_));
+    world_.Record("checkpoint.declined", "{}id={} error={}", Tag(), id, checkpoint_failure_);
     return std::nullopt;
   }
   pending_checkpoints_[id] = snapshot.completed;
@@ -386,9 +386,9 @@ void AgentRuntime::NotifyCheckpointComplete(const std::string& id) {
     }
   }
   const size_t pruned = world_.Record(
-      "store.pruned", fmt::format("{}cached={} bookkeeping={}{}", Tag(), stats.cached_states,
+      "store.pruned", "{}cached={} bookkeeping={}{}", Tag(), stats.cached_states,
                                   stats.bookkeeping_entries,
-                                  foreign.empty() ? "" : fmt::format(" foreign_keys={}", foreign.size())));
+                                  foreign.empty() ? "" : fmt::format(" foreign_keys={}", foreign.size()));
   if (!foreign.empty()) world_.Notify([&](RunObserver& o) { o.OnForeignStates(subtask_.index, foreign, pruned); });
   world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, true, bookkeeping_entries(), pruned); });
 }
@@ -437,7 +437,7 @@ void AgentRuntime::Fail(const std::string& reason) {
 
 void AgentRuntime::CancelRunningWait() {
   const uint64_t letter = mailbox_letter_;
-  world_.Record("cancel.injected", fmt::format("letter={}", letter));
+  world_.Record("cancel.injected", "letter={}", letter);
   const size_t index = world_.trace().size() - 1;
   world_.Notify([&](RunObserver& o) { o.OnCancelInjected(index); });
   PostCancel(letter);

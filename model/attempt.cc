@@ -45,9 +45,9 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     const std::optional<int32_t> subtask = armed_[armed].subtask;
     const std::optional<PutPoint> put = point.put;
     const size_t line = world_.Record(
-        "fault.fired", fmt::format("fault={} nth={}{}{}{}", NameOf(fault), nth,
+        "fault.fired", "fault={} nth={}{}{}{}", NameOf(fault), nth,
                                    subtask ? fmt::format(" subtask={}", *subtask) : "",
-                                   put ? std::string(" put=") + NameOf(*put) : "", DescribeFaultPoint(point)));
+                                   put ? std::string(" put=") + NameOf(*put) : "", DescribeFaultPoint(point));
     if (world_.halted()) return;  // after a crash nothing fires that anyone sees
     armed_[armed].fired_at = line;
     armed_[armed].hit = point;
@@ -153,8 +153,8 @@ void Attempt::ReadInputs(int64_t count) {
     const InputSpec& spec = inputs[static_cast<size_t>(source_offset_)];
     const InputRecord input{source_offset_++, spec.key, spec.value};
     const int32_t owner = SubtaskOfKey(input.key, world_.scenario().max_parallelism, parallelism);
-    world_.Record("input.read", fmt::format("offset={} key={:?} value={}{}", input.offset, input.key, input.value,
-                                            parallelism == 1 ? "" : fmt::format(" subtask={}", owner)));
+    world_.Record("input.read", "offset={} key={:?} value={}{}", input.offset, input.key, input.value,
+                  parallelism == 1 ? "" : fmt::format(" subtask={}", owner));
     subtasks_[static_cast<size_t>(owner)].runtime->ProcessInput(input);
   }
 }
@@ -174,7 +174,7 @@ void Attempt::TakeCheckpoint(const std::string& id) {
       for (size_t done = 0; done < i; ++done) subtasks_[done].runtime->DropCheckpoint(id);
       checkpoint.phase = Checkpoint::Phase::kFailed;
       checkpoint.failure = fmt::format("subtask {} declined it: {}", i, subtasks_[i].runtime->checkpoint_failure());
-      world_.Record("checkpoint.failed", fmt::format("id={} reason={:?}", id, checkpoint.failure));
+      world_.Record("checkpoint.failed", "id={} reason={:?}", id, checkpoint.failure);
       world_.CountFault(CoveragePoint::Reached(WorldFeature::kCheckpointFailed));
       world_.checkpoints().Save(std::move(checkpoint));
       return;
@@ -189,7 +189,7 @@ void Attempt::TakeCheckpoint(const std::string& id) {
                                                              : fmt::format("markers={}", checkpoint.markers);
   world_.checkpoints().Save(checkpoint);  // a copy: its union lists are read below
   const size_t taken = world_.Record(
-      "checkpoint.taken", fmt::format("id={} {} source={} queued_tasks={}", id, markers, source_offset_, queued));
+      "checkpoint.taken", "id={} {} source={} queued_tasks={}", id, markers, source_offset_, queued);
   world_.Notify([&](RunObserver& o) { o.OnCheckpointTaken(id, taken); });
   for (size_t i = 0; i < checkpoint.processing_keys.size(); ++i) {
     const std::vector<std::string>& keys = checkpoint.processing_keys[i];
@@ -207,14 +207,14 @@ Checkpoint* Attempt::TakenCheckpoint(const std::string& id) {
   Checkpoint* checkpoint = world_.checkpoints().Find(id);
   if (checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kTaken) return checkpoint;
   const bool failed = checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kFailed;
-  world_.Record("checkpoint.ignored", fmt::format("id={} reason={}", id, failed ? "failed" : "not-taken"));
+  world_.Record("checkpoint.ignored", "id={} reason={}", id, failed ? "failed" : "not-taken");
   return nullptr;
 }
 
 void Attempt::CompleteCheckpoint(const std::string& id, bool notify) {
   if (TakenCheckpoint(id) == nullptr) return;
   world_.checkpoints().MarkCompleted(id);
-  world_.Record("checkpoint.completed", fmt::format("id={}{}", id, notify ? "" : " notified=false"));
+  world_.Record("checkpoint.completed", "id={}{}", id, notify ? "" : " notified=false");
   if (!notify) {
     // Flink's notifications are best-effort: the operator never hears of
     // this one; a later completion releases its entry.
@@ -228,7 +228,7 @@ void Attempt::AbortCheckpoint(const std::string& id) {
   Checkpoint* checkpoint = TakenCheckpoint(id);
   if (checkpoint == nullptr) return;
   checkpoint->phase = Checkpoint::Phase::kAborted;
-  const size_t aborted = world_.Record("checkpoint.aborted", fmt::format("id={}", id));
+  const size_t aborted = world_.Record("checkpoint.aborted", "id={}", id);
   for (Subtask& subtask : subtasks_) subtask.runtime->NotifyCheckpointAborted(id, aborted);
 }
 
@@ -250,8 +250,8 @@ void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
   // The run wrote it, also when a crash halted the world mid-handler.
   world_.NoteWritten(record, seen == AppendSeen::kDiscovered ? number_ - 1 : number_);
   if (!world_.halted()) world_.lifecycle().NoteAppend(record, world_.now());
-  const size_t index = world_.Record(AppendSeenTraceKind(seen), fmt::format("partition={} offset={} key={:?}",
-                                                                            record.partition, record.offset, record.key));
+  const size_t index = world_.Record(AppendSeenTraceKind(seen), "partition={} offset={} key={:?}",
+                                     record.partition, record.offset, record.key);
   Result<DecodedState> decoded = DecodeStateValue(record.value);
   const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;
   world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, state, index); });
@@ -275,7 +275,7 @@ int Attempt::WriterOf(const LogRecord& record) const {
 void Attempt::MarkCorrupted(int32_t partition, int64_t offset) {
   world_.backend().Corrupt(partition, offset);
   world_.NoteCorrupted(partition, offset);
-  world_.Record("log.corrupted", fmt::format("partition={} offset={}", partition, offset));
+  world_.Record("log.corrupted", "partition={} offset={}", partition, offset);
 }
 
 bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
@@ -326,8 +326,8 @@ bool Attempt::ForeignStep(const AttemptStep& step) {
   world_.lifecycle().NoteForeignAppend(LogRecord{at->partition, at->offset, key, value}, world_.now());
   world_.NoteForeign(at->partition, at->offset, key);
   world_.CountFault(CoveragePoint::Happened(LogEvent::kForeignRecord));
-  world_.Record("log.foreign", fmt::format("partition={} offset={} key={:?} {}", at->partition, at->offset, key,
-                                           value.empty() ? std::string("tombstone") : fmt::format("bytes={}", value.size())));
+  world_.Record("log.foreign", "partition={} offset={} key={:?} {}", at->partition, at->offset, key,
+                value.empty() ? std::string("tombstone") : fmt::format("bytes={}", value.size()));
   return true;
 }
 
@@ -338,10 +338,10 @@ void Attempt::NoteForeignReads(const Checkpoint& checkpoint) {
   if (reads.empty()) return;
   const World::ForeignRead& first = reads.front();
   world_.Record("restore.foreign",
-                fmt::format("records={} first_partition={} first_offset={} first_key={:?} written_by={}", reads.size(),
-                            first.partition, first.offset, first.key,
-                            first.writer_lineage == 0 ? std::string("outside")
-                                                      : fmt::format("lineage-{}", first.writer_lineage)));
+                "records={} first_partition={} first_offset={} first_key={:?} written_by={}", reads.size(),
+                first.partition, first.offset, first.key,
+                first.writer_lineage == 0 ? std::string("outside")
+                : fmt::format("lineage-{}", first.writer_lineage));
   world_.NoteForeignRead(first);
 }
 
@@ -358,7 +358,7 @@ bool Attempt::DeleteRecords(int32_t partition, int64_t before_offset, LogEvent w
   lifecycle.NoteDeleted(partition, *start);
   world_.CountFault(CoveragePoint::Happened(why));
   world_.Record(why == LogEvent::kRetention ? "log.retention" : "log.deleted",
-                fmt::format("partition={} records=[{}, {}) start={}", partition, from, *start, *start));
+                "partition={} records=[{}, {}) start={}", partition, from, *start, *start);
   return true;
 }
 
@@ -396,10 +396,10 @@ bool Attempt::Compact() {
   if (delete_retention_ms > 0) {
     // The tombstones this compaction reached and left get their horizon.
     lifecycle.StampTombstones(now + Ms(delete_retention_ms));
-    world_.Record("log.compacted", fmt::format("records_removed={} tombstones_removed={}", removed->removed(),
-                                               removed->tombstones_expired.size()));
+    world_.Record("log.compacted", "records_removed={} tombstones_removed={}", removed->removed(),
+                  removed->tombstones_expired.size());
   } else {
-    world_.Record("log.compacted", fmt::format("records_removed={}", removed->removed()));
+    world_.Record("log.compacted", "records_removed={}", removed->removed());
   }
   return true;
 }
@@ -413,13 +413,13 @@ bool Attempt::AddPartitions(int32_t added) {
   }
   lifecycle.NotePartitionsAdded(added);
   world_.CountFault(CoveragePoint::Happened(LogEvent::kAddPartitions));
-  world_.Record("log.partitions_added", fmt::format("partitions={} was={}", before + added, before));
+  world_.Record("log.partitions_added", "partitions={} was={}", before + added, before);
   return true;
 }
 
 bool Attempt::RecreateTopic() {
   LogLifecycle& lifecycle = world_.lifecycle();
-  world_.Record("log.recreated", fmt::format("incarnation={}", lifecycle.incarnation() + 1));
+  world_.Record("log.recreated", "incarnation={}", lifecycle.incarnation() + 1);
   world_.CountFault(CoveragePoint::Happened(LogEvent::kRecreateTopic));
   // The job fails over first, as Flink's would when its topic vanishes; the
   // topic is re-created with no incarnation connected.
@@ -484,7 +484,7 @@ bool Attempt::Restore(End& end) {
   if (id != storage.latest_completed()) world_.CountFault(CoveragePoint::Made(ScriptFault::kRestoreOlder));
   if (!world_.log().IsUp(world_.now())) {
     // Nothing runs before the restore: wait for the broker.
-    world_.Record("restore.wait", fmt::format("broker down until {}", FormatSimTime(world_.log().down_until())));
+    world_.Record("restore.wait", "broker down until {}", FormatSimTime(world_.log().down_until()));
     world_.clock().now = world_.log().down_until();
   }
   if (world_.log().FetchesSlow(world_.now())) world_.CountFault(CoveragePoint::Happened(LogEvent::kSlowFetch));
@@ -494,7 +494,7 @@ bool Attempt::Restore(End& end) {
   }
   if (checkpoint->parallelism != parallelism()) {
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kRescale));
-    world_.Record("rescale", fmt::format("checkpoint={} from={} to={}", id, checkpoint->parallelism, parallelism()));
+    world_.Record("rescale", "checkpoint={} from={} to={}", id, checkpoint->parallelism, parallelism());
   }
   // Keyed state goes to the owner of each key's key group; the union list
   // hands every subtask every marker (AgentRuntime::Restore).
@@ -556,8 +556,8 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
   if (script_done_) return End::kFinished;
   // The trace keeps its words (pinned hashes); the reason names the bound.
   world_.Record("attempt.stuck", end == Scheduler::RunEnd::kDeadline ? "simulated-time bound passed"
-                                 : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
-                                                                     : "no runnable work left");
+                : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
+                : "no runnable work left");
   stuck_reason_ =
       end == Scheduler::RunEnd::kDeadline
           ? fmt::format("the simulated-time bound of {} ms per attempt (RunOptions::attempt_time_bound) passed",
@@ -653,8 +653,8 @@ bool Attempt::Apply(const AttemptStep& step) {
       const size_t index = faults_->Arm(step.fault, step.nth, step.subtask, step.select);
       DURASIM_CHECK_EQ(index, armed_.size());
       armed_.push_back(ArmedFault{number_, step.fault, step.nth, step.subtask, step.select, step.pos, std::nullopt, {}});
-      world_.Record("fault.armed", fmt::format("fault={} nth={}{}", NameOf(step.fault), step.nth,
-                                               step.subtask ? fmt::format(" subtask={}", *step.subtask) : ""));
+      world_.Record("fault.armed", "fault={} nth={}{}", NameOf(step.fault), step.nth,
+                    step.subtask ? fmt::format(" subtask={}", *step.subtask) : "");
       return true;
     }
     case AttemptStep::Kind::kBrokerDown:
@@ -664,7 +664,7 @@ bool Attempt::Apply(const AttemptStep& step) {
       }
       world_.CountFault(CoveragePoint::Made(ScriptFault::kBrokerDown));
       world_.log().SetDownUntil(world_.now() + Ms(step.duration_ms));
-      world_.Record("broker.down", fmt::format("until={}", FormatSimTime(world_.log().down_until())));
+      world_.Record("broker.down", "until={}", FormatSimTime(world_.log().down_until()));
       return true;
     case AttemptStep::Kind::kCorrupt:
       return CorruptStep(step.partition, step.offset);
@@ -680,7 +680,7 @@ bool Attempt::Apply(const AttemptStep& step) {
       return ForeignStep(step);
     case AttemptStep::Kind::kSlowFetch:
       world_.log().SetSlowFetchUntil(world_.now() + Ms(step.duration_ms));
-      world_.Record("log.slow_fetch", fmt::format("until={}", FormatSimTime(world_.log().slow_fetch_until())));
+      world_.Record("log.slow_fetch", "until={}", FormatSimTime(world_.log().slow_fetch_until()));
       return true;
     case AttemptStep::Kind::kRun:
     case AttemptStep::Kind::kRunFor:

@@ -40,8 +40,8 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
       // (another function, or another argument), the saved calls are
       // discarded and every call is made.
       const size_t line =
-          world_.Record("call.mismatch", fmt::format("{} action_name={} saved_fn={} saved_args={:016x}", call.ToString(),
-                                                     run.action.name, mismatch->function_id, mismatch->args_digest));
+          world_.Record("call.mismatch", "{} action_name={} saved_fn={} saved_args={:016x}", CallText{call},
+                        run.action.name, mismatch->function_id, mismatch->args_digest);
       world_.Notify([&](RunObserver& o) { o.OnSavedCallMismatch(call, argument, *mismatch, line); });
       world_.CountFault(CoveragePoint::Reached(WorldFeature::kSavedCallMismatch));
     }
@@ -67,8 +67,8 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
 }
 
 void AgentRuntime::ReuseCall(ActionRun& run, const CallIdentity& call, const CallResult& saved) {
-  world_.Record("call.reused", fmt::format("{} action_name={} status={} result={}", call.ToString(), run.action.name,
-                                           CallStatusName(saved.status), saved.result));
+  world_.Record("call.reused", "{} action_name={} status={} result={}", CallText{call}, run.action.name,
+                CallStatusName(saved.status), saved.result);
   // A saved failure is re-raised as it was saved: the supplier is not called.
   if (saved.status == CallStatus::kFailed) world_.CountFault(CoveragePoint::Reached(WorldFeature::kFailureReraised));
   run.state.call_results.push_back(saved);
@@ -79,8 +79,8 @@ std::optional<Status> AgentRuntime::HandleCallFailure(ActionRun& run, const Call
   const ErrorHandling& handling = run.action.on_error;
   const bool retry = handling.kind == OnError::kRetry && tried < handling.tries_max();
   const OnError applied = retry ? OnError::kRetry : handling.kind == OnError::kIgnore ? OnError::kIgnore : OnError::kFail;
-  world_.Record("call.failed", fmt::format("{} action_name={} try={}/{} on_error={} error={:?}", call.ToString(),
-                                           run.action.name, tried, handling.tries_max(), NameOf(applied), failed.error));
+  world_.Record("call.failed", "{} action_name={} try={}/{} on_error={} error={:?}", CallText{call},
+                run.action.name, tried, handling.tries_max(), NameOf(applied), failed.error);
   switch (applied) {
     case OnError::kRetry: world_.CountFault(CoveragePoint::Reached(WorldFeature::kOnErrorRetry)); return std::nullopt;
     case OnError::kIgnore:
@@ -118,15 +118,15 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   if (argument.attempt.has_value()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kAttemptArgument));
   const size_t call_trace = world_.Record(
       "supplier.call",
-      fmt::format("{} action_name={} mode={} arg={}{}", call.ToString(), run.action.name, async ? "async" : "sync",
-                  argument.value, argument.attempt ? fmt::format(" arg_attempt={}", *argument.attempt) : ""));
+      "{} action_name={} mode={} arg={}{}", CallText{call}, run.action.name, async ? "async" : "sync",
+                  argument.value, argument.attempt ? fmt::format(" arg_attempt={}", *argument.attempt) : "");
   world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, argument, call_trace); });
   // The answer depends on the argument's value alone (CallArgument).
   const SupplierOutcome outcome = world_.halted() ? SupplierOutcome{} : world_.suppliers().Invoke(call, argument.value);
   const FaultPoint call_point = CallFaultPoint(call, subtask_.index);
   if (async) faults_.OnAsyncCallStarted(call_point);
   if (faults_.OnCallStarted(call_point)) {
-    world_.Record("call.cancel.injected", fmt::format("{} letter={}", call.ToString(), run.letter));
+    world_.Record("call.cancel.injected", "{} letter={}", CallText{call}, run.letter);
     PostCancel(run.letter);
   }
   auto [call_error] =
@@ -137,19 +137,19 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
     mailbox_letter_ = run.letter;
   }
   if (call_error) {
-    world_.Record("call.cancelled", fmt::format("{} action_name={}", call.ToString(), run.action.name));
+    world_.Record("call.cancelled", "{} action_name={}", CallText{call}, run.action.name);
     co_return co_await CallCancelled(run.state_key, run.state, call);
   }
   CallResult& slot = run.state.call_results.back();
   size_t answer_trace = 0;
   if (outcome.failed) {
     // A failure is a terminal result: saved, and re-raised on replay.
-    answer_trace = world_.Record("supplier.failed", fmt::format("{} error={:?}", call.ToString(), outcome.error));
+    answer_trace = world_.Record("supplier.failed", "{} error={:?}", CallText{call}, outcome.error);
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kCallFailed));
     slot.status = CallStatus::kFailed;
     slot.error = outcome.error;
   } else {
-    answer_trace = world_.Record("supplier.result", fmt::format("{} result={}", call.ToString(), outcome.result));
+    answer_trace = world_.Record("supplier.result", "{} result={}", CallText{call}, outcome.result);
     slot.status = CallStatus::kSucceeded;
     slot.result = outcome.result;
   }

@@ -44,11 +44,11 @@ uint64_t CallArgsDigest(const std::string& function, const CallArgument& arg) {
 }
 
 std::string DescribeStateKey(const StateKey& k) {
-  return fmt::format("key={:?} seq={} event={:016x} action={:016x}", k.key, k.seq, k.event_hash, k.action_hash);
+  return fmt::format("{}", StateKeyText{k});
 }
 
 std::string CallIdentity::ToString() const {
-  return fmt::format("{} call={} fn={} args={:016x}", DescribeStateKey(state_key), call_index, function, args_digest);
+  return fmt::format("{}", CallText{*this});
 }
 
 }  // namespace durasim

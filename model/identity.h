@@ -5,6 +5,8 @@
 // so a replay after a restore finds the same names.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <string>
 
@@ -31,4 +33,37 @@ uint64_t CallArgsDigest(const std::string& function, const CallArgument& arg);
 // "key=... seq=... event=... action=...", as the trace writes a state key.
 std::string DescribeStateKey(const StateKey& state_key);
 
+// A state key and a call as the trace writes them, for fmt arguments: they
+// are formatted in place, when and where the line is written (nothing is
+// built for a trace that keeps no text). DescribeStateKey(k) is the text of
+// StateKeyText{k}; CallIdentity::ToString() the text of CallText{call}.
+struct StateKeyText {
+  const StateKey& key;
+};
+struct CallText {
+  const CallIdentity& call;
+};
+
 }  // namespace durasim
+
+template <>
+struct fmt::formatter<durasim::StateKeyText> {
+  constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
+  template <typename Context>
+  auto format(const durasim::StateKeyText& text, Context& ctx) const {
+    const durasim::StateKey& k = text.key;
+    return fmt::format_to(ctx.out(), "key={:?} seq={} event={:016x} action={:016x}", k.key, k.seq, k.event_hash,
+                          k.action_hash);
+  }
+};
+
+template <>
+struct fmt::formatter<durasim::CallText> {
+  constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
+  template <typename Context>
+  auto format(const durasim::CallText& text, Context& ctx) const {
+    const durasim::CallIdentity& c = text.call;
+    return fmt::format_to(ctx.out(), "{} call={} fn={} args={:016x}", durasim::StateKeyText{c.state_key}, c.call_index,
+                          c.function, c.args_digest);
+  }
+};

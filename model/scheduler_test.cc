@@ -523,7 +523,7 @@ TEST(TraceTest, SameEventsGiveTheSameHash) {
   EXPECT_EQ(a.lines(), b.lines());
   EXPECT_EQ(a.size(), 2u);
   EXPECT_NE(a.hash(), kFnvOffsetBasis);
-  EXPECT_EQ(a.hash(), Fnv1a(a.line(0) + "\n" + a.line(1) + "\n"));
+  EXPECT_EQ(a.hash(), Fnv1a(std::string(a.line(0)) + "\n" + std::string(a.line(1)) + "\n"));
 }
 
 TEST(TraceTest, LineFormatIsPinned) {
@@ -533,6 +533,51 @@ TEST(TraceTest, LineFormatIsPinned) {
   Trace trace;
   trace.Add(SimTime(1500), 2, "put.issued", "key=a");
   EXPECT_EQ(trace.line(0), "     1.500ms a2 put.issued         key=a");
+}
+
+TEST(TraceTest, LinesAreWhatTheFormatOfRecordGives) {
+  // Strategy: the trace writes its lines piece by piece into one buffer;
+  // each must equal the one-call rendering "{:>12} a{} {:<18} {}" that
+  // defines the hash, also where a field overflows its width (a time past
+  // 12 characters, a kind past 18, an empty detail, a multi-digit attempt).
+  struct Event {
+    SimTime time;
+    int attempt;
+    std::string kind;
+    std::string detail;
+  };
+  const std::vector<Event> events = {
+      {SimTime(0), 0, "attempt.start", "fresh"},
+      {SimTime(999), 1, "k", ""},
+      {SimTime(123456789012), 12, "a.kind.longer.than.eighteen", "x=1"},
+      {SimTime(int64_t{1} << 62), 99999, "exactly.eighteen.c", "d"},
+  };
+  Trace trace;
+  uint64_t hash = kFnvOffsetBasis;
+  for (const Event& e : events) {
+    const size_t index = trace.Add(e.time, e.attempt, e.kind, "{}", e.detail);
+    const std::string expected = fmt::format("{:>12} a{} {:<18} {}", FormatSimTime(e.time), e.attempt, e.kind, e.detail);
+    EXPECT_EQ(trace.line(index), expected);
+    hash = Fnv1a(expected + "\n", hash);
+    EXPECT_EQ(trace.hash(), hash);
+  }
+  EXPECT_EQ(FormatSimTime(SimTime(1500)), "1.500ms");
+}
+
+TEST(TraceTest, ATraceWithoutTextCountsEventsAndFormatsNothing) {
+  // Strategy: the reference run's trace keeps no text: it numbers events as
+  // a kept trace does, its hash stays the empty trace's, and asking for a
+  // line is a contract violation rather than an empty string.
+  Trace none(Trace::Text::kNone);
+  Trace kept;
+  for (Trace* trace : {&none, &kept}) {
+    EXPECT_EQ(trace->Add(SimTime(1), 1, "put.issued", "key={}", 7), 0u);
+    EXPECT_EQ(trace->Add(SimTime(2), 1, "put.ok", "key=7"), 1u);
+  }
+  EXPECT_EQ(none.size(), kept.size());
+  EXPECT_EQ(none.hash(), kFnvOffsetBasis);
+  EXPECT_NE(kept.hash(), kFnvOffsetBasis);
+  EXPECT_DEATH((void)none.line(0), "a trace without text has no lines");
 }
 
 TEST(TraceTest, ADifferentEventChangesTheHash) {

@@ -7,8 +7,9 @@
 
 namespace durasim {
 
-World::World(const Scenario& scenario)
+World::World(const Scenario& scenario, Trace::Text text)
     : scenario_(scenario),
+      trace_(text),
       log_(scenario.log.partitions),
       lifecycle_(scenario.log.partitions),
       suppliers_(scenario.suppliers),
@@ -62,11 +63,6 @@ std::vector<World::ForeignRead> World::ForeignInRange(const MarkerOffsets& marke
   std::vector<ForeignRead> reads;
   for (auto& [at, read] : found) reads.push_back(std::move(read));
   return reads;
-}
-
-size_t World::Record(std::string_view kind, std::string_view detail) {
-  if (halted_) return trace_.size();
-  return trace_.Add(clock_.now, attempt_, kind, detail);
 }
 
 Result<std::vector<std::vector<LogRecord>>> World::ReadLog() {

@@ -26,7 +26,9 @@ namespace durasim {
 
 class World {
  public:
-  explicit World(const Scenario& scenario);
+  // `text`: whether the trace keeps its lines; a run whose trace nobody
+  // reads (the reference run) formats none.
+  explicit World(const Scenario& scenario, Trace::Text text = Trace::Text::kKept);
 
   const Scenario& scenario() const { return scenario_; }
   SimClock& clock() { return clock_; }
@@ -111,8 +113,17 @@ class World {
   bool halted() const { return halted_; }
   void Halt() { halted_ = true; }
 
-  // Appends a trace line (unless halted) and returns its index.
-  size_t Record(std::string_view kind, std::string_view detail);
+  // Appends a trace line (unless halted) and returns its index; the detail
+  // is `detail`, or formatted from `format` and its arguments.
+  size_t Record(std::string_view kind, std::string_view detail) {
+    if (halted_) return trace_.size();
+    return trace_.Add(clock_.now, attempt_, kind, detail);
+  }
+  template <typename First, typename... Rest>
+  size_t Record(std::string_view kind, fmt::format_string<First, Rest...> format, First&& first, Rest&&... rest) {
+    if (halted_) return trace_.size();
+    return trace_.Add(clock_.now, attempt_, kind, format, std::forward<First>(first), std::forward<Rest>(rest)...);
+  }
 
   void AddObserver(RunObserver* observer) { observers_.push_back(observer); }
   // Calls `f(observer)` on every observer unless halted.

@@ -43,8 +43,8 @@ std::optional<std::string> FirstDifference(const RunReport& model, const RunRepo
   // Last, the whole story: the real backends keep the model's timing, so
   // every event happens at the same simulated instant in the same order.
   if (const std::optional<size_t> i = FirstDifferentLine(model.trace, other.trace)) {
-    const std::string a = *i < model.trace.size() ? model.trace[*i] : "<end of trace>";
-    const std::string c = *i < other.trace.size() ? other.trace[*i] : "<end of trace>";
+    const std::string a = *i < model.trace.size() ? std::string(model.trace.line(*i)) : "<end of trace>";
+    const std::string c = *i < other.trace.size() ? std::string(other.trace.line(*i)) : "<end of trace>";
     return fmt::format("trace event #{}: model [{}], {} [{}]", *i, a, b, c);
   }
   return std::nullopt;

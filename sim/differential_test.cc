@@ -6,6 +6,16 @@
 namespace durasim {
 namespace {
 
+using std::chrono::milliseconds;
+
+// The first `events` of a two-event trace whose second event is at `second`.
+Trace TraceOf(int events, SimTime second) {
+  Trace trace;
+  trace.Add(SimTime(0), 1, "attempt.start", "fresh");
+  if (events > 1) trace.Add(second, 1, "log.append", "partition=0 offset=0");
+  return trace;
+}
+
 RunReport Report() {
   RunReport report;
   report.backend = BackendKind::kMock;
@@ -13,7 +23,7 @@ RunReport Report() {
   report.outputs = {70};
   report.calls_by_identity = {{"call-a", 1}};
   report.log_records = {{"k1 00000000000000aa", "k1 00000000000000bb"}};
-  report.trace = {"0.000ms a1 attempt.start fresh", "1.000ms a1 log.append partition=0 offset=0"};
+  report.trace = TraceOf(2, milliseconds(1));
   return report;
 }
 
@@ -47,14 +57,14 @@ TEST(DifferentialTest, EachDifferenceIsNamed) {
 // ends early, is reported with the event's index and both lines.
 TEST(DifferentialTest, FirstDifferingTraceEventIsNamed) {
   RunReport other = Report();
-  other.trace[1] = "2.000ms a1 log.append partition=0 offset=0";
+  other.trace = TraceOf(2, milliseconds(2));
   const std::optional<std::string> difference = FirstDifference(Report(), other);
   ASSERT_TRUE(difference.has_value());
   EXPECT_EQ(*difference,
-            "trace event #1: model [1.000ms a1 log.append partition=0 offset=0], mock [2.000ms a1 log.append "
-            "partition=0 offset=0]");
+            "trace event #1: model [     1.000ms a1 log.append         partition=0 offset=0], mock [     2.000ms a1 "
+            "log.append         partition=0 offset=0]");
   other = Report();
-  other.trace.pop_back();
+  other.trace = TraceOf(1, milliseconds(1));
   EXPECT_NE(FirstDifference(Report(), other)->find("mock [<end of trace>]"), std::string::npos);
 }
 

@@ -118,7 +118,7 @@ void PrintTrace(const RunReport& report, const Scenario& scenario, const TraceFl
   if (!flags.wanted() || (flags.failing && report.ok)) return;
   if (!title.empty()) std::cout << title << "\n";
   if (flags.raw && !flags.filter.any()) {
-    for (const std::string& line : report.trace) std::cout << "  " << line << "\n";
+    for (size_t i = 0; i < report.trace.size(); ++i) std::cout << "  " << report.trace.line(i) << "\n";
     return;
   }
   for (const std::string& line : ReadableTrace(report, scenario, flags.filter)) std::cout << "  " << line << "\n";

@@ -86,7 +86,7 @@ Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, co
   read_all.count = -1;
   attempt.steps.push_back(read_all);
   reference.attempts = {attempt};
-  World world(reference);
+  World world(reference, Trace::Text::kNone);  // only its outputs are read
   OutputCollector collector;
   world.AddObserver(&collector);
   Attempt run(world, reference.attempts[0], 1, ProductionParts());
@@ -277,8 +277,8 @@ bool RunEpilogue(World& world, Attempt& attempt) {
   // Summed over the subtasks: nothing may stay live in any of them.
   const StoreStats stats = attempt.store_stats();
   const size_t maps = attempt.bookkeeping_entries();
-  const size_t index = world.Record("run.quiescent", fmt::format("cached={} bookkeeping={} checkpoint_maps={}",
-                                                                 stats.cached_states, stats.bookkeeping_entries, maps));
+  const size_t index = world.Record("run.quiescent", "cached={} bookkeeping={} checkpoint_maps={}",
+                                    stats.cached_states, stats.bookkeeping_entries, maps);
   world.Notify([&](RunObserver& o) { o.OnQuiescent(stats, maps, true, index); });
   return true;
 }
@@ -373,7 +373,7 @@ bool Observe(World& world, RunReport& report) {
   }
   report.trace_hash = world.trace().hash();
   report.sim_time = world.now();
-  report.trace = world.trace().lines();
+  report.trace = world.trace();
   return records.ok();
 }
 
@@ -618,8 +618,8 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
               Invariant::kDeterminism, fmt::format("the same scenario gave trace hashes {:016x} and {:016x}; first difference "
                                          "at event #{}:\n    {}\n    {}",
                                          report.trace_hash, again.trace_hash, first,
-                                         first < report.trace.size() ? report.trace[first] : "<end>",
-                                         first < again.trace.size() ? again.trace[first] : "<end>")});
+                                         first < report.trace.size() ? report.trace.line(first) : "<end>",
+                                         first < again.trace.size() ? again.trace.line(first) : "<end>")});
           report.verdict = Verdict::kViolation;
         }
       }

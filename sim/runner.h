@@ -93,7 +93,7 @@ struct RunReport {
   // Checkpoints that failed at run time: "cp1 (attempt 1): why".
   std::vector<std::string> failed_checkpoints;
   std::string error;  // verdict error: what went wrong
-  std::vector<std::string> trace;
+  Trace trace;
   // Per trace line of a record appended or discovered: what the record holds
   // (sim/record_summary.h), for the readable trace. Not in the trace hash.
   std::map<size_t, std::string> trace_notes;

@@ -165,7 +165,7 @@ void TimelineRecorder::OnOutput(int64_t input_offset, int64_t /*index*/, int64_t
 // attempt added; every event's hover text is its trace line.
 void TimelineRecorder::ReadTrace(const Trace& trace) {
   for (size_t i = trace_read_; i < trace.size(); ++i) {
-    const TraceLine line = Split(trace.line(i));
+    const TraceLine line = Split(std::string(trace.line(i)));
     const std::optional<int> subtask = SubtaskField(line.detail);
     const int lane = subtask.value_or(0);
     if (line.kind == "fault.fired") {
@@ -187,7 +187,7 @@ void TimelineRecorder::ReadTrace(const Trace& trace) {
   }
   for (TimelineEvent& event : timeline_.events) {
     if (event.trace_index < trace_read_ || event.trace_index >= trace.size()) continue;
-    event.title = trace.line(event.trace_index);
+    event.title = std::string(trace.line(event.trace_index));
     const TraceLine line = Split(event.title);
     if (event.kind == TimelineEvent::Kind::kRestore) {
       if (const std::optional<int> subtask = SubtaskField(line.detail)) event.subtask = *subtask;

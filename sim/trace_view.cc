@@ -264,7 +264,7 @@ bool Keeps(const TraceFilter& filter, const Line& line, const Scenario& scenario
 }  // namespace
 
 std::vector<std::string> ReadableTrace(const RunReport& report, const Scenario& scenario, const TraceFilter& filter) {
-  const Names names(report.trace);
+  const Names names(report.trace.lines());
   std::map<size_t, std::vector<std::string>> cited;  // trace index -> the invariants citing it
   for (const Violation& v : report.violations) {
     for (size_t index : v.evidence) cited[index].push_back(NameOf(v.invariant));
@@ -272,7 +272,7 @@ std::vector<std::string> ReadableTrace(const RunReport& report, const Scenario& 
   const size_t width = fmt::format("{}", report.trace.empty() ? 0 : report.trace.size() - 1).size();
   std::vector<std::string> out;
   for (size_t i = 0; i < report.trace.size(); ++i) {
-    const Line line = Split(report.trace[i]);
+    const Line line = Split(std::string(report.trace.line(i)));
     if (filter.any() && !Keeps(filter, line, scenario)) continue;
     std::string text = fmt::format("#{:<{}} {}{}", i, width, line.head, Readable(line, names));
     if (auto note = report.trace_notes.find(i); note != report.trace_notes.end()) text += "  => " + note->second;

@@ -41,7 +41,7 @@ TEST(TraceViewTest, NumbersNamesAndMarksEveryLine) {
   for (size_t i = 0; i < lines.size(); ++i) {
     EXPECT_EQ(lines[i].rfind(fmt::format("#{} ", i), 0), 0u) << lines[i];
     // The head of the hashed line (time, attempt, kind) is kept as it is.
-    std::istringstream hashed(report.trace[i]);
+    std::istringstream hashed{std::string(report.trace.line(i))};
     std::string time, attempt, kind;
     hashed >> time >> attempt >> kind;
     EXPECT_NE(lines[i].find(time + " " + attempt + " " + kind), std::string::npos) << lines[i];
@@ -84,7 +84,7 @@ TEST(TraceViewTest, FiltersKeepTheirLinesAndTheirNumbers) {
   const std::vector<std::string> lines = ReadableTrace(report, scenario, third);
   ASSERT_FALSE(lines.empty());
   size_t expected = 0;
-  for (const std::string& line : report.trace) expected += line.find(" a3 ") != std::string::npos ? 1 : 0;
+  for (const std::string& line : report.trace.lines()) expected += line.find(" a3 ") != std::string::npos ? 1 : 0;
   EXPECT_EQ(lines.size(), expected);
   for (const std::string& line : lines) EXPECT_NE(line.find(" a3 "), std::string::npos) << line;
   EXPECT_NE(lines.front().rfind("#0 ", 0), 0u);  // numbered as in the whole trace
@@ -110,7 +110,7 @@ TEST(TraceViewTest, SubtaskFilterFollowsKeyOwnershipPerAttempt) {
   ASSERT_TRUE(report.ok);
   std::set<std::string> union_of_subtasks;
   size_t attempt_lines = 0;
-  for (const std::string& line : report.trace) attempt_lines += line.find(" a2 ") != std::string::npos ? 1 : 0;
+  for (const std::string& line : report.trace.lines()) attempt_lines += line.find(" a2 ") != std::string::npos ? 1 : 0;
   for (int32_t subtask = 0; subtask < 3; ++subtask) {
     TraceFilter filter;
     filter.attempt = 2;

@@ -66,7 +66,7 @@ void CauseTracker::OnRestore(const RestoreView& restore, size_t trace_index) {
 
 int CauseTracker::AttemptOfLine(size_t index) const {
   // "<time> a<attempt> <kind> ...": the second field.
-  const std::string& line = trace_.line(index);
+  const std::string_view line = trace_.line(index);
   const size_t at = line.find(" a", line.find_first_not_of(' '));
   if (at == std::string::npos) return 0;
   int attempt = 0;
