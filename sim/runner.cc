@@ -490,7 +490,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
       report.violations.push_back(std::move(explained));
     }
   }
-  report.trace_notes = causes.record_notes();
+  report.record_lines = causes.TakeRecordLines();
   if (!options.keep_topic.empty()) report.checkpoint_markers = CompletedMarkers(world, checkpoints.ids);
   if (ended.stuck) {
     report.violations.push_back(

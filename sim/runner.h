@@ -94,9 +94,10 @@ struct RunReport {
   std::vector<std::string> failed_checkpoints;
   std::string error;  // verdict error: what went wrong
   Trace trace;
-  // Per trace line of a record appended or discovered: what the record holds
-  // (sim/record_summary.h), for the readable trace. Not in the trace hash.
-  std::map<size_t, std::string> trace_notes;
+  // Per trace line of a record appended or discovered: the record, for the
+  // readable trace to say what it holds (sim/record_summary.h). Not in the
+  // trace hash.
+  std::map<size_t, LogRecord> record_lines;
   // With RunOptions::keep_topic: each completed checkpoint's id and its
   // recovery marker (the union list's minimum, with the checkpoint's
   // completed boundaries) in JSON (store/recovery_marker_json.h).

@@ -9,6 +9,7 @@
 
 #include "model/invariant.h"
 #include "model/key_groups.h"
+#include "sim/record_summary.h"
 
 namespace durasim {
 namespace {
@@ -275,7 +276,9 @@ std::vector<std::string> ReadableTrace(const RunReport& report, const Scenario& 
     const Line line = Split(std::string(report.trace.line(i)));
     if (filter.any() && !Keeps(filter, line, scenario)) continue;
     std::string text = fmt::format("#{:<{}} {}{}", i, width, line.head, Readable(line, names));
-    if (auto note = report.trace_notes.find(i); note != report.trace_notes.end()) text += "  => " + note->second;
+    if (auto record = report.record_lines.find(i); record != report.record_lines.end()) {
+      text += "  => " + SummarizeRecord(record->second.key, record->second.value).text;
+    }
     if (auto it = cited.find(i); it != cited.end()) text += fmt::format("  <== {}", fmt::join(it->second, ", "));
     out.push_back(std::move(text));
   }

@@ -21,13 +21,11 @@ constexpr size_t kStatesMax = 2;
 }  // namespace
 
 void CauseTracker::OnRecordAppended(const LogRecord& record, const DecodedState* /*decoded*/, size_t trace_index) {
-  const RecordSummary summary = SummarizeRecord(record.key, record.value);
-  record_notes_[trace_index] = summary.text;
+  record_lines_[trace_index] = record;
   Result<StateKey> key = ParseRecordKey(record.key);
   if (!key.ok()) return;  // a cleanup record or an undecodable key: about no one state
   Name(trace_index, *key);
-  records_[*key].push_back(Record{record.partition, record.offset, trace_index, summary.text,
-                                  summary.kind == RecordSummary::Kind::kTombstone});
+  records_[*key].push_back(trace_index);
 }
 
 void CauseTracker::OnSupplierCall(const CallIdentity& call, const CallArgument&, size_t trace_index) {
@@ -82,21 +80,30 @@ std::string CauseTracker::ActionName(const StateKey& key) const {
 void CauseTracker::DescribeRecordsOf(const StateKey& key, const Restore* restore, size_t before,
                                      const std::vector<size_t>& evidence, std::vector<std::string>& lines) const {
   const std::string state = DescribeStateKeyBriefly(key, ActionName(key));
-  const auto cited = [&](const Record& record) {
-    return std::find(evidence.begin(), evidence.end(), record.trace_index) != evidence.end();
+  // The state's records before `before`, each with what it holds.
+  struct Held {
+    size_t trace_index;
+    const LogRecord* record;
+    RecordSummary summary;
   };
-  std::vector<const Record*> held;
+  const auto cited = [&](size_t trace_index) {
+    return std::find(evidence.begin(), evidence.end(), trace_index) != evidence.end();
+  };
+  std::vector<Held> held;
   bool any_cited = false;
   if (auto it = records_.find(key); it != records_.end()) {
-    for (const Record& record : it->second) {
-      if (record.trace_index < before) held.push_back(&record);
-      any_cited = any_cited || (record.trace_index < before && cited(record));
+    for (size_t trace_index : it->second) {
+      if (trace_index >= before) continue;
+      const LogRecord& record = record_lines_.at(trace_index);
+      held.push_back(Held{trace_index, &record, SummarizeRecord(record.key, record.value)});
+      any_cited = any_cited || cited(trace_index);
     }
   }
+  const auto tombstone = [](const Held& h) { return h.summary.kind == RecordSummary::Kind::kTombstone; };
   // When the violation cites a record of the state, that record decided
   // it: it and the tombstones are listed, not the whole history.
   if (any_cited) {
-    std::erase_if(held, [&](const Record* record) { return !cited(*record) && !record->tombstone; });
+    std::erase_if(held, [&](const Held& h) { return !cited(h.trace_index) && !tombstone(h); });
   }
   if (held.empty()) {
     lines.push_back(fmt::format("    cause: the log held no record of {} before #{}", state, before));
@@ -105,7 +112,7 @@ void CauseTracker::DescribeRecordsOf(const StateKey& key, const Restore* restore
   const size_t skipped = held.size() > kRecordsPerStateMax ? held.size() - kRecordsPerStateMax : 0;
   if (skipped > 0) lines.push_back(fmt::format("    cause: {} earlier records of {} not listed", skipped, state));
   for (size_t i = skipped; i < held.size(); ++i) {
-    const Record& record = *held[i];
+    const LogRecord& record = *held[i].record;
     std::string where;
     if (restore != nullptr) {
       auto marked = restore->view.marker.find(record.partition);
@@ -115,11 +122,11 @@ void CauseTracker::DescribeRecordsOf(const StateKey& key, const Restore* restore
                             record.partition, from, restore->trace_index);
       } else {
         where = fmt::format("; read by the restore at #{}{}", restore->trace_index,
-                            record.tombstone ? ", which forgot the state" : "");
+                            tombstone(held[i]) ? ", which forgot the state" : "");
       }
     }
-    lines.push_back(fmt::format("    cause: #{} {} at partition {} offset {}: {}{}", record.trace_index, state,
-                                record.partition, record.offset, record.summary, where));
+    lines.push_back(fmt::format("    cause: #{} {} at partition {} offset {}: {}{}", held[i].trace_index, state,
+                                record.partition, record.offset, held[i].summary.text, where));
   }
 }
 

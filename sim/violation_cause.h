@@ -7,9 +7,11 @@
 // cites one), each with what it holds (sim/record_summary.h) and whether
 // the restore read it or it lay below the marker (#1158 is exactly a
 // result record below the marker), or a tombstone that made it forget the
-// state. It also notes, per record line of the trace, what the record holds,
-// for the readable trace (sim/trace_view.h). Nothing it does reaches the
-// trace or its hash.
+// state. It also keeps, per record line of the trace, the record itself, so
+// that the readable trace (sim/trace_view.h) can say what it holds. Records
+// are summarized only when a cause or the readable trace asks: a run that
+// passes decodes nothing here. Nothing it does reaches the trace or its
+// hash.
 #pragma once
 
 #include <map>
@@ -43,17 +45,11 @@ class CauseTracker : public RunObserver {
   // trace events `evidence`; none when the events name no restore and no
   // state.
   std::vector<std::string> CausesOf(const std::vector<size_t>& evidence) const;
-  // Per trace line of a record appended or discovered: what it holds.
-  const std::map<size_t, std::string>& record_notes() const { return record_notes_; }
+  // Per trace line of a record appended or discovered: the record. Moves
+  // them out: call once, after the run.
+  std::map<size_t, LogRecord> TakeRecordLines() { return std::move(record_lines_); }
 
  private:
-  struct Record {
-    int32_t partition = 0;
-    int64_t offset = 0;
-    size_t trace_index = 0;
-    std::string summary;  // record_summary.h
-    bool tombstone = false;
-  };
   struct Restore {
     int attempt = 0;
     size_t trace_index = 0;
@@ -72,10 +68,10 @@ class CauseTracker : public RunObserver {
   const Trace& trace_;
   int attempt_ = 0;
   std::map<size_t, StateKey> states_at_;              // trace index -> the state its event is about
-  std::map<StateKey, std::vector<Record>> records_;   // in the order they were seen
+  std::map<StateKey, std::vector<size_t>> records_;   // trace indices into record_lines_, in the order seen
   std::map<uint64_t, std::string> action_names_;      // action hash -> name
   std::vector<Restore> restores_;
-  std::map<size_t, std::string> record_notes_;
+  std::map<size_t, LogRecord> record_lines_;         // trace index -> the record appended or discovered there
 };
 
 }  // namespace durasim
