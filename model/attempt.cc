@@ -74,7 +74,8 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     Subtask& subtask = subtasks_[static_cast<size_t>(i)];
     BackendClient& client = connection->clients[static_cast<size_t>(i)];
     subtask.log_client = std::move(client.client);
-    subtask.faulty_client = std::make_unique<FaultyLogClient>(*subtask.log_client, *faults_, client.write_faults, i);
+    subtask.faulty_client = std::make_unique<FaultyLogClient>(*subtask.log_client, *faults_, client.write_faults, i,
+                                                              &decoded_values_);
     subtask.store = parts.make_store(*subtask.faulty_client, world.scenario().log);
     subtask.runtime = parts.make_runtime(world, *scheduler_, *subtask.store, *faults_,
                                          SubtaskContext{i, parallelism, world.scenario().max_parallelism});
@@ -252,7 +253,8 @@ void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
   if (!world_.halted()) world_.lifecycle().NoteAppend(record, world_.now());
   const size_t index = world_.Record(AppendSeenTraceKind(seen), "partition={} offset={} key={:?}",
                                      record.partition, record.offset, record.key);
-  Result<DecodedState> decoded = DecodeStateValue(record.value);
+  // Valid until the next decode: nothing below produces.
+  const Result<DecodedState>& decoded = decoded_values_.Decode(record.value);
   const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;
   world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, state, index); });
   if (seen == AppendSeen::kAppended) {

@@ -24,6 +24,7 @@
 
 #include "model/agent_runtime.h"
 #include "model/backends/log_backend.h"
+#include "model/decoded_values.h"
 #include "model/fault_plan.h"
 #include "model/faulty_log_client.h"
 #include "model/parts.h"
@@ -174,6 +175,7 @@ class Attempt {
   bool rebuilt_ = false;  // Restore reached the stores' rebuild
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;
+  DecodedValues decoded_values_;  // shared by the subtasks' faulty clients and OnAppended
   std::vector<Subtask> subtasks_;
   int64_t source_offset_ = 0;  // the next input the source delivers
   Status connected_;

@@ -18,7 +18,12 @@ Status LostAck(int64_t ordinal) {
 
 ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
   Produced produced{};
-  produced.point = PutFaultPoint(key, value, subtask_);
+  const DecodedState* decoded = nullptr;
+  if (values_ != nullptr && !value.empty() && !ParseCleanupKey(key)) {
+    const Result<DecodedState>& read = values_->Decode(value);
+    if (read.ok()) decoded = &read.value();
+  }
+  produced.point = PutFaultPoint(key, value, subtask_, decoded);
   produced.fate = plan_.OnProduce(produced.ordinal, produced.point);
   DURASIM_CHECK_GE(produced.ordinal, 1);  // puts are counted from 1
   if (broker_ != nullptr && produced.fate != FaultPlan::PutFate::kDeliver) {

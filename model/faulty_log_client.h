@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "model/decoded_values.h"
 #include "model/fault_plan.h"
 #include "store/forwarding_log_client.h"
 
@@ -36,9 +37,11 @@ class FaultyLogClient : public ForwardingLogClient {
   // With `broker`, a rejected put is sent, at the instant the model answers,
   // for the broker to refuse, and a lost acknowledgement is lost by the
   // broker; an answer other than the expected one is a kInternal error.
-  // `subtask` names the subtask whose producer this is.
-  FaultyLogClient(LogClient& inner, FaultPlan& plan, BrokerWriteFaults* broker = nullptr, int subtask = 0)
-      : ForwardingLogClient(inner), plan_(plan), broker_(broker), subtask_(subtask) {}
+  // `subtask` names the subtask whose producer this is. `values` (when
+  // given, outliving the wrapper) decodes the values it is handed.
+  FaultyLogClient(LogClient& inner, FaultPlan& plan, BrokerWriteFaults* broker = nullptr, int subtask = 0,
+                  DecodedValues* values = nullptr)
+      : ForwardingLogClient(inner), plan_(plan), broker_(broker), subtask_(subtask), values_(values) {}
 
   ProduceTicket Produce(int32_t partition, std::string key, std::string value) override;
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
@@ -55,6 +58,7 @@ class FaultyLogClient : public ForwardingLogClient {
   FaultPlan& plan_;
   BrokerWriteFaults* broker_;
   int subtask_;
+  DecodedValues* values_;
   std::map<ProduceTicket, Produced> produced_;
   ProduceTicket next_ticket_ = 1;
 };
