@@ -1,6 +1,8 @@
-// State codec implementation (nlohmann::json for the value).
+// State codec implementation: record keys, the dispatch between the fast
+// and the reference value codec, and the reference codec (nlohmann::json).
 #include "store/state_codec.h"
 
+#include "store/state_codec_internal.h"
 #include "store/utf8.h"
 
 #include <fmt/format.h>
@@ -14,37 +16,20 @@
 namespace durasim {
 namespace {
 
-// Bytes as lowercase hex digits, two per byte, and back.
+using nlohmann::json;
+using state_codec_internal::AppendHex64;
+using state_codec_internal::ParseHex64;
+
+std::string Hex(uint64_t value) {
+  std::string out;
+  AppendHex64(out, value);
+  return out;
+}
+
 std::string HexBytes(const std::string& bytes) {
   std::string out;
-  for (unsigned char c : bytes) out += fmt::format("{:02x}", c);
+  state_codec_internal::AppendHexBytes(out, bytes);
   return out;
-}
-
-std::optional<std::string> ParseHexBytes(const std::string& hex) {
-  if (hex.size() % 2 != 0) return std::nullopt;
-  std::string out;
-  for (size_t i = 0; i < hex.size(); i += 2) {
-    unsigned value = 0;
-    for (size_t j = i; j < i + 2; ++j) {
-      const char c = hex[j];
-      const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-      if (digit < 0) return std::nullopt;
-      value = value * 16 + static_cast<unsigned>(digit);
-    }
-    out.push_back(static_cast<char>(value));
-  }
-  return out;
-}
-
-using nlohmann::json;
-
-std::string Hex(uint64_t value) { return fmt::format("{:016x}", value); }
-
-bool ParseHex(std::string_view text, uint64_t& out) {
-  if (text.size() != 16) return false;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 16);
-  return ec == std::errc() && ptr == text.data() + text.size();
 }
 
 bool ParseSeq(std::string_view text, int64_t& out) {
@@ -86,10 +71,8 @@ const json& List(const json& object, const char* name) {
   return field;
 }
 
-CallStatus ParseCallStatus(const std::string& text) {
-  if (text == "PENDING") return CallStatus::kPending;
-  if (text == "SUCCEEDED") return CallStatus::kSucceeded;
-  if (text == "FAILED") return CallStatus::kFailed;
+CallStatus StatusOrThrow(const std::string& text) {
+  if (std::optional<CallStatus> status = state_codec_internal::ParseCallStatus(text)) return *status;
   throw std::invalid_argument("unknown call status \"" + text + "\"");
 }
 
@@ -106,7 +89,15 @@ const char* CallStatusName(CallStatus status) {
 }
 
 std::string EncodeRecordKey(const StateKey& k) {
-  return fmt::format("{}_{}_{}_{}", k.key, k.seq, Hex(k.event_hash), Hex(k.action_hash));
+  char digits[24];
+  const std::string_view seq(digits, std::to_chars(digits, digits + sizeof digits, k.seq).ptr);
+  std::string out;
+  out.reserve(k.key.size() + seq.size() + 35);
+  out.append(k.key).append(1, '_').append(seq).append(1, '_');
+  AppendHex64(out, k.event_hash);
+  out.push_back('_');
+  AppendHex64(out, k.action_hash);
+  return out;
 }
 
 Result<StateKey> ParseRecordKey(const std::string& record_key) {
@@ -129,8 +120,8 @@ Result<StateKey> ParseRecordKey(const std::string& record_key) {
   k.key = record_key.substr(0, cut[0]);
   const std::string_view whole(record_key);
   if (!ParseSeq(whole.substr(cut[0] + 1, cut[1] - cut[0] - 1), k.seq) ||
-      !ParseHex(whole.substr(cut[1] + 1, cut[2] - cut[1] - 1), k.event_hash) ||
-      !ParseHex(whole.substr(cut[2] + 1), k.action_hash)) {
+      !ParseHex64(whole.substr(cut[1] + 1, cut[2] - cut[1] - 1), k.event_hash) ||
+      !ParseHex64(whole.substr(cut[2] + 1), k.action_hash)) {
     return Status(StatusCode::kInvalidRecovery,
                   fmt::format("record key \"{}\": sequence number or hashes do not parse", record_key));
   }
@@ -145,6 +136,19 @@ Result<StateKey> ParseRecordKey(const std::string& record_key) {
 }
 
 std::string EncodeStateValue(const StateKey& k, const ActionState& state) {
+  if (std::optional<std::string> value = state_codec_internal::WriteStateValue(k, state)) return *std::move(value);
+  // A string that is not UTF-8: the reference encoder throws what it threw.
+  return state_codec_internal::EncodeStateValueDom(k, state);
+}
+
+Result<DecodedState> DecodeStateValue(const std::string& value) {
+  if (std::optional<DecodedState> state = state_codec_internal::ReadCanonicalStateValue(value)) {
+    return *std::move(state);
+  }
+  return state_codec_internal::DecodeStateValueDom(value);
+}
+
+std::string state_codec_internal::EncodeStateValueDom(const StateKey& k, const ActionState& state) {
   json calls = json::array();
   for (const CallResult& c : state.call_results) {
     calls.push_back({{"fn", c.function_id},
@@ -170,7 +174,7 @@ std::string EncodeStateValue(const StateKey& k, const ActionState& state) {
   return value.dump();
 }
 
-Result<DecodedState> DecodeStateValue(const std::string& value) {
+Result<DecodedState> state_codec_internal::DecodeStateValueDom(const std::string& value) {
   try {
     const json doc = json::parse(value);
     if (!doc.is_object()) throw std::invalid_argument("the value is not a JSON object");
@@ -182,25 +186,25 @@ Result<DecodedState> DecodeStateValue(const std::string& value) {
     }
     DecodedState out;
     if (doc.contains("key_hex")) {
-      std::optional<std::string> key = ParseHexBytes(Text(doc, "key_hex"));
+      std::optional<std::string> key = state_codec_internal::ParseHexBytes(Text(doc, "key_hex"));
       if (!key) return Status(StatusCode::kInvalidRecovery, "state value: key_hex is not an even number of hex digits");
       out.state_key.key = *std::move(key);
     } else {
       out.state_key.key = Text(doc, "key");
     }
     out.state_key.seq = Integer(doc, "seq");
-    if (!ParseHex(Text(doc, "event"), out.state_key.event_hash) ||
-        !ParseHex(Text(doc, "action"), out.state_key.action_hash)) {
+    if (!ParseHex64(Text(doc, "event"), out.state_key.event_hash) ||
+        !ParseHex64(Text(doc, "action"), out.state_key.action_hash)) {
       return Status(StatusCode::kInvalidRecovery, "state value: event or action hash is not 16 hex digits");
     }
     out.state.completed = Boolean(doc, "completed");
     for (const json& c : List(doc, "calls")) {
       CallResult call;
       call.function_id = Text(c, "fn");
-      if (!ParseHex(Text(c, "args"), call.args_digest)) {
+      if (!ParseHex64(Text(c, "args"), call.args_digest)) {
         return Status(StatusCode::kInvalidRecovery, "state value: call args digest is not 16 hex digits");
       }
-      call.status = ParseCallStatus(Text(c, "status"));
+      call.status = StatusOrThrow(Text(c, "status"));
       call.result = Integer(c, "result");
       call.error = Text(c, "error");
       out.state.call_results.push_back(std::move(call));
@@ -215,6 +219,36 @@ Result<DecodedState> DecodeStateValue(const std::string& value) {
   } catch (const std::exception& error) {
     return Status(StatusCode::kInvalidRecovery, fmt::format("state value does not decode: {}", error.what()));
   }
+}
+
+bool state_codec_internal::ParseHex64(std::string_view text, uint64_t& out) {
+  if (text.size() != 16) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 16);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+std::optional<std::string> state_codec_internal::ParseHexBytes(std::string_view hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string out;
+  out.reserve(hex.size() / 2);
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    unsigned value = 0;
+    for (size_t j = i; j < i + 2; ++j) {
+      const char c = hex[j];
+      const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (digit < 0) return std::nullopt;
+      value = value * 16 + static_cast<unsigned>(digit);
+    }
+    out.push_back(static_cast<char>(value));
+  }
+  return out;
+}
+
+std::optional<CallStatus> state_codec_internal::ParseCallStatus(std::string_view text) {
+  if (text == "PENDING") return CallStatus::kPending;
+  if (text == "SUCCEEDED") return CallStatus::kSucceeded;
+  if (text == "FAILED") return CallStatus::kFailed;
+  return std::nullopt;
 }
 
 uint64_t StateDigest(const StateKey& k, const ActionState& state) {

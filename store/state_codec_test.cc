@@ -1,16 +1,24 @@
 // Unit tests for the state codec: record keys, state values and the
-// partition of an input key.
+// partition of an input key; and property tests (rapidcheck) of the fast
+// value codec against the reference one.
 #include "store/state_codec.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
+
+#include "store/state_codec_internal.h"
 
 namespace durasim {
 namespace {
@@ -438,6 +446,263 @@ TEST(StateCodecTest, AKeyOfArbitraryBytesRoundTrips) {
   EXPECT_EQ(*parsed, key);
   EXPECT_NE(EncodeStateValue(StateKey{"plain", 1, 1, 1}, state).find("\"key\":\"plain\""), std::string::npos);
   EXPECT_FALSE(DecodeStateValue(R"({"v":1,"key_hex":"8","seq":1,"event":"0000000000000001","action":"0000000000000001","completed":true,"calls":[],"memory":[],"events":[]})").ok());
+}
+
+}  // namespace
+}  // namespace durasim
+
+// --- The fast value codec against the reference (rapidcheck) ---------------
+
+namespace durasim {
+namespace {
+
+namespace internal = state_codec_internal;
+namespace gen = rc::gen;
+
+// Which bytes a generated text holds.
+enum class TextBytes { kAscii, kUtf8, kAny };
+
+// A text built of pieces: printable ASCII and what JSON escapes; with kUtf8
+// UTF-8 of every length too; with kAny also bytes that are not UTF-8 (a
+// lone continuation, a truncated sequence, an overlong form, a surrogate,
+// past U+10FFFF, any byte).
+rc::Gen<std::string> GenText(TextBytes bytes) {
+  static const std::vector<std::string> kAscii = {
+      "a", "Z", "0", "_", "-", " ", "/", "\"", "\\", "\x7f", "\n", "\t", "\b", "\f", "\r", std::string(1, '\0'),
+      "\x01", "\x1f", "u00", "k_1_0000000000000001_0000000000000002", kOutputEventType};
+  static const std::vector<std::string> kUtf8 = {"\xc3\xa9", "\xe2\x9c\x97", "\xf0\x9f\x98\x80"};
+  static const std::vector<std::string> kNotUtf8 = {"\x80", "\xff", "\xc3", "\xc0\x80", "\xed\xa0\x80",
+                                                    "\xf4\x90\x80\x80", "\xe2\x9c"};
+  const auto any_byte = gen::map(gen::arbitrary<unsigned char>(), [](unsigned char c) { return std::string(1, char(c)); });
+  rc::Gen<std::string> piece = gen::elementOf(kAscii);
+  if (bytes == TextBytes::kUtf8) {
+    piece = gen::weightedOneOf<std::string>({{12, gen::elementOf(kAscii)}, {1, gen::elementOf(kUtf8)}});
+  } else if (bytes == TextBytes::kAny) {
+    piece = gen::weightedOneOf<std::string>({{12, gen::elementOf(kAscii)},
+                                             {1, gen::elementOf(kUtf8)},
+                                             {1, gen::elementOf(kNotUtf8)},
+                                             {1, any_byte}});
+  }
+  return gen::map(gen::container<std::vector<std::string>>(piece), [](const std::vector<std::string>& pieces) {
+    std::string text;
+    for (const std::string& p : pieces) text += p;
+    return text;
+  });
+}
+
+// Any of the three kinds of text.
+rc::Gen<TextBytes> GenTextBytes() {
+  return gen::element(TextBytes::kAscii, TextBytes::kUtf8, TextBytes::kAny);
+}
+
+rc::Gen<int64_t> GenInteger() {
+  return gen::weightedOneOf<int64_t>(
+      {{3, gen::arbitrary<int64_t>()},
+       {1, gen::element<int64_t>(0, 1, -1, 10, std::numeric_limits<int64_t>::min(),
+                                 std::numeric_limits<int64_t>::max())}});
+}
+
+rc::Gen<uint64_t> GenHash() {
+  return gen::weightedOneOf<uint64_t>(
+      {{3, gen::arbitrary<uint64_t>()}, {1, gen::element<uint64_t>(0, std::numeric_limits<uint64_t>::max())}});
+}
+
+rc::Gen<StateKey> GenStateKey() {
+  return gen::build<StateKey>(gen::set(&StateKey::key, gen::mapcat(GenTextBytes(), GenText)), gen::set(&StateKey::seq, GenInteger()),
+                              gen::set(&StateKey::event_hash, GenHash()),
+                              gen::set(&StateKey::action_hash, GenHash()));
+}
+
+// A state whose texts hold `bytes`.
+rc::Gen<ActionState> GenState(TextBytes bytes) {
+  const auto call = gen::build<CallResult>(
+      gen::set(&CallResult::function_id, GenText(bytes)), gen::set(&CallResult::args_digest, GenHash()),
+      gen::set(&CallResult::status,
+               gen::element(CallStatus::kPending, CallStatus::kSucceeded, CallStatus::kFailed)),
+      gen::set(&CallResult::result, GenInteger()), gen::set(&CallResult::error, GenText(bytes)));
+  const auto memory = gen::build<MemoryUpdate>(gen::set(&MemoryUpdate::slot, GenText(bytes)),
+                                               gen::set(&MemoryUpdate::value, GenInteger()));
+  const auto event = gen::build<EmittedEvent>(gen::set(&EmittedEvent::type, GenText(bytes)),
+                                              gen::set(&EmittedEvent::value, GenInteger()));
+  return gen::build<ActionState>(gen::set(&ActionState::call_results, gen::container<std::vector<CallResult>>(call)),
+                                 gen::set(&ActionState::memory_updates, gen::container<std::vector<MemoryUpdate>>(memory)),
+                                 gen::set(&ActionState::emitted_events, gen::container<std::vector<EmittedEvent>>(event)),
+                                 gen::set(&ActionState::completed, gen::arbitrary<bool>()));
+}
+
+// What an encoder did: its bytes, or the exception it threw.
+std::string EncodeOutcome(const std::function<std::string()>& encode) {
+  try {
+    return "bytes " + encode();
+  } catch (const std::exception& error) {
+    return std::string("throws ") + typeid(error).name() + ": " + error.what();
+  }
+}
+
+// A decode result as text: the state re-encoded, or the code and message.
+std::string DecodeOutcome(const Result<DecodedState>& decoded) {
+  if (!decoded.ok()) return "error " + decoded.status().ToString();
+  return "state " + internal::EncodeStateValueDom(decoded->state_key, decoded->state);
+}
+
+// Checks the fast decoder against the DOM decoder on `value`: whatever the
+// fast reader accepts, the DOM decoder reads to the same state; and the
+// public decoder's result, error text included, is the DOM decoder's.
+void CheckDecodersAgree(const std::string& value) {
+  const Result<DecodedState> dom = internal::DecodeStateValueDom(value);
+  const std::optional<DecodedState> fast = internal::ReadCanonicalStateValue(value);
+  if (fast) {
+    RC_ASSERT(dom.ok());
+    RC_ASSERT(fast->state_key == dom->state_key);
+    RC_ASSERT(fast->state == dom->state);
+  }
+  const Result<DecodedState> decoded = DecodeStateValue(value);
+  RC_ASSERT(DecodeOutcome(decoded) == DecodeOutcome(dom));
+  if (decoded.ok()) RC_ASSERT(decoded->state == dom->state && decoded->state_key == dom->state_key);
+}
+
+// Strategy: on any state, texts of any bytes included, the streaming
+// writer writes the reference encoder's bytes, and where that throws
+// (a text that is not UTF-8) EncodeStateValue throws the same exception.
+RC_GTEST_PROP(StateValueCodec, WriterWritesTheReferenceBytes, ()) {
+  const StateKey key = *GenStateKey();
+  const ActionState state = *GenState(*GenTextBytes());
+  const std::string reference = EncodeOutcome([&] { return internal::EncodeStateValueDom(key, state); });
+  RC_ASSERT(EncodeOutcome([&] { return EncodeStateValue(key, state); }) == reference);
+  const std::optional<std::string> written = internal::WriteStateValue(key, state);
+  RC_ASSERT(written.has_value() == reference.starts_with("bytes "));
+  if (written) RC_ASSERT("bytes " + *written == reference);
+}
+
+// Strategy: for states with UTF-8 texts (keys of any bytes), the value is
+// nlohmann's canonical form (parse then dump gives it back), decodes to the
+// state, and the strict reader reads it without falling back.
+RC_GTEST_PROP(StateValueCodec, EncodedValueIsCanonicalAndRoundTrips, ()) {
+  const StateKey key = *GenStateKey();
+  const ActionState state = *GenState(*gen::element(TextBytes::kAscii, TextBytes::kUtf8));
+  const std::string value = EncodeStateValue(key, state);
+  RC_ASSERT(json::parse(value).dump() == value);
+  const Result<DecodedState> decoded = DecodeStateValue(value);
+  RC_ASSERT(decoded.ok());
+  RC_ASSERT(decoded->state_key == key);
+  RC_ASSERT(decoded->state == state);
+  RC_ASSERT(internal::ReadCanonicalStateValue(value).has_value());
+  CheckDecodersAgree(value);
+}
+
+// Bytes that change how a value reads: numbers out of the canonical form
+// or out of int64, escapes, whitespace, structure, a BOM.
+const std::vector<std::string> kInserts = {
+    " ", "\n", "\t", "\r", "0", "-", "-0", "00", ".0", "e2", "E+1", "9223372036854775808", "18446744073709551616",
+    "\"", "\\", "\\/", "\\u0041", "\\u004A", "\\u004a", "\\u00e9", "\\u0000", "\\ud83d\\ude00", "\\x", "\\u12",
+    ",", ":", "{", "}", "[", "]", "[]", "{}", "null", "true", "1", "\x7f", "\xc3\xa9", "\x80", "\xef\xbb\xbf",
+    ",\"zz\":1", ",\"v\":1", ",\"seq\":2", ",\"key\":\"k\"", ",\"key_hex\":\"6b\"", "A", "F"};
+
+// Numbers the canonical form never writes, or that leave int64.
+const std::vector<std::string> kNumbers = {"-0", "01", "-01", "1.0", "1e2", "1E2", "0.5", "-",
+                                           "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+                                           "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+                                           "2", "0", "true", "\"1\"", "null"};
+
+// `value` changed once: a byte flipped, inserted or deleted, a piece
+// inserted, a number replaced, the value truncated or extended, two
+// top-level fields swapped, or raw bytes put into a string.
+std::string Mutate(const std::string& value) {
+  const size_t size = value.size();
+  const size_t at = *gen::inRange<size_t>(0, size + 1);
+  std::string out = value;
+  switch (*gen::inRange(0, 9)) {
+    case 0:
+      if (at < size) out[at] = static_cast<char>(out[at] ^ *gen::inRange(1, 256));
+      break;
+    case 1: out.insert(at, 1, static_cast<char>(*gen::arbitrary<unsigned char>())); break;
+    case 2:
+      if (at < size) out.erase(at, 1);
+      break;
+    case 3: out.insert(at, *gen::elementOf(kInserts)); break;
+    case 4: {  // a number replaced
+      std::vector<size_t> starts;
+      for (size_t i = 1; i < size; ++i) {
+        if (value[i - 1] == ':' && (value[i] == '-' || (value[i] >= '0' && value[i] <= '9'))) starts.push_back(i);
+      }
+      if (starts.empty()) break;
+      const size_t start = *gen::elementOf(starts);
+      size_t end = start + 1;
+      while (end < size && value[end] >= '0' && value[end] <= '9') ++end;
+      out.replace(start, end - start, *gen::elementOf(kNumbers));
+      break;
+    }
+    case 5: out.resize(at); break;
+    case 6: out += *gen::elementOf(std::vector<std::string>{" ", "\n", "x", "{}", "}", std::string(1, '\0')}); break;
+    case 7: {  // two top-level fields swapped
+      nlohmann::ordered_json doc = nlohmann::ordered_json::parse(value);
+      if (!doc.is_object() || doc.empty()) break;
+      std::vector<std::pair<std::string, nlohmann::ordered_json>> fields;
+      for (const auto& field : doc.items()) fields.emplace_back(field.key(), field.value());
+      const size_t i = *gen::inRange<size_t>(0, fields.size());
+      const size_t j = *gen::inRange<size_t>(0, fields.size());
+      std::swap(fields[i], fields[j]);
+      nlohmann::ordered_json swapped = nlohmann::ordered_json::object();
+      for (auto& [name, field] : fields) swapped[name] = std::move(field);
+      out = swapped.dump();
+      break;
+    }
+    case 8: {  // raw bytes, UTF-8 or not, at the start of a string value
+      std::vector<size_t> starts;
+      for (size_t i = 2; i < size; ++i) {
+        if (value[i - 2] == ':' && value[i - 1] == '"') starts.push_back(i);
+      }
+      if (!starts.empty()) out.insert(*gen::elementOf(starts), *GenText(TextBytes::kAny));
+      break;
+    }
+  }
+  return out;
+}
+
+// Strategy: on encoded values changed a few times, the public decoder's
+// verdict and message are the DOM decoder's, and whatever the strict
+// reader accepts the DOM decoder reads to the same state.
+RC_GTEST_PROP(StateValueCodec, DecodersAgreeOnMutatedValues, ()) {
+  std::string value = EncodeStateValue(*GenStateKey(), *GenState(*gen::element(TextBytes::kAscii, TextBytes::kUtf8)));
+  const int mutations = *gen::inRange(1, 5);
+  for (int i = 0; i < mutations && json::accept(value); ++i) {  // the field swap needs a JSON value
+    value = Mutate(value);
+    CheckDecodersAgree(value);
+  }
+}
+
+// Strategy: hand-picked values near the canonical form: each decodes as
+// the DOM decoder decodes it, and the strict reader takes only the
+// canonical ones.
+TEST(StateValueCodec, StrictReaderTakesOnlyTheCanonicalForm) {
+  const std::string canonical = EncodeStateValue(StateKey{"k", 3, kEvent, kAction}, FullState());
+  const std::string tail = ",\"seq\":3,\"v\":1}";
+  ASSERT_TRUE(canonical.ends_with(tail)) << canonical;
+  EXPECT_TRUE(internal::ReadCanonicalStateValue(canonical).has_value()) << canonical;
+  ActionState plain;
+  plain.call_results.push_back(CallResult{"llm", 0xabc, CallStatus::kSucceeded, -7, "a \"b\"\n\x01"});
+  plain.memory_updates.push_back(MemoryUpdate{"slot", -7});
+  const std::string ascii = EncodeStateValue(StateKey{"k", 3, kEvent, kAction}, plain);
+  ASSERT_TRUE(internal::ReadCanonicalStateValue(ascii).has_value()) << ascii;
+  const std::string ascii_head = ascii.substr(0, ascii.size() - tail.size());
+  const std::vector<std::string> off_canonical = {
+      ascii_head + ",\"seq\":-0,\"v\":1}", ascii_head + ",\"seq\":03,\"v\":1}", ascii_head + ",\"seq\":3.0,\"v\":1}",
+      ascii_head + ",\"seq\":3e0,\"v\":1}", ascii_head + ",\"seq\":9223372036854775808,\"v\":1}",
+      ascii_head + ",\"seq\":3,\"v\":1} ", ascii_head + ",\"seq\":3,\"v\":1}x", ascii_head + ", \"seq\":3,\"v\":1}",
+      ascii_head + ",\"seq\":3,\"v\":2}", ascii_head + ",\"seq\":3,\"v\":1,\"w\":0}", ascii_head + ",\"seq\":3}",
+      ascii.substr(0, ascii.size() - 1), " " + ascii, ""};
+  for (const std::string& value : off_canonical) {
+    EXPECT_FALSE(internal::ReadCanonicalStateValue(value).has_value()) << value;
+    EXPECT_EQ(DecodeOutcome(DecodeStateValue(value)), DecodeOutcome(internal::DecodeStateValueDom(value))) << value;
+  }
+  // Escapes a writer never writes but the strict reader may take: they read
+  // as the DOM reads them.
+  std::string escaped = ascii;
+  escaped.replace(escaped.find("\"llm\""), 5, "\"\\u006Clm\\/\"");
+  const std::optional<DecodedState> fast = internal::ReadCanonicalStateValue(escaped);
+  ASSERT_TRUE(fast.has_value()) << escaped;
+  EXPECT_EQ(fast->state.call_results[0].function_id, "llm/");
+  EXPECT_EQ(DecodeOutcome(*fast), DecodeOutcome(internal::DecodeStateValueDom(escaped)));
 }
 
 }  // namespace

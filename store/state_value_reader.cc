@@ -1,0 +1,182 @@
+// The strict reader of a state value: reads the canonical form only, the
+// bytes the writer writes (keys in sorted order, no whitespace, integers in
+// int64 without leading zeros or "-0", UTF-8 strings), and gives up on
+// anything else, so that the DOM decoder decides, with its messages. What it
+// accepts is valid JSON that the DOM decoder reads to the same state.
+#include <charconv>
+
+#include "store/state_codec_internal.h"
+#include "store/utf8.h"
+
+namespace durasim::state_codec_internal {
+namespace {
+
+// A cursor over the value; each reader consumes what it read and says
+// whether the text there has the form it reads.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : text_(text) {}
+
+  bool AtEnd() const { return text_.empty(); }
+
+  bool Literal(std::string_view expected) {
+    if (!text_.starts_with(expected)) return false;
+    text_.remove_prefix(expected.size());
+    return true;
+  }
+
+  bool Boolean(bool& out) {
+    if (Literal("true")) return out = true, true;
+    if (Literal("false")) return out = false, true;
+    return false;
+  }
+
+  // An integer as the writer writes it: "0", or [-]1-9 then digits, in int64.
+  bool Integer(int64_t& out) {
+    const size_t sign = text_.starts_with('-') ? 1 : 0;
+    size_t end = sign;
+    while (end < text_.size() && text_[end] >= '0' && text_[end] <= '9') ++end;
+    if (end == sign || (text_[sign] == '0' && end - sign > 1) || (sign == 1 && text_[1] == '0')) return false;
+    const auto [ptr, ec] = std::from_chars(text_.data(), text_.data() + end, out);
+    if (ec != std::errc() || ptr != text_.data() + end) return false;
+    text_.remove_prefix(end);
+    return true;
+  }
+
+  // A string of UTF-8 (RFC 3629, as nlohmann's lexer takes it) with no
+  // control character, with the escapes that stand for one ASCII byte
+  // (\uXXXX below 0x80 too); anything else gives up. An escape stands for
+  // an ASCII byte, which ends any UTF-8 sequence in both texts, so the
+  // string read is UTF-8 exactly when the JSON text is.
+  bool String(std::string& out) {
+    if (!Literal("\"")) return false;
+    out.clear();
+    bool ascii = true;
+    size_t i = 0;
+    while (i < text_.size()) {
+      const auto c = static_cast<unsigned char>(text_[i]);
+      if (c == '"') {
+        out.append(text_.substr(0, i));
+        text_.remove_prefix(i + 1);
+        return ascii || IsValidUtf8(out);
+      }
+      if (c < 0x20) return false;
+      if (c != '\\') {
+        ascii = ascii && c < 0x80;
+        ++i;
+        continue;
+      }
+      out.append(text_.substr(0, i));
+      text_.remove_prefix(i);
+      i = 0;
+      if (!Escape(out)) return false;
+    }
+    return false;
+  }
+
+ private:
+  // REQUIRES: text_ starts with a backslash.
+  bool Escape(std::string& out) {
+    if (text_.size() < 2) return false;
+    const char kind = text_[1];
+    text_.remove_prefix(2);
+    switch (kind) {
+      case '"': case '\\': case '/': out.push_back(kind); return true;
+      case 'b': out.push_back('\b'); return true;
+      case 'f': out.push_back('\f'); return true;
+      case 'n': out.push_back('\n'); return true;
+      case 'r': out.push_back('\r'); return true;
+      case 't': out.push_back('\t'); return true;
+      case 'u': break;
+      default: return false;
+    }
+    unsigned code = 0;
+    if (text_.size() < 4) return false;
+    for (const char digit : text_.substr(0, 4)) {
+      const int value = digit >= '0' && digit <= '9'   ? digit - '0'
+                        : digit >= 'a' && digit <= 'f' ? digit - 'a' + 10
+                        : digit >= 'A' && digit <= 'F' ? digit - 'A' + 10
+                                                       : -1;
+      if (value < 0) return false;
+      code = code * 16 + static_cast<unsigned>(value);
+    }
+    if (code >= 0x80) return false;
+    text_.remove_prefix(4);
+    out.push_back(static_cast<char>(code));
+    return true;
+  }
+
+  std::string_view text_;
+};
+
+// A list of items, each read by `read_item`.
+template <typename ReadItem>
+bool List(Cursor& in, ReadItem read_item) {
+  if (!in.Literal("[")) return false;
+  if (in.Literal("]")) return true;
+  do {
+    if (!read_item()) return false;
+  } while (in.Literal(","));
+  return in.Literal("]");
+}
+
+bool Hash(Cursor& in, std::string& scratch, uint64_t& out) { return in.String(scratch) && ParseHex64(scratch, out); }
+
+}  // namespace
+
+std::optional<DecodedState> ReadCanonicalStateValue(std::string_view value) {
+  Cursor in(value);
+  DecodedState out;
+  std::string scratch;
+  const auto call = [&] {
+    CallResult c;
+    std::optional<CallStatus> status;
+    if (!in.Literal("{\"args\":") || !Hash(in, scratch, c.args_digest) || !in.Literal(",\"error\":") ||
+        !in.String(c.error) || !in.Literal(",\"fn\":") || !in.String(c.function_id) ||
+        !in.Literal(",\"result\":") || !in.Integer(c.result) || !in.Literal(",\"status\":") ||
+        !in.String(scratch) || !(status = ParseCallStatus(scratch)) || !in.Literal("}")) {
+      return false;
+    }
+    c.status = *status;
+    out.state.call_results.push_back(std::move(c));
+    return true;
+  };
+  const auto event = [&] {
+    EmittedEvent e;
+    if (!in.Literal("{\"type\":") || !in.String(e.type) || !in.Literal(",\"value\":") || !in.Integer(e.value) ||
+        !in.Literal("}")) {
+      return false;
+    }
+    out.state.emitted_events.push_back(std::move(e));
+    return true;
+  };
+  const auto memory = [&] {
+    MemoryUpdate m;
+    if (!in.Literal("{\"slot\":") || !in.String(m.slot) || !in.Literal(",\"value\":") || !in.Integer(m.value) ||
+        !in.Literal("}")) {
+      return false;
+    }
+    out.state.memory_updates.push_back(std::move(m));
+    return true;
+  };
+  const auto key = [&] {
+    if (in.Literal(",\"key\":")) return in.String(out.state_key.key);
+    if (!in.Literal(",\"key_hex\":") || !in.String(scratch)) return false;
+    std::optional<std::string> bytes = ParseHexBytes(scratch);
+    if (!bytes) return false;
+    out.state_key.key = *std::move(bytes);
+    return true;
+  };
+  int64_t version = 0;
+  if (!in.Literal("{\"action\":") || !Hash(in, scratch, out.state_key.action_hash) || !in.Literal(",\"calls\":") ||
+      !List(in, call) || !in.Literal(",\"completed\":") || !in.Boolean(out.state.completed) ||
+      !in.Literal(",\"event\":") || !Hash(in, scratch, out.state_key.event_hash) || !in.Literal(",\"events\":") ||
+      !List(in, event) || !key() || !in.Literal(",\"memory\":") || !List(in, memory) || !in.Literal(",\"seq\":") ||
+      !in.Integer(out.state_key.seq) || !in.Literal(",\"v\":") || !in.Integer(version) ||
+      version != kStateFormatVersion || !in.Literal("}") || !in.AtEnd()) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace durasim::state_codec_internal

@@ -1,0 +1,143 @@
+// The streaming writer of a state value: appends into one string the bytes
+// nlohmann::json's dump() writes for the value's DOM. That DOM is a std::map,
+// so object keys come sorted; dump() is compact, escapes " \ \b \f \n \r \t
+// and other bytes below 0x20 as \u00xx (lowercase), and passes UTF-8
+// through (0x7f too).
+#include <charconv>
+
+#include "store/state_codec_internal.h"
+#include "store/utf8.h"
+
+namespace durasim::state_codec_internal {
+namespace {
+
+constexpr char kHexDigits[] = "0123456789abcdef";
+
+// Appends `text` as a JSON string; false when it is not UTF-8 (dump() throws).
+bool AppendString(std::string& out, std::string_view text) {
+  out.push_back('"');
+  size_t plain = 0;  // the start of the bytes not yet copied
+  bool ascii = true;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      ascii = ascii && c < 0x80;
+      continue;
+    }
+    out.append(text.substr(plain, i - plain));
+    plain = i + 1;
+    out.push_back('\\');
+    switch (c) {
+      case '"': out.push_back('"'); break;
+      case '\\': out.push_back('\\'); break;
+      case '\b': out.push_back('b'); break;
+      case '\f': out.push_back('f'); break;
+      case '\n': out.push_back('n'); break;
+      case '\r': out.push_back('r'); break;
+      case '\t': out.push_back('t'); break;
+      default:
+        out.append("u00");
+        out.push_back(kHexDigits[c >> 4]);
+        out.push_back(kHexDigits[c & 0xf]);
+    }
+  }
+  out.append(text.substr(plain));
+  out.push_back('"');
+  return ascii || IsValidUtf8(text);
+}
+
+void AppendInteger(std::string& out, int64_t value) {
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  out.append(digits, end);
+}
+
+void AppendHexString(std::string& out, uint64_t value) {
+  out.push_back('"');
+  AppendHex64(out, value);
+  out.push_back('"');
+}
+
+// Room for the value when no string needs escapes.
+size_t SizeEstimate(const StateKey& k, const ActionState& state) {
+  size_t size = 160 + 2 * k.key.size();
+  for (const CallResult& c : state.call_results) size += 100 + c.function_id.size() + c.error.size();
+  for (const MemoryUpdate& m : state.memory_updates) size += 50 + m.slot.size();
+  for (const EmittedEvent& e : state.emitted_events) size += 50 + e.type.size();
+  return size;
+}
+
+}  // namespace
+
+void AppendHex64(std::string& out, uint64_t value) {
+  char digits[16];
+  for (int i = 15; i >= 0; --i, value >>= 4) digits[i] = kHexDigits[value & 0xf];
+  out.append(digits, sizeof digits);
+}
+
+void AppendHexBytes(std::string& out, std::string_view bytes) {
+  for (const char byte : bytes) {
+    const auto c = static_cast<unsigned char>(byte);
+    out.push_back(kHexDigits[c >> 4]);
+    out.push_back(kHexDigits[c & 0xf]);
+  }
+}
+
+std::optional<std::string> WriteStateValue(const StateKey& k, const ActionState& state) {
+  std::string out;
+  out.reserve(SizeEstimate(k, state));
+  bool utf8 = true;
+  out.append("{\"action\":");
+  AppendHexString(out, k.action_hash);
+  out.append(",\"calls\":[");
+  for (size_t i = 0; i < state.call_results.size(); ++i) {
+    const CallResult& c = state.call_results[i];
+    out.append(i == 0 ? "{\"args\":" : ",{\"args\":");
+    AppendHexString(out, c.args_digest);
+    out.append(",\"error\":");
+    utf8 = AppendString(out, c.error) && utf8;
+    out.append(",\"fn\":");
+    utf8 = AppendString(out, c.function_id) && utf8;
+    out.append(",\"result\":");
+    AppendInteger(out, c.result);
+    out.append(",\"status\":\"");
+    out.append(CallStatusName(c.status));
+    out.append("\"}");
+  }
+  out.append(state.completed ? "],\"completed\":true,\"event\":" : "],\"completed\":false,\"event\":");
+  AppendHexString(out, k.event_hash);
+  out.append(",\"events\":[");
+  for (size_t i = 0; i < state.emitted_events.size(); ++i) {
+    out.append(i == 0 ? "{\"type\":" : ",{\"type\":");
+    utf8 = AppendString(out, state.emitted_events[i].type) && utf8;
+    out.append(",\"value\":");
+    AppendInteger(out, state.emitted_events[i].value);
+    out.push_back('}');
+  }
+  // A JSON string holds UTF-8 only: a key of other bytes goes as hex.
+  if (IsValidUtf8(k.key)) {
+    out.append("],\"key\":");
+    AppendString(out, k.key);
+  } else {
+    out.append("],\"key_hex\":\"");
+    AppendHexBytes(out, k.key);
+    out.push_back('"');
+  }
+  out.append(",\"memory\":[");
+  for (size_t i = 0; i < state.memory_updates.size(); ++i) {
+    out.append(i == 0 ? "{\"slot\":" : ",{\"slot\":");
+    utf8 = AppendString(out, state.memory_updates[i].slot) && utf8;
+    out.append(",\"value\":");
+    AppendInteger(out, state.memory_updates[i].value);
+    out.push_back('}');
+  }
+  out.append("],\"seq\":");
+  AppendInteger(out, k.seq);
+  out.append(",\"v\":");
+  AppendInteger(out, kStateFormatVersion);
+  out.push_back('}');
+  if (!utf8) return std::nullopt;
+  return out;
+}
+
+}  // namespace durasim::state_codec_internal
