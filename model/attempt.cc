@@ -154,7 +154,7 @@ void Attempt::ReadInputs(int64_t count) {
     const InputSpec& spec = inputs[static_cast<size_t>(source_offset_)];
     const InputRecord input{source_offset_++, spec.key, spec.value};
     const int32_t owner = SubtaskOfKey(input.key, world_.scenario().max_parallelism, parallelism);
-    world_.Record("input.read", "offset={} key={:?} value={}{}", input.offset, input.key, input.value,
+    world_.Record("input.read", "offset={} key={} value={}{}", input.offset, Quoted{input.key}, input.value,
                   parallelism == 1 ? "" : fmt::format(" subtask={}", owner));
     subtasks_[static_cast<size_t>(owner)].runtime->ProcessInput(input);
   }
@@ -251,8 +251,8 @@ void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
   // The run wrote it, also when a crash halted the world mid-handler.
   world_.NoteWritten(record, seen == AppendSeen::kDiscovered ? number_ - 1 : number_);
   if (!world_.halted()) world_.lifecycle().NoteAppend(record, world_.now());
-  const size_t index = world_.Record(AppendSeenTraceKind(seen), "partition={} offset={} key={:?}",
-                                     record.partition, record.offset, record.key);
+  const size_t index = world_.Record(AppendSeenTraceKind(seen), "partition={} offset={} key={}",
+                                     record.partition, record.offset, Quoted{record.key});
   // Valid until the next decode: nothing below produces.
   const Result<DecodedState>& decoded = decoded_values_.Decode(record.value);
   const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;

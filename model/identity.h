@@ -11,6 +11,7 @@
 #include <string>
 
 #include "model/keyed_state.h"
+#include "model/trace.h"
 #include "model/observer.h"
 #include "store/action_state.h"
 
@@ -52,7 +53,7 @@ struct fmt::formatter<durasim::StateKeyText> {
   template <typename Context>
   auto format(const durasim::StateKeyText& text, Context& ctx) const {
     const durasim::StateKey& k = text.key;
-    return fmt::format_to(ctx.out(), "key={:?} seq={} event={:016x} action={:016x}", k.key, k.seq, k.event_hash,
+    return fmt::format_to(ctx.out(), "key={} seq={} event={:016x} action={:016x}", durasim::Quoted{k.key}, k.seq, k.event_hash,
                           k.action_hash);
   }
 };

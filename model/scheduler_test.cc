@@ -564,6 +564,18 @@ TEST(TraceTest, LinesAreWhatTheFormatOfRecordGives) {
   EXPECT_EQ(FormatSimTime(SimTime(1500)), "1.500ms");
 }
 
+TEST(TraceTest, QuotedWritesWhatFmtsDebugFormatWrites) {
+  // Strategy: Quoted copies plain strings itself and hands every other to
+  // fmt's "{:?}"; on plain, borderline and escaped strings (quotes,
+  // backslashes, control bytes, DEL, UTF-8, invalid UTF-8) both agree.
+  const std::vector<std::string> texts = {"", "a", "key_1 x", " ~!#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}", "\"", "\\",
+                                          "a\"b", std::string("\0z", 2), "\x1f", "\x7f", "\t\n\r", "caf\xc3\xa9",
+                                          "\xff\xfe", "\xe2\x80\xa8"};
+  for (const std::string& text : texts) {
+    EXPECT_EQ(fmt::format("{}", Quoted{text}), fmt::format("{:?}", text)) << text;
+  }
+}
+
 TEST(TraceTest, ATraceWithoutTextCountsEventsAndFormatsNothing) {
   // Strategy: the reference run's trace keeps no text: it numbers events as
   // a kept trace does, its hash stays the empty trace's, and asking for a

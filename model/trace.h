@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -65,6 +66,13 @@ class Trace {
   SimTime last_time_{0};
 };
 
+// A string as fmt's "{:?}" writes it (quoted, escaped), for trace details:
+// a string of printable ASCII without '"' or '\\', nearly every key, is
+// copied between quotes without fmt's per-character escape scan.
+struct Quoted {
+  std::string_view text;
+};
+
 // The index of the first line where `a` and `b` differ (a trace that ends
 // first differs there), or none when they are equal.
 std::optional<size_t> FirstDifferentLine(const Trace& a, const Trace& b);
@@ -73,3 +81,19 @@ std::optional<size_t> FirstDifferentLine(const Trace& a, const Trace& b);
 std::string FormatSimTime(SimTime time);
 
 }  // namespace durasim
+
+template <>
+struct fmt::formatter<durasim::Quoted> {
+  constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
+  template <typename Context>
+  auto format(const durasim::Quoted& quoted, Context& ctx) const {
+    for (const char c : quoted.text) {
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return fmt::format_to(ctx.out(), "{:?}", quoted.text);
+    }
+    auto out = ctx.out();
+    *out++ = '"';
+    out = std::copy(quoted.text.begin(), quoted.text.end(), out);
+    *out++ = '"';
+    return out;
+  }
+};
