@@ -71,6 +71,10 @@ Result<std::vector<LogRecord>> RdKafkaLogClient::Read(int32_t partition, int64_t
   return reader_.Read(partition, from, to);
 }
 
+Result<std::vector<std::vector<LogRecord>>> RdKafkaLogClient::ReadRanges(const std::vector<ReadRange>& ranges) {
+  return reader_.ReadRanges(ranges);
+}
+
 Status RdKafkaLogClient::AddPartitions(int32_t partitions) {
   if (partitions <= partitions_) {
     return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}' has {} partitions: cannot grow to {}",

@@ -57,6 +57,9 @@ class RdKafkaLogClient : public LogClient {
   // Errors: kInvalidArgument (bad range or partition), kInvalidRecovery (the
   // range is not in the log: below its start or past its end), kUnavailable.
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+  // Every range at once (RdKafkaReader::ReadRanges): one entry per range.
+  // Errors as Read's.
+  Result<std::vector<std::vector<LogRecord>>> ReadRanges(const std::vector<ReadRange>& ranges);
   // The topic's name and incarnation, asked of the group coordinator each
   // time (rdkafka_topic_identity.h), so a topic re-created while the client
   // is connected is seen. Errors: kUnavailable.

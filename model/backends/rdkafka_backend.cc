@@ -75,6 +75,8 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   if (!first.ok()) return first.status();
   backend->config_.create_topic = false;
   backend->topic_name_ = backend->config_.topic;
+  // It is the harness's client until something makes it drop it.
+  backend->harness_client_ = std::move(first).value();
   return backend;
 }
 
@@ -95,6 +97,20 @@ Result<std::unique_ptr<LogClient>> RdKafkaBackend::ConnectClient() {
   Result<std::unique_ptr<RdKafkaLogClient>> client = Note(RdKafkaLogClient::Connect(config_), "a client's connect");
   if (!client.ok()) return client.status();
   return std::unique_ptr<LogClient>(std::move(client).value());
+}
+
+Result<RdKafkaLogClient*> RdKafkaBackend::HarnessClient() {
+  if (Status up = EnsureBrokerUp(); !up.ok()) {
+    harness_client_.reset();
+    return up;
+  }
+  if (!harness_client_) {
+    Result<std::unique_ptr<RdKafkaLogClient>> client =
+        Note(RdKafkaLogClient::Connect(config_), "the connect of the harness's client of the log");
+    if (!client.ok()) return client.status();
+    harness_client_ = std::move(client).value();
+  }
+  return harness_client_.get();
 }
 
 Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHandler on_append, int clients) {
@@ -137,6 +153,9 @@ Status RdKafkaBackend::DiscoverAppends() {
 
 Status RdKafkaBackend::TakeBrokerDown() {
   if (!mock_ || broker_down_) return Status::Ok();
+  // The harness's client would come back to a broker it lost: the next use
+  // connects a fresh one, as every other client does.
+  harness_client_.reset();
   Status down = mock_->BrokerDown(kMockBroker);
   if (!down.ok()) {
     return Note(Status(StatusCode::kUnavailable, "cannot take the mock broker down: " + down.message()),
@@ -185,32 +204,35 @@ Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::s
 }
 
 Result<RecordPosition> RdKafkaBackend::AppendForeign(int32_t partition, std::string key, std::string value) {
-  Result<std::unique_ptr<LogClient>> producer = ConnectClient();
+  Result<RdKafkaLogClient*> producer = HarnessClient();
   if (!producer.ok()) return producer.status();
   const ProduceTicket ticket = (*producer)->Produce(partition, std::move(key), std::move(value));
   (*producer)->Flush();
-  Result<RecordPosition> ack = RunSync((*producer)->AwaitAck(ticket));
+  Result<RecordPosition> ack = KeepHarnessClient(RunSync((*producer)->AwaitAck(ticket)));
   if (ack.ok()) reported_.insert({ack->partition, ack->offset});
   return ack;
 }
 
 Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
-  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
-  Result<std::unique_ptr<RdKafkaLogClient>> reader =
-      Note(RdKafkaLogClient::Connect(config_), "the connect of the harness's reader of the log");
+  Result<RdKafkaLogClient*> reader = HarnessClient();
   if (!reader.ok()) return reader.status();
-  Result<std::vector<PartitionOffsets>> offsets = Note((*reader)->Offsets(), "the harness's query of the log's offsets");
+  Result<std::vector<PartitionOffsets>> offsets =
+      KeepHarnessClient(Note((*reader)->Offsets(), "the harness's query of the log's offsets"));
   if (!offsets.ok()) return offsets.status();
-  std::vector<std::vector<LogRecord>> all;
+  std::vector<ReadRange> ranges;
   for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) {
     const PartitionOffsets range = (*offsets)[static_cast<size_t>(p)];
     // Records the harness deleted (emulated DeleteRecords) are gone for every reader.
     const int64_t from = std::max(range.start, std::min(range.end, harness_.lifecycle.start(p)));
-    Result<std::vector<LogRecord>> records = Note((*reader)->Read(p, from, range.end), "the harness's read of the log");
-    if (!records.ok()) return records.status();
+    ranges.push_back(ReadRange{p, from, range.end});
+  }
+  // Every partition at once.
+  Result<std::vector<std::vector<LogRecord>>> all =
+      KeepHarnessClient(Note((*reader)->ReadRanges(ranges), "the harness's read of the log"));
+  if (!all.ok()) return all.status();
+  for (std::vector<LogRecord>& records : *all) {
     // Records the harness compacted away (emulated compaction) too.
-    std::erase_if(*records, [&](const LogRecord& r) { return harness_.lifecycle.Removed(r.partition, r.offset); });
-    all.push_back(std::move(records).value());
+    std::erase_if(records, [&](const LogRecord& r) { return harness_.lifecycle.Removed(r.partition, r.offset); });
   }
   return all;
 }
@@ -223,6 +245,7 @@ Result<Compaction> RdKafkaBackend::Compact(const TombstoneExpired& expired) {
 
 Status RdKafkaBackend::RecreateTopic() {
   DURASIM_CHECK_MSG(!on_append_, "recreate_topic while an incarnation is connected");
+  harness_client_.reset();  // of the old topic
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   RdKafkaConfig fresh = config_;
   if (mock_) {
@@ -251,6 +274,7 @@ Status RdKafkaBackend::RecreateTopic() {
 }
 
 Status RdKafkaBackend::AddPartitions(int32_t partitions) {
+  harness_client_.reset();  // it sees the partitions it connected with
   if (mock_) {
     DURASIM_CHECK_GT(partitions, config_.partitions_visible);
     DURASIM_CHECK_LE(partitions, config_.expected_partitions);  // the mock's topic has partitions_max
@@ -279,10 +303,10 @@ Status RdKafkaBackend::AddPartitions(int32_t partitions) {
 }
 
 Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_offset) {
-  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
-  Result<std::unique_ptr<RdKafkaLogClient>> reader = Note(RdKafkaLogClient::Connect(config_), "an admin client's connect");
+  Result<RdKafkaLogClient*> reader = HarnessClient();
   if (!reader.ok()) return reader.status();
-  Result<std::vector<PartitionOffsets>> offsets = Note((*reader)->Offsets(), "the offsets query before DeleteRecords");
+  Result<std::vector<PartitionOffsets>> offsets =
+      KeepHarnessClient(Note((*reader)->Offsets(), "the offsets query before DeleteRecords"));
   if (!offsets.ok()) return offsets.status();
   if (partition < 0 || static_cast<size_t>(partition) >= offsets->size()) {
     return Status(StatusCode::kInvalidArgument, fmt::format("delete_records: no partition {}", partition));
@@ -294,6 +318,7 @@ Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_
   if (!mock_ && start > range.start) {
     if (Status deleted = Note((*reader)->DeleteRecords(partition, start), "DeleteRecords (delete_records)");
         !deleted.ok()) {
+      harness_client_.reset();
       return deleted;
     }
   }
