@@ -35,7 +35,7 @@ Status CheckConfig(const RdKafkaConfig& config) {
 }  // namespace
 
 RdKafkaLogClient::RdKafkaLogClient(const RdKafkaConfig& config)
-    : config_(WithDefaults(config)), identity_(config_), reader_(config_), producer_(config_) {}
+    : config_(WithDefaults(config)), reader_(config_), identity_(config_, reader_), producer_(config_) {}
 
 // The producer goes first (members are destroyed in reverse order), then the reader.
 RdKafkaLogClient::~RdKafkaLogClient() = default;

@@ -52,6 +52,11 @@ class RdKafkaLogClient : public LogClient {
   // report arrives or the deadline passes (then kPossiblyPersisted). A wait
   // whose cancellation was already requested returns kCancelled.
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
+  // Gives up on the acknowledgement of every record produced and not
+  // acknowledged yet (RdKafkaProducer::AbandonUnacknowledged): AwaitAck
+  // then reports one in flight possibly persisted, one not sent yet not
+  // persisted.
+  void AbandonUnacknowledged() { producer_.AbandonUnacknowledged(); }
   // Errors: kUnavailable naming the broker and topic.
   Result<std::vector<PartitionOffsets>> Offsets() override;
   // Errors: kInvalidArgument (bad range or partition), kInvalidRecovery (the
@@ -89,8 +94,8 @@ class RdKafkaLogClient : public LogClient {
   int32_t partitions_ = 0;
   // Destroyed in reverse order: the producer (a crash: purged, not flushed)
   // before the reader.
-  RdKafkaTopicIdentity identity_;
   RdKafkaReader reader_;
+  RdKafkaTopicIdentity identity_;  // asks on the reader's consumer
   RdKafkaProducer producer_;
 };
 

@@ -9,19 +9,12 @@
 #include <utility>
 
 #include "store/rdkafka_support.h"
+#include "store/rdkafka_topic_identity.h"
 
 namespace durasim {
 namespace {
 
 using rdkafka::Clock;
-
-// A consumer group id no other client shares: the reader never joins or
-// commits, but librdkafka's assign() needs one.
-std::string PrivateGroupId() {
-  static std::atomic<uint64_t> counter{0};
-  return fmt::format("durasim-reader-{}-{}-{}", static_cast<long>(getpid()),
-                     Clock::now().time_since_epoch().count(), counter.fetch_add(1));
-}
 
 struct PartitionListDeleter {
   void operator()(rd_kafka_topic_partition_list_t* list) const { rd_kafka_topic_partition_list_destroy(list); }
@@ -98,15 +91,18 @@ Result<std::shared_ptr<RdKafkaConsumer>> RdKafkaReader::Consumer() {
   rdkafka::Conf conf(rd_kafka_conf_new());
   Status set = rdkafka::SetAll(conf.get(), {
                                                {"bootstrap.servers", config_.bootstrap_servers},
-                                               {"group.id", PrivateGroupId()},
+                                               // The topic identity's group (rdkafka_topic_identity.h),
+                                               // whose offset it reads and commits on this handle; Read
+                                               // never joins the group or commits.
+                                               {"group.id", kTopicIdentityGroup},
                                                {"enable.auto.commit", "false"},
                                                {"enable.auto.offset.store", "false"},
                                                {"enable.partition.eof", "true"},
                                                // Never jump: an offset outside the log is an error.
                                                {"auto.offset.reset", "error"},
                                                {"fetch.wait.max.ms", std::to_string(config_.fetch_wait_max.count())},
-                                               {"reconnect.backoff.ms", "10"},
-                                               {"reconnect.backoff.max.ms", "100"},
+                                               {"reconnect.backoff.ms", std::to_string(config_.reconnect_backoff.count())},
+                                               {"reconnect.backoff.max.ms", std::to_string(config_.reconnect_backoff_max.count())},
                                            });
   if (!set.ok()) return set;
   auto consumer = std::make_shared<RdKafkaConsumer>();

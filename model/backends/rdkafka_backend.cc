@@ -26,7 +26,9 @@ std::string FreshTopicName() {
 // A rebuild reads partition after partition, and each read after the first
 // waits out the fetch still held for the previous one: a run's rebuilds are
 // small, so hold empty fetches briefly.
-constexpr std::chrono::milliseconds kRunFetchWaitMax{5};
+constexpr std::chrono::milliseconds kRunFetchWaitMax{0};
+// How soon a client tries again to reach the mock broker it lost.
+constexpr std::chrono::milliseconds kMockReconnectBackoff{1};
 // The mock cluster's only broker.
 constexpr int32_t kMockBroker = 1;
 // A lost acknowledgement on the mock: the producer gives up on a record
@@ -46,6 +48,10 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness&
   backend->mock_ = std::move(cluster).value();
   backend->config_.bootstrap_servers = backend->mock_->bootstrap_servers();
   backend->config_.fetch_wait_max = kRunFetchWaitMax;
+  // The mock broker is down only while the harness holds it down (the
+  // outage's length is simulated): clients come back to it at once.
+  backend->config_.reconnect_backoff = kMockReconnectBackoff;
+  backend->config_.reconnect_backoff_max = kMockReconnectBackoff;
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
   if (partitions > harness.config.partitions) backend->config_.partitions_visible = harness.config.partitions;
@@ -195,10 +201,32 @@ Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::s
   Result<std::unique_ptr<RdKafkaLogClient>> client =
       Note(RdKafkaLogClient::Connect(lossy), "the connect of a producer whose acknowledgement it was to lose");
   if (!client.ok()) return client.status();
+  Result<std::vector<PartitionOffsets>> before =
+      Note((*client)->Offsets(), "the offsets query before a put whose acknowledgement it was to lose");
+  if (!before.ok()) return before.status();
+  if (partition < 0 || static_cast<size_t>(partition) >= before->size()) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("lose_ack: no partition {}", partition));
+  }
   if (Status pushed = mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_NO_ERROR, kLostAckDelay); !pushed.ok()) {
     return Note(Status(StatusCode::kUnavailable, pushed.message()), "to arm a lost acknowledgement");
   }
   const ProduceTicket ticket = (*client)->Produce(partition, std::move(key), std::move(value));
+  // The mock appends the record when the request arrives and holds the
+  // answer. Once the record is in the log the producer gives up on the
+  // answer (librdkafka reports the record in flight possibly persisted)
+  // instead of waiting for its message timeout, which librdkafka notices
+  // only at its once-a-second timeout scan. If the record never shows, the
+  // timeout reports it as before.
+  const auto deadline = std::chrono::steady_clock::now() + kLostAckMessageTimeout;
+  const int64_t end_before = (*before)[static_cast<size_t>(partition)].end;
+  while (std::chrono::steady_clock::now() < deadline) {
+    Result<std::vector<PartitionOffsets>> now = (*client)->Offsets();
+    if (now.ok() && (*now)[static_cast<size_t>(partition)].end > end_before) {
+      (*client)->AbandonUnacknowledged();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   (*client)->Flush();
   return RunSync((*client)->AwaitAck(ticket));
 }
