@@ -6,7 +6,8 @@
 //   rdkafka_producer.h     Produce, Flush, AwaitAck: an idempotent, acks=all
 //                          producer; delivery reports map onto kNotPersisted /
 //                          kPossiblyPersisted
-//   rdkafka_reader.h       Read: a consumer with a private group id, no commits
+//   rdkafka_reader.h       Read: a consumer that never joins its group (the
+//                          topic identity's) or commits on a read
 //   rdkafka_topic_admin.h  the topic check (and creation) on Connect, Offsets
 //
 // Every blocking call is bounded by `RdKafkaConfig::deadline` of wall-clock

@@ -1,5 +1,5 @@
 // RdKafkaReader: the reading room of the librdkafka client
-// (rdkafka_log_client.h). A consumer with a private group id that never
+// (rdkafka_log_client.h). A consumer in the topic identity's group that never
 // joins or commits; Read assigns one partition at an absolute offset and
 // fetches the range, ReadRanges assigns several partitions at once. The
 // consumer is created on first use and replaced after a failed read, so that

@@ -20,6 +20,11 @@ using rdkafka::ErrorText;
 using rdkafka::RemainingMs;
 using std::chrono::milliseconds;
 
+// How long to wait before asking the broker again while a change it made
+// (a topic created or deleted, a partition's leader elected) is not in its
+// metadata yet.
+constexpr milliseconds kMetadataPoll{5};
+
 // What the metadata says of one topic: partitions < 0 when it is not there.
 struct TopicMetadata {
   int32_t partitions = -1;
@@ -146,7 +151,7 @@ Status QueryOneEnd(RdKafkaConsumer& consumer, const RdKafkaConfig& config, int32
       return Status::Ok();
     }
     if (IsLeadershipInFlux(err) && RemainingMs(deadline) > 0) {
-      std::this_thread::sleep_for(std::min(milliseconds(20), milliseconds(RemainingMs(deadline))));
+      std::this_thread::sleep_for(std::min(kMetadataPoll, milliseconds(RemainingMs(deadline))));
       continue;
     }
     return Status(StatusCode::kUnavailable,
@@ -207,7 +212,8 @@ Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& confi
       if (!create.ok()) return create;
       created = true;
     }
-    // Created but not visible yet, or no leader yet: ask again.
+    // Created but not visible yet, or no leader yet: ask again soon (a
+    // metadata request is cheap; a run waits for its topic).
     if (RemainingMs(deadline) == 0) {
       return Status(StatusCode::kUnavailable,
                     fmt::format("topic '{}' at {} is not usable within {} ms: {}", config.topic,
@@ -215,7 +221,7 @@ Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& confi
                                 topic.err != RD_KAFKA_RESP_ERR_NO_ERROR ? ErrorText(topic.err)
                                                                         : "not visible in the metadata"));
     }
-    std::this_thread::sleep_for(std::min(milliseconds(50), milliseconds(RemainingMs(deadline))));
+    std::this_thread::sleep_for(std::min(kMetadataPoll, milliseconds(RemainingMs(deadline))));
   }
 }
 
@@ -368,7 +374,7 @@ Status DeleteTopicAndWait(RdKafkaProducer& producer, const RdKafkaConfig& config
                                                           config.topic, config.bootstrap_servers,
                                                           config.deadline.count()));
     }
-    std::this_thread::sleep_for(std::min(milliseconds(50), milliseconds(RemainingMs(deadline))));
+    std::this_thread::sleep_for(std::min(kMetadataPoll, milliseconds(RemainingMs(deadline))));
   }
 }
 

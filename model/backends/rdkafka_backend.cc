@@ -326,7 +326,7 @@ Status RdKafkaBackend::AddPartitions(int32_t partitions) {
     if (check.status().code() != StatusCode::kInvalidArgument || std::chrono::steady_clock::now() >= deadline) {
       return Note(check.status(), "a client's connect after CreatePartitions");
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 
