@@ -1,9 +1,16 @@
 // KafkaMockCluster implementation.
 #include "store/kafka_mock_cluster.h"
 
+#include <dirent.h>
 #include <fmt/format.h>
 #include <librdkafka/rdkafka_mock.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 
+#include <cstdlib>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +30,55 @@ Status MockStatus(rd_kafka_resp_err_t err, const std::string& what) {
   if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::Ok();
   return Status(StatusCode::kInternal, fmt::format("mock cluster: {}: {} ({})", what, rd_kafka_err2str(err),
                                                    rd_kafka_err2name(err)));
+}
+
+// The ports of "host:port,host:port...".
+std::set<int> PortsOf(const std::string& servers) {
+  std::set<int> ports;
+  size_t begin = 0;
+  while (begin < servers.size()) {
+    size_t end = servers.find(',', begin);
+    if (end == std::string::npos) end = servers.size();
+    const std::string server = servers.substr(begin, end - begin);
+    const size_t colon = server.rfind(':');
+    if (colon != std::string::npos) ports.insert(std::atoi(server.c_str() + colon + 1));
+    begin = end + 1;
+  }
+  return ports;
+}
+
+// Sets TCP_NODELAY on the mock brokers' listening sockets, which the
+// connections they accept inherit. librdkafka's mock leaves Nagle's
+// algorithm on, so an answer written while the previous one is not yet
+// acknowledged waits for the client's delayed ACK, about 40 ms, whenever a
+// client has two requests in flight on one connection. Returns how many
+// listeners it found (the mock's threads own the sockets; this only sets an
+// option on them).
+int DisableNagleOnListeners(const std::string& bootstrap_servers) {
+  const std::set<int> ports = PortsOf(bootstrap_servers);
+  int found = 0;
+  DIR* fds = opendir("/proc/self/fd");
+  if (fds == nullptr) return 0;
+  while (const dirent* entry = readdir(fds)) {
+    const int fd = std::atoi(entry->d_name);
+    if (fd <= 2 || fd == dirfd(fds)) continue;
+    struct stat info {};
+    if (fstat(fd, &info) != 0 || !S_ISSOCK(info.st_mode)) continue;
+    int listening = 0;
+    socklen_t length = sizeof(listening);
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) != 0 || listening == 0) continue;
+    sockaddr_storage address{};
+    socklen_t address_length = sizeof(address);
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &address_length) != 0) continue;
+    int port = -1;
+    if (address.ss_family == AF_INET) port = ntohs(reinterpret_cast<const sockaddr_in&>(address).sin_port);
+    if (address.ss_family == AF_INET6) port = ntohs(reinterpret_cast<const sockaddr_in6&>(address).sin6_port);
+    if (ports.count(port) == 0) continue;
+    const int on = 1;
+    if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) == 0) ++found;
+  }
+  closedir(fds);
+  return found;
 }
 
 }  // namespace
@@ -57,7 +113,9 @@ Result<std::unique_ptr<KafkaMockCluster>> KafkaMockCluster::Start(int brokers) {
     rd_kafka_destroy(owner);
     return Status(StatusCode::kInternal, "the mock cluster owner has no mock cluster");
   }
-  return std::unique_ptr<KafkaMockCluster>(new KafkaMockCluster(owner, cluster));
+  std::unique_ptr<KafkaMockCluster> started(new KafkaMockCluster(owner, cluster));
+  DisableNagleOnListeners(started->bootstrap_servers());
+  return started;
 }
 
 KafkaMockCluster::KafkaMockCluster(rd_kafka_t* owner, rd_kafka_mock_cluster_t* cluster)

@@ -33,6 +33,11 @@ struct RdKafkaConfig {
   // The consumer's fetch.wait.max.ms: how long an empty fetch is held, which
   // is what reaching the end of a partition costs.
   std::chrono::milliseconds fetch_wait_max{20};
+  // reconnect.backoff.ms and reconnect.backoff.max.ms of every handle: how
+  // soon a client tries again to reach a broker it lost (a broker taken down
+  // and brought back up).
+  std::chrono::milliseconds reconnect_backoff{10};
+  std::chrono::milliseconds reconnect_backoff_max{100};
   // The producer's message.send.max.retries; unset keeps librdkafka's
   // default (retry until message.timeout.ms). Idempotence needs it > 0.
   std::optional<int32_t> producer_retries;

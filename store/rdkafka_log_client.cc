@@ -35,7 +35,7 @@ Status CheckConfig(const RdKafkaConfig& config) {
 }  // namespace
 
 RdKafkaLogClient::RdKafkaLogClient(const RdKafkaConfig& config)
-    : config_(WithDefaults(config)), identity_(config_), reader_(config_), producer_(config_) {}
+    : config_(WithDefaults(config)), reader_(config_), identity_(config_, reader_), producer_(config_) {}
 
 // The producer goes first (members are destroyed in reverse order), then the reader.
 RdKafkaLogClient::~RdKafkaLogClient() = default;
@@ -69,6 +69,10 @@ Result<std::vector<PartitionOffsets>> RdKafkaLogClient::Offsets() {
 
 Result<std::vector<LogRecord>> RdKafkaLogClient::Read(int32_t partition, int64_t from, int64_t to) {
   return reader_.Read(partition, from, to);
+}
+
+Result<std::vector<std::vector<LogRecord>>> RdKafkaLogClient::ReadRanges(const std::vector<ReadRange>& ranges) {
+  return reader_.ReadRanges(ranges);
 }
 
 Status RdKafkaLogClient::AddPartitions(int32_t partitions) {

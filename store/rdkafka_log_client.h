@@ -6,7 +6,8 @@
 //   rdkafka_producer.h     Produce, Flush, AwaitAck: an idempotent, acks=all
 //                          producer; delivery reports map onto kNotPersisted /
 //                          kPossiblyPersisted
-//   rdkafka_reader.h       Read: a consumer with a private group id, no commits
+//   rdkafka_reader.h       Read: a consumer that never joins its group (the
+//                          topic identity's) or commits on a read
 //   rdkafka_topic_admin.h  the topic check (and creation) on Connect, Offsets
 //
 // Every blocking call is bounded by `RdKafkaConfig::deadline` of wall-clock
@@ -52,11 +53,19 @@ class RdKafkaLogClient : public LogClient {
   // report arrives or the deadline passes (then kPossiblyPersisted). A wait
   // whose cancellation was already requested returns kCancelled.
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
+  // Gives up on the acknowledgement of every record produced and not
+  // acknowledged yet (RdKafkaProducer::AbandonUnacknowledged): AwaitAck
+  // then reports one in flight possibly persisted, one not sent yet not
+  // persisted.
+  void AbandonUnacknowledged() { producer_.AbandonUnacknowledged(); }
   // Errors: kUnavailable naming the broker and topic.
   Result<std::vector<PartitionOffsets>> Offsets() override;
   // Errors: kInvalidArgument (bad range or partition), kInvalidRecovery (the
   // range is not in the log: below its start or past its end), kUnavailable.
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+  // Every range at once (RdKafkaReader::ReadRanges): one entry per range.
+  // Errors as Read's.
+  Result<std::vector<std::vector<LogRecord>>> ReadRanges(const std::vector<ReadRange>& ranges);
   // The topic's name and incarnation, asked of the group coordinator each
   // time (rdkafka_topic_identity.h), so a topic re-created while the client
   // is connected is seen. Errors: kUnavailable.
@@ -86,8 +95,8 @@ class RdKafkaLogClient : public LogClient {
   int32_t partitions_ = 0;
   // Destroyed in reverse order: the producer (a crash: purged, not flushed)
   // before the reader.
-  RdKafkaTopicIdentity identity_;
   RdKafkaReader reader_;
+  RdKafkaTopicIdentity identity_;  // asks on the reader's consumer
   RdKafkaProducer producer_;
 };
 

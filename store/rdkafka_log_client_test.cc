@@ -147,6 +147,54 @@ TEST_F(RdKafkaLogClientTest, OffsetsAndReadReturnWhatWasWritten) {
   EXPECT_TRUE(empty->empty());
 }
 
+TEST_F(RdKafkaLogClientTest, ReadRangesReadsEveryPartitionAtOnce) {
+  // Strategy: records on partitions 0 and 2, none on 1; one ReadRanges of
+  // all three (a sub-range of 2, an empty range of 1) answers per range, in
+  // order, what a Read of each range answers; a range past a partition's end
+  // fails the whole read naming that range, two ranges of one partition and
+  // a partition the topic lacks are invalid arguments; afterwards the
+  // client reads as before.
+  std::unique_ptr<RdKafkaLogClient> client = Connect(Config());
+  ASSERT_NE(client, nullptr);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(Put(*client, 0, "a" + std::to_string(i), "v0").ok());
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(Put(*client, 2, "c" + std::to_string(i), "v2").ok());
+
+  Result<std::vector<std::vector<LogRecord>>> all =
+      client->ReadRanges({ReadRange{2, 1, 4}, ReadRange{1, 0, 0}, ReadRange{0, 0, 3}});
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  ASSERT_EQ(all->size(), 3u);
+  ASSERT_EQ((*all)[0].size(), 3u);
+  EXPECT_EQ((*all)[0][0].offset, 1);
+  EXPECT_EQ((*all)[0][0].key, "c1");
+  EXPECT_EQ((*all)[0][2].key, "c3");
+  EXPECT_TRUE((*all)[1].empty());
+  ASSERT_EQ((*all)[2].size(), 3u);
+  EXPECT_EQ((*all)[2][2].key, "a2");
+  EXPECT_EQ((*all)[2][2].partition, 0);
+  for (size_t r = 0; r < 3; ++r) {
+    const int32_t partition = r == 0 ? 2 : r == 1 ? 1 : 0;
+    const int64_t from = r == 0 ? 1 : 0;
+    const int64_t to = r == 0 ? 4 : r == 1 ? 0 : 3;
+    Result<std::vector<LogRecord>> one = client->Read(partition, from, to);
+    ASSERT_TRUE(one.ok()) << one.status().ToString();
+    ASSERT_EQ(one->size(), (*all)[r].size());
+    for (size_t i = 0; i < one->size(); ++i) EXPECT_EQ((*one)[i].key, (*all)[r][i].key);
+  }
+
+  Result<std::vector<std::vector<LogRecord>>> past_end = client->ReadRanges({ReadRange{0, 0, 3}, ReadRange{2, 0, 9}});
+  EXPECT_EQ(past_end.status().code(), StatusCode::kInvalidRecovery) << past_end.status().ToString();
+  EXPECT_NE(past_end.status().message().find("read of [0, 9) of topic 'action-state' partition 2"), std::string::npos)
+      << past_end.status().ToString();
+  EXPECT_EQ(client->ReadRanges({ReadRange{0, 0, 1}, ReadRange{0, 1, 2}}).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(client->ReadRanges({ReadRange{0, 0, 1}, ReadRange{kPartitions, 0, 1}}).status().code(),
+            StatusCode::kInvalidArgument);
+  Result<std::vector<std::vector<LogRecord>>> again = client->ReadRanges({ReadRange{0, 0, 3}, ReadRange{2, 0, 5}});
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ((*again)[0].size(), 3u);
+  EXPECT_EQ((*again)[1].size(), 5u);
+}
+
 TEST_F(RdKafkaLogClientTest, NewClientAfterCrashKeepsTheData) {
   // Strategy: put through one client, destroy it (a crash), connect a new
   // one to the same cluster: it sees the same offsets and records, and its

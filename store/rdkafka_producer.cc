@@ -43,8 +43,8 @@ Result<RdKafkaProducer::Handle> RdKafkaProducer::MakeHandle() {
       {"message.timeout.ms", std::to_string(config_.message_timeout.count())},
       // Reconnect fast after a broker comes back (the default backoff of up
       // to 10 s outlives a short outage).
-      {"reconnect.backoff.ms", "10"},
-      {"reconnect.backoff.max.ms", "100"},
+      {"reconnect.backoff.ms", std::to_string(config_.reconnect_backoff.count())},
+      {"reconnect.backoff.max.ms", std::to_string(config_.reconnect_backoff_max.count())},
   };
   if (config_.producer_retries.has_value()) {
     properties.emplace_back("message.send.max.retries", std::to_string(*config_.producer_retries));
@@ -71,6 +71,10 @@ void RdKafkaProducer::OnDelivery(rd_kafka_t* rk, const rd_kafka_message_t* messa
 void RdKafkaProducer::OnError(rd_kafka_t*, int err, const char* reason, void* opaque) {
   static_cast<RdKafkaProducer*>(opaque)->last_error_ =
       fmt::format("{}: {}", rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err)), reason);
+}
+
+void RdKafkaProducer::AbandonUnacknowledged() {
+  if (handle_) (void)rd_kafka_purge(handle_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
 }
 
 void RdKafkaProducer::ServeCallbacks() {

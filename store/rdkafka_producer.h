@@ -50,6 +50,11 @@ class RdKafkaProducer {
   // requested returns kCancelled.
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket);
 
+  // Gives up on every record not acknowledged yet (rd_kafka_purge): a
+  // record in flight is reported possibly persisted, one still queued not
+  // persisted, at the next poll (AwaitAck); a later answer of the broker is
+  // ignored.
+  void AbandonUnacknowledged();
   // Serves pending error callbacks, so that last_error() is current.
   void ServeCallbacks();
   // The latest error callback, for messages.

@@ -9,19 +9,12 @@
 #include <utility>
 
 #include "store/rdkafka_support.h"
+#include "store/rdkafka_topic_identity.h"
 
 namespace durasim {
 namespace {
 
 using rdkafka::Clock;
-
-// A consumer group id no other client shares: the reader never joins or
-// commits, but librdkafka's assign() needs one.
-std::string PrivateGroupId() {
-  static std::atomic<uint64_t> counter{0};
-  return fmt::format("durasim-reader-{}-{}-{}", static_cast<long>(getpid()),
-                     Clock::now().time_since_epoch().count(), counter.fetch_add(1));
-}
 
 struct PartitionListDeleter {
   void operator()(rd_kafka_topic_partition_list_t* list) const { rd_kafka_topic_partition_list_destroy(list); }
@@ -98,15 +91,18 @@ Result<std::shared_ptr<RdKafkaConsumer>> RdKafkaReader::Consumer() {
   rdkafka::Conf conf(rd_kafka_conf_new());
   Status set = rdkafka::SetAll(conf.get(), {
                                                {"bootstrap.servers", config_.bootstrap_servers},
-                                               {"group.id", PrivateGroupId()},
+                                               // The topic identity's group (rdkafka_topic_identity.h),
+                                               // whose offset it reads and commits on this handle; Read
+                                               // never joins the group or commits.
+                                               {"group.id", kTopicIdentityGroup},
                                                {"enable.auto.commit", "false"},
                                                {"enable.auto.offset.store", "false"},
                                                {"enable.partition.eof", "true"},
                                                // Never jump: an offset outside the log is an error.
                                                {"auto.offset.reset", "error"},
                                                {"fetch.wait.max.ms", std::to_string(config_.fetch_wait_max.count())},
-                                               {"reconnect.backoff.ms", "10"},
-                                               {"reconnect.backoff.max.ms", "100"},
+                                               {"reconnect.backoff.ms", std::to_string(config_.reconnect_backoff.count())},
+                                               {"reconnect.backoff.max.ms", std::to_string(config_.reconnect_backoff_max.count())},
                                            });
   if (!set.ok()) return set;
   auto consumer = std::make_shared<RdKafkaConsumer>();
@@ -127,56 +123,102 @@ Result<std::shared_ptr<RdKafkaConsumer>> RdKafkaReader::Consumer() {
 }
 
 Result<std::vector<LogRecord>> RdKafkaReader::Read(int32_t partition, int64_t from, int64_t to) {
-  if (partition < 0 || partition >= partitions_) {
-    return Status(StatusCode::kInvalidArgument, fmt::format("partition {} of topic '{}' does not exist ({} partitions)",
-                                                            partition, config_.topic, partitions_));
+  Result<std::vector<std::vector<LogRecord>>> read = ReadRanges({ReadRange{partition, from, to}});
+  if (!read.ok()) return read.status();
+  return std::move(read->front());
+}
+
+Result<std::vector<std::vector<LogRecord>>> RdKafkaReader::ReadRanges(const std::vector<ReadRange>& ranges) {
+  std::vector<RangeRead> reads(ranges.size());
+  std::vector<size_t> open;  // the reads not done yet, by index
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const ReadRange& range = ranges[i];
+    if (range.partition < 0 || range.partition >= partitions_) {
+      return Status(StatusCode::kInvalidArgument,
+                    fmt::format("partition {} of topic '{}' does not exist ({} partitions)", range.partition,
+                                config_.topic, partitions_));
+    }
+    const std::string where = rdkafka::Where(config_, range.partition);
+    if (range.from < 0 || range.from > range.to) {
+      return Status(StatusCode::kInvalidArgument,
+                    fmt::format("bad read range [{}, {}) of {}", range.from, range.to, where));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (ranges[j].partition == range.partition) {
+        return Status(StatusCode::kInvalidArgument, fmt::format("two read ranges of {}", where));
+      }
+    }
+    RangeRead& read = reads[i];
+    read.partition = range.partition;
+    read.to = range.to;
+    read.range = fmt::format("read of [{}, {}) of {}", range.from, range.to, where);
+    read.next = range.from;
+    read.done = range.from == range.to;
+    if (!read.done) open.push_back(i);
   }
-  const std::string where = rdkafka::Where(config_, partition);
-  if (from < 0 || from > to) {
-    return Status(StatusCode::kInvalidArgument, fmt::format("bad read range [{}, {}) of {}", from, to, where));
-  }
-  if (from == to) return std::vector<LogRecord>{};
+  std::vector<std::vector<LogRecord>> out(ranges.size());
+  if (open.empty()) return out;
   Result<std::shared_ptr<RdKafkaConsumer>> consumer = Consumer();
   if (!consumer.ok()) return consumer.status();
   rd_kafka_t* rk = (*consumer)->rk;
-  RangeRead read;
-  read.partition = partition;
-  read.to = to;
-  read.range = fmt::format("read of [{}, {}) of {}", from, to, where);
-  read.next = from;
 
+  // Every partition at once: one fetch serves them all, and none waits out
+  // the fetch held for another.
   std::unique_ptr<rd_kafka_topic_partition_list_t, PartitionListDeleter> assignment(
-      rd_kafka_topic_partition_list_new(1));
-  // An absolute offset: no committed-offset lookup, no reset policy involved.
-  rd_kafka_topic_partition_list_add(assignment.get(), config_.topic.c_str(), partition)->offset = from;
+      rd_kafka_topic_partition_list_new(static_cast<int>(open.size())));
+  // Absolute offsets: no committed-offset lookup, no reset policy involved.
+  for (size_t i : open) {
+    rd_kafka_topic_partition_list_add(assignment.get(), config_.topic.c_str(), reads[i].partition)->offset =
+        reads[i].next;
+  }
   rd_kafka_resp_err_t err = rd_kafka_assign(rk, assignment.get());
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Status(StatusCode::kUnavailable,
-                  fmt::format("{}: assign failed: {}", read.range, rdkafka::ErrorText(err)));
+                  fmt::format("{}: assign failed: {}", reads[open.front()].range, rdkafka::ErrorText(err)));
   }
   const Clock::time_point deadline = Clock::now() + config_.deadline;
-  while (!read.done && !read.failure.has_value()) {
+  std::optional<Status> failure;
+  while (!open.empty() && !failure.has_value()) {
+    RangeRead& first = reads[open.front()];
     if (rdkafka::RemainingMs(deadline) == 0) {
-      read.failure = Status(StatusCode::kUnavailable,
-                            fmt::format("{}: stopped at offset {} after {} ms{}", read.range, read.next,
-                                        config_.deadline.count(),
-                                        read.last_error.empty() ? (*consumer)->LastError()
-                                                                : rdkafka::LastErrorSuffix(read.last_error)));
+      failure = Status(StatusCode::kUnavailable,
+                       fmt::format("{}: stopped at offset {} after {} ms{}", first.range, first.next,
+                                   config_.deadline.count(),
+                                   first.last_error.empty() ? (*consumer)->LastError()
+                                                            : rdkafka::LastErrorSuffix(first.last_error)));
       break;
     }
     rd_kafka_message_t* message = rd_kafka_consumer_poll(rk, rdkafka::SliceMs(deadline));
     if (message == nullptr) continue;
     std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> guard(message, &rd_kafka_message_destroy);
+    // A message of a range's partition goes to its read (nothing more is
+    // wanted of a finished one); anything else, such as an error of no
+    // partition, to the first open read, which ignores what is not its own
+    // and fails on an error.
+    size_t to = open.front();
+    if (message->rkt != nullptr) {
+      for (size_t i = 0; i < reads.size(); ++i) {
+        if (reads[i].partition == message->partition) to = i;
+      }
+    }
+    RangeRead& read = reads[to];
+    if (read.done) continue;
     read.Take(*message);
+    if (read.failure.has_value()) {
+      failure = read.failure;
+    } else if (read.done) {
+      std::erase(open, to);
+    }
   }
   // Stop fetching until the next read; a failed reader is replaced so that
   // nothing of this read can leak into the next one.
   (void)rd_kafka_assign(rk, nullptr);
-  if (read.failure.has_value()) {
+  if (failure.has_value()) {
     consumer_.reset();
-    return *read.failure;
+    return *failure;
   }
-  return std::move(read.records);
+  for (size_t i = 0; i < reads.size(); ++i) out[i] = std::move(reads[i].records);
+  return out;
 }
 
 }  // namespace durasim

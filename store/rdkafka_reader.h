@@ -1,8 +1,9 @@
 // RdKafkaReader: the reading room of the librdkafka client
-// (rdkafka_log_client.h). A consumer with a private group id that never
+// (rdkafka_log_client.h). A consumer in the topic identity's group that never
 // joins or commits; Read assigns one partition at an absolute offset and
-// fetches the range. The consumer is created on first use and replaced after
-// a failed read, so that nothing of that read leaks into the next one.
+// fetches the range, ReadRanges assigns several partitions at once. The
+// consumer is created on first use and replaced after a failed read, so that
+// nothing of that read leaks into the next one.
 //
 // Thread-safety: none; one thread uses it. The consumer handle is shared with
 // a watermark query that topic admin may abandon on its own thread
@@ -22,6 +23,13 @@ namespace durasim {
 // The consumer handle of Offsets and Read (rdkafka_support.h).
 struct RdKafkaConsumer;
 
+// Offsets [from, to) of one partition.
+struct ReadRange {
+  int32_t partition = 0;
+  int64_t from = 0;
+  int64_t to = 0;
+};
+
 class RdKafkaReader {
  public:
   // REQUIRES: `config` outlives the reader.
@@ -39,6 +47,11 @@ class RdKafkaReader {
   // kInvalidArgument (bad range or partition), kInvalidRecovery (the range is
   // not in the log: below its start or past its end), kUnavailable.
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to);
+  // The records of every range, read together: every partition is assigned
+  // at once, so one fetch serves them all. The answer has one entry per
+  // range, in order. Errors as Read's, naming the range that failed; two
+  // ranges of one partition are kInvalidArgument.
+  Result<std::vector<std::vector<LogRecord>>> ReadRanges(const std::vector<ReadRange>& ranges);
 
  private:
   const RdKafkaConfig& config_;

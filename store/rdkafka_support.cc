@@ -58,6 +58,19 @@ void RdKafkaConsumer::OnError(rd_kafka_t*, int err, const char* reason, void* op
   auto* self = static_cast<RdKafkaConsumer*>(opaque);
   std::lock_guard<std::mutex> lock(self->mu);
   self->last_error = fmt::format("{}: {}", rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err)), reason);
+  switch (static_cast<rd_kafka_resp_err_t>(err)) {
+    case RD_KAFKA_RESP_ERR__TRANSPORT:
+    case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
+    case RD_KAFKA_RESP_ERR__RESOLVE: self->lost_connection = true; break;
+    default: break;
+  }
+}
+
+bool RdKafkaConsumer::TakeLostConnection() {
+  std::lock_guard<std::mutex> lock(mu);
+  const bool lost = lost_connection;
+  lost_connection = false;
+  return lost;
 }
 
 }  // namespace durasim

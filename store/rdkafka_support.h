@@ -73,9 +73,14 @@ struct RdKafkaConsumer {
   std::string LastError();
   static void OnError(rd_kafka_t* rk, int err, const char* reason, void* opaque);
 
+  // Whether an error callback since the last call said a broker connection
+  // was lost (an outage); clears it.
+  bool TakeLostConnection();
+
   rd_kafka_t* rk = nullptr;
   std::mutex mu;  // an abandoned Offsets query may still use the handle
   std::string last_error;
+  bool lost_connection = false;
 };
 
 }  // namespace durasim

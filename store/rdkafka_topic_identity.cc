@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 
+#include "store/rdkafka_reader.h"
 #include "store/rdkafka_support.h"
 
 namespace durasim {
@@ -44,32 +45,21 @@ Status Commit(rd_kafka_t* rk, const RdKafkaConfig& config, int64_t incarnation) 
 
 }  // namespace
 
-RdKafkaTopicIdentity::~RdKafkaTopicIdentity() {
-  if (rk_ != nullptr) rd_kafka_destroy(rk_);
-}
-
 Result<std::string> RdKafkaTopicIdentity::Incarnation() {
   const RdKafkaConfig& config = config_;
-  if (rk_ == nullptr) {
-  rdkafka::Conf conf(rd_kafka_conf_new());
-  Status set = rdkafka::SetAll(conf.get(), {
-                                               {"bootstrap.servers", config.bootstrap_servers},
-                                               {"group.id", kTopicIdentityGroup},
-                                               {"enable.auto.commit", "false"},
-                                               {"enable.auto.offset.store", "false"},
-                                               {"reconnect.backoff.ms", "10"},
-                                               {"reconnect.backoff.max.ms", "100"},
-                                           });
-  if (!set.ok()) return set;
-  char errstr[512];
-  rk_ = rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), errstr, sizeof(errstr));
-  if (rk_ == nullptr) {
-    return Status(StatusCode::kInvalidArgument,
-                  fmt::format("cannot create a consumer for {}: {}", config.bootstrap_servers, errstr));
+  Result<std::shared_ptr<RdKafkaConsumer>> consumer = reader_.Consumer();
+  if (!consumer.ok()) return consumer.status();
+  // Serve the error callbacks (no partition is assigned between reads, so
+  // nothing else comes). A consumer that lost its broker connection since
+  // (an outage) is replaced: it would wait for librdkafka to look the group
+  // coordinator up again, about a second, where a fresh one does at once.
+  if (rd_kafka_message_t* stray = rd_kafka_consumer_poll((*consumer)->rk, 0)) rd_kafka_message_destroy(stray);
+  if ((*consumer)->TakeLostConnection()) {
+    reader_.Reset();
+    consumer = reader_.Consumer();
+    if (!consumer.ok()) return consumer.status();
   }
-  conf.release();  // rd_kafka_new owns it now
-  }
-  rd_kafka_t* rk = rk_;
+  rd_kafka_t* rk = (*consumer)->rk;
   Result<int64_t> committed = Committed(rk, config);
   if (!committed.ok()) return committed.status();
   if (*committed < 0) {

@@ -30,11 +30,14 @@ namespace durasim {
 
 inline constexpr const char* kTopicIdentityGroup = "durasim.topic-identity";
 
+class RdKafkaReader;
+
+// Asks on the reader's consumer, which is in the identity group: one handle
+// for reads, offsets and the incarnation.
 class RdKafkaTopicIdentity {
  public:
-  // REQUIRES: `config` outlives the object.
-  explicit RdKafkaTopicIdentity(const RdKafkaConfig& config) : config_(config) {}
-  ~RdKafkaTopicIdentity();
+  // REQUIRES: `config` and `reader` outlive the object.
+  RdKafkaTopicIdentity(const RdKafkaConfig& config, RdKafkaReader& reader) : config_(config), reader_(reader) {}
   RdKafkaTopicIdentity(const RdKafkaTopicIdentity&) = delete;
   RdKafkaTopicIdentity& operator=(const RdKafkaTopicIdentity&) = delete;
 
@@ -45,7 +48,7 @@ class RdKafkaTopicIdentity {
 
  private:
   const RdKafkaConfig& config_;
-  rd_kafka_s* rk_ = nullptr;  // a consumer of the identity group, created on first use
+  RdKafkaReader& reader_;
 };
 
 }  // namespace durasim

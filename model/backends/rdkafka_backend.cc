@@ -26,7 +26,9 @@ std::string FreshTopicName() {
 // A rebuild reads partition after partition, and each read after the first
 // waits out the fetch still held for the previous one: a run's rebuilds are
 // small, so hold empty fetches briefly.
-constexpr std::chrono::milliseconds kRunFetchWaitMax{5};
+constexpr std::chrono::milliseconds kRunFetchWaitMax{0};
+// How soon a client tries again to reach the mock broker it lost.
+constexpr std::chrono::milliseconds kMockReconnectBackoff{1};
 // The mock cluster's only broker.
 constexpr int32_t kMockBroker = 1;
 // A lost acknowledgement on the mock: the producer gives up on a record
@@ -46,6 +48,10 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness&
   backend->mock_ = std::move(cluster).value();
   backend->config_.bootstrap_servers = backend->mock_->bootstrap_servers();
   backend->config_.fetch_wait_max = kRunFetchWaitMax;
+  // The mock broker is down only while the harness holds it down (the
+  // outage's length is simulated): clients come back to it at once.
+  backend->config_.reconnect_backoff = kMockReconnectBackoff;
+  backend->config_.reconnect_backoff_max = kMockReconnectBackoff;
   backend->config_.topic = FreshTopicName();
   backend->config_.expected_partitions = partitions;
   if (partitions > harness.config.partitions) backend->config_.partitions_visible = harness.config.partitions;
@@ -75,6 +81,8 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   if (!first.ok()) return first.status();
   backend->config_.create_topic = false;
   backend->topic_name_ = backend->config_.topic;
+  // It is the harness's client until something makes it drop it.
+  backend->harness_client_ = std::move(first).value();
   return backend;
 }
 
@@ -95,6 +103,20 @@ Result<std::unique_ptr<LogClient>> RdKafkaBackend::ConnectClient() {
   Result<std::unique_ptr<RdKafkaLogClient>> client = Note(RdKafkaLogClient::Connect(config_), "a client's connect");
   if (!client.ok()) return client.status();
   return std::unique_ptr<LogClient>(std::move(client).value());
+}
+
+Result<RdKafkaLogClient*> RdKafkaBackend::HarnessClient() {
+  if (Status up = EnsureBrokerUp(); !up.ok()) {
+    harness_client_.reset();
+    return up;
+  }
+  if (!harness_client_) {
+    Result<std::unique_ptr<RdKafkaLogClient>> client =
+        Note(RdKafkaLogClient::Connect(config_), "the connect of the harness's client of the log");
+    if (!client.ok()) return client.status();
+    harness_client_ = std::move(client).value();
+  }
+  return harness_client_.get();
 }
 
 Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHandler on_append, int clients) {
@@ -137,6 +159,9 @@ Status RdKafkaBackend::DiscoverAppends() {
 
 Status RdKafkaBackend::TakeBrokerDown() {
   if (!mock_ || broker_down_) return Status::Ok();
+  // The harness's client would come back to a broker it lost: the next use
+  // connects a fresh one, as every other client does.
+  harness_client_.reset();
   Status down = mock_->BrokerDown(kMockBroker);
   if (!down.ok()) {
     return Note(Status(StatusCode::kUnavailable, "cannot take the mock broker down: " + down.message()),
@@ -176,41 +201,66 @@ Result<RecordPosition> RdKafkaBackend::AppendLosingAck(int32_t partition, std::s
   Result<std::unique_ptr<RdKafkaLogClient>> client =
       Note(RdKafkaLogClient::Connect(lossy), "the connect of a producer whose acknowledgement it was to lose");
   if (!client.ok()) return client.status();
+  Result<std::vector<PartitionOffsets>> before =
+      Note((*client)->Offsets(), "the offsets query before a put whose acknowledgement it was to lose");
+  if (!before.ok()) return before.status();
+  if (partition < 0 || static_cast<size_t>(partition) >= before->size()) {
+    return Status(StatusCode::kInvalidArgument, fmt::format("lose_ack: no partition {}", partition));
+  }
   if (Status pushed = mock_->PushProduceAnswer(kMockBroker, RD_KAFKA_RESP_ERR_NO_ERROR, kLostAckDelay); !pushed.ok()) {
     return Note(Status(StatusCode::kUnavailable, pushed.message()), "to arm a lost acknowledgement");
   }
   const ProduceTicket ticket = (*client)->Produce(partition, std::move(key), std::move(value));
+  // The mock appends the record when the request arrives and holds the
+  // answer. Once the record is in the log the producer gives up on the
+  // answer (librdkafka reports the record in flight possibly persisted)
+  // instead of waiting for its message timeout, which librdkafka notices
+  // only at its once-a-second timeout scan. If the record never shows, the
+  // timeout reports it as before.
+  const auto deadline = std::chrono::steady_clock::now() + kLostAckMessageTimeout;
+  const int64_t end_before = (*before)[static_cast<size_t>(partition)].end;
+  while (std::chrono::steady_clock::now() < deadline) {
+    Result<std::vector<PartitionOffsets>> now = (*client)->Offsets();
+    if (now.ok() && (*now)[static_cast<size_t>(partition)].end > end_before) {
+      (*client)->AbandonUnacknowledged();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   (*client)->Flush();
   return RunSync((*client)->AwaitAck(ticket));
 }
 
 Result<RecordPosition> RdKafkaBackend::AppendForeign(int32_t partition, std::string key, std::string value) {
-  Result<std::unique_ptr<LogClient>> producer = ConnectClient();
+  Result<RdKafkaLogClient*> producer = HarnessClient();
   if (!producer.ok()) return producer.status();
   const ProduceTicket ticket = (*producer)->Produce(partition, std::move(key), std::move(value));
   (*producer)->Flush();
-  Result<RecordPosition> ack = RunSync((*producer)->AwaitAck(ticket));
+  Result<RecordPosition> ack = KeepHarnessClient(RunSync((*producer)->AwaitAck(ticket)));
   if (ack.ok()) reported_.insert({ack->partition, ack->offset});
   return ack;
 }
 
 Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
-  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
-  Result<std::unique_ptr<RdKafkaLogClient>> reader =
-      Note(RdKafkaLogClient::Connect(config_), "the connect of the harness's reader of the log");
+  Result<RdKafkaLogClient*> reader = HarnessClient();
   if (!reader.ok()) return reader.status();
-  Result<std::vector<PartitionOffsets>> offsets = Note((*reader)->Offsets(), "the harness's query of the log's offsets");
+  Result<std::vector<PartitionOffsets>> offsets =
+      KeepHarnessClient(Note((*reader)->Offsets(), "the harness's query of the log's offsets"));
   if (!offsets.ok()) return offsets.status();
-  std::vector<std::vector<LogRecord>> all;
+  std::vector<ReadRange> ranges;
   for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) {
     const PartitionOffsets range = (*offsets)[static_cast<size_t>(p)];
     // Records the harness deleted (emulated DeleteRecords) are gone for every reader.
     const int64_t from = std::max(range.start, std::min(range.end, harness_.lifecycle.start(p)));
-    Result<std::vector<LogRecord>> records = Note((*reader)->Read(p, from, range.end), "the harness's read of the log");
-    if (!records.ok()) return records.status();
+    ranges.push_back(ReadRange{p, from, range.end});
+  }
+  // Every partition at once.
+  Result<std::vector<std::vector<LogRecord>>> all =
+      KeepHarnessClient(Note((*reader)->ReadRanges(ranges), "the harness's read of the log"));
+  if (!all.ok()) return all.status();
+  for (std::vector<LogRecord>& records : *all) {
     // Records the harness compacted away (emulated compaction) too.
-    std::erase_if(*records, [&](const LogRecord& r) { return harness_.lifecycle.Removed(r.partition, r.offset); });
-    all.push_back(std::move(records).value());
+    std::erase_if(records, [&](const LogRecord& r) { return harness_.lifecycle.Removed(r.partition, r.offset); });
   }
   return all;
 }
@@ -223,6 +273,7 @@ Result<Compaction> RdKafkaBackend::Compact(const TombstoneExpired& expired) {
 
 Status RdKafkaBackend::RecreateTopic() {
   DURASIM_CHECK_MSG(!on_append_, "recreate_topic while an incarnation is connected");
+  harness_client_.reset();  // of the old topic
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   RdKafkaConfig fresh = config_;
   if (mock_) {
@@ -251,6 +302,7 @@ Status RdKafkaBackend::RecreateTopic() {
 }
 
 Status RdKafkaBackend::AddPartitions(int32_t partitions) {
+  harness_client_.reset();  // it sees the partitions it connected with
   if (mock_) {
     DURASIM_CHECK_GT(partitions, config_.partitions_visible);
     DURASIM_CHECK_LE(partitions, config_.expected_partitions);  // the mock's topic has partitions_max
@@ -274,15 +326,15 @@ Status RdKafkaBackend::AddPartitions(int32_t partitions) {
     if (check.status().code() != StatusCode::kInvalidArgument || std::chrono::steady_clock::now() >= deadline) {
       return Note(check.status(), "a client's connect after CreatePartitions");
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 
 Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_offset) {
-  if (Status up = EnsureBrokerUp(); !up.ok()) return up;
-  Result<std::unique_ptr<RdKafkaLogClient>> reader = Note(RdKafkaLogClient::Connect(config_), "an admin client's connect");
+  Result<RdKafkaLogClient*> reader = HarnessClient();
   if (!reader.ok()) return reader.status();
-  Result<std::vector<PartitionOffsets>> offsets = Note((*reader)->Offsets(), "the offsets query before DeleteRecords");
+  Result<std::vector<PartitionOffsets>> offsets =
+      KeepHarnessClient(Note((*reader)->Offsets(), "the offsets query before DeleteRecords"));
   if (!offsets.ok()) return offsets.status();
   if (partition < 0 || static_cast<size_t>(partition) >= offsets->size()) {
     return Status(StatusCode::kInvalidArgument, fmt::format("delete_records: no partition {}", partition));
@@ -294,6 +346,7 @@ Result<int64_t> RdKafkaBackend::DeleteRecords(int32_t partition, int64_t before_
   if (!mock_ && start > range.start) {
     if (Status deleted = Note((*reader)->DeleteRecords(partition, start), "DeleteRecords (delete_records)");
         !deleted.ok()) {
+      harness_client_.reset();
       return deleted;
     }
   }

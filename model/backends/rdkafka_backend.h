@@ -121,6 +121,18 @@ class RdKafkaBackend : public LogBackend {
  private:
   explicit RdKafkaBackend(const Harness& harness) : harness_(harness) {}
 
+  // The harness's own client of the log (ReadAll, and so DiscoverAppends,
+  // Compact and the final comparison; DeleteRecords; AppendForeign): one
+  // for the run, connected on first use, never the store's. Dropped when
+  // the broker goes down, the topic is re-created or grows, and after any
+  // failed call, so that the next use connects afresh.
+  Result<RdKafkaLogClient*> HarnessClient();
+  template <typename T>
+  Result<T> KeepHarnessClient(Result<T> result) {
+    if (!result.ok()) harness_client_.reset();
+    return result;
+  }
+
   Harness harness_;
   std::unique_ptr<KafkaMockCluster> mock_;
   RdKafkaConfig config_;
@@ -129,6 +141,7 @@ class RdKafkaBackend : public LogBackend {
   std::string topic_name_;  // the first topic's: every incarnation's name
   AppendHandler on_append_;                          // the connected incarnation's
   std::set<std::pair<int32_t, int64_t>> reported_;  // (partition, offset) of every record reported
+  std::unique_ptr<RdKafkaLogClient> harness_client_;  // HarnessClient()
 };
 
 }  // namespace durasim
