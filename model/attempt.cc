@@ -296,6 +296,14 @@ bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
 }
 
 bool Attempt::ForeignStep(const AttemptStep& step) {
+  // A partition an add_partitions step adds later does not exist yet: the
+  // scenario is wrong, not the store (a real producer is refused too).
+  const int32_t partitions = world_.lifecycle().partitions();
+  if (step.partition >= partitions) {
+    Error(fmt::format("foreign: partition {} does not exist yet (the topic has {} partitions at this step)",
+                      step.partition, partitions));
+    return false;
+  }
   const ForeignRecordSpec& spec = step.foreign;
   std::string key = spec.key.value_or("");
   std::string value = spec.value.value_or("");

@@ -723,6 +723,10 @@ void DrawBlame(Choices& choices, Scenario& scenario) {
     } else {
       foreign.foreign.value = choices.Percent(50) ? "{\"not\": \"a state\"}" : "written by another producer";
     }
+    // Into a partition the topic has from the start: one an add_partitions
+    // step adds may not exist yet at this step (an earlier attempt may
+    // crash before it adds them; seed 7775 aborted the harness).
+    foreign.partition %= scenario.log.partitions;
     std::vector<AttemptStep>& steps = scenario.attempts.back().steps;
     steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(steps.size() + 1)), foreign);
   }

@@ -239,6 +239,42 @@ attempts:
   }
 }
 
+// Strategy: a foreign record into a partition that an add_partitions step
+// would have added, had its attempt not crashed first, is an error naming
+// the partition, not a failed check (explore seed 7775 drew one and aborted
+// the harness).
+TEST(RunnerTest, ForeignRecordIntoAPartitionNotAddedYetIsAnError) {
+  Result<Scenario> scenario = ParseScenario(R"(name: foreign_too_early
+suppliers:
+  - {name: llm}
+actions:
+  - {name: ask, on: [input], steps: [{call: llm}, output]}
+inputs:
+  - {key: a, value: 1}
+attempts:
+  - steps:
+      - read: all
+      - run
+      - crash
+      - add_partitions: 2   # never reached: the attempt crashed
+  - steps:
+      - foreign: {partition: 2, key: outside, tombstone: true}
+      - read: all
+      - run
+)",
+                                            "foreign_too_early.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
+  for (BackendKind backend : {BackendKind::kModel, BackendKind::kMock}) {
+    RunOptions options;
+    options.backend = backend;
+    const RunReport report = RunScenario(*scenario, options);
+    EXPECT_EQ(report.verdict, Verdict::kError) << NameOf(backend);
+    EXPECT_NE(report.error.find("foreign: partition 2 does not exist yet (the topic has 1 partitions at this step)"),
+              std::string::npos)
+        << NameOf(backend) << ": " << report.error;
+  }
+}
+
 Scenario LoadFile(const std::string& relative) {
   Result<Scenario> scenario = LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/" + relative);
   EXPECT_TRUE(scenario.ok()) << scenario.status().ToString();
