@@ -5,12 +5,22 @@
 # 1..SEEDS for the production code and every mutant both know, and compares
 # per run: verdict, trace hash, violated invariants, outputs, supplier calls.
 # Prints the first differences and exits 1 when there are any.
-#   ci/compare-traces.sh OLD_DURASIM NEW_DURASIM [SEEDS=2000] [JOBS=2]
+#   ci/compare-traces.sh [--text-hash] OLD_DURASIM NEW_DURASIM [SEEDS=2000] [JOBS=2]
+# --text-hash: the old binary hashes the trace's text (trace format 1, before
+# issue 15) and the new one its fields (format 2): the new binary runs with
+# --text-hash and its trace_text_hash, FNV-1a over the rendered lines, is
+# compared with the old trace_hash, so the traces are proven equal line for
+# line.
 # Build the old binary from a clean checkout, e.g.
 #   git worktree add ../old bbd5419 && cmake -S ../old -B ../old/build -G Ninja && cmake --build ../old/build --target durasim
 set -euo pipefail
+text_hash=()
+if [[ ${1:-} == --text-hash ]]; then
+  text_hash=(--text-hash)
+  shift
+fi
 if (($# < 2)); then
-  echo "usage: $0 OLD_DURASIM NEW_DURASIM [SEEDS] [JOBS]" >&2
+  echo "usage: $0 [--text-hash] OLD_DURASIM NEW_DURASIM [SEEDS] [JOBS]" >&2
   exit 2
 fi
 old=$1 new=$2 seeds=${3:-2000} jobs=${4:-2}
@@ -35,6 +45,8 @@ done
 
 for side in old new; do
   bin=${!side}
+  extra=()
+  [[ $side == new ]] && extra=("${text_hash[@]}")
   # One file at a time: a file the old binary cannot read (a newer format)
   # or whose mutant it does not know is new, not a difference. A run that is
   # not as expected exits 1, which is fine here: the reports are compared.
@@ -42,20 +54,23 @@ for side in old new; do
     mkdir -p "$work/$side-run-$backend"
     while IFS= read -r file; do
       report="$work/$side-run-$backend/$(echo "$file" | tr / _).json"
-      "$bin" run "$file" --backend "$backend" --report-json "$report" >/dev/null 2>&1 || true
+      "$bin" run "$file" --backend "$backend" "${extra[@]}" --report-json "$report" >/dev/null 2>&1 || true
     done < <(find scenarios -name '*.yaml' -not -path '*/malformed/*' | sort)
   done
   for mutant in production "${mutants[@]}"; do
     flags=()
     [[ $mutant != production ]] && flags=(--mutant "$mutant")
-    "$bin" explore --seeds "$seeds" --jobs "$jobs" "${flags[@]}" --shrink-budget-s 0.01 \
+    "$bin" explore --seeds "$seeds" --jobs "$jobs" "${flags[@]}" "${extra[@]}" --shrink-budget-s 0.01 \
       --failures-dir "$work/$side-failures" --report-json "$work/$side-explore-$mutant.json" >/dev/null || true
   done
 done
 
-python3 - "$work" production "${mutants[@]}" <<'PY'
+python3 - "$work" "${#text_hash[@]}" production "${mutants[@]}" <<'PY'
 import glob, json, sys
-work, names = sys.argv[1], sys.argv[2:]
+work, text_hash, names = sys.argv[1], sys.argv[2] != "0", sys.argv[3:]
+
+def hash_of(row):  # the new side's text hash under --text-hash
+    return row.get("trace_text_hash") or row["trace_hash"] if text_hash else row["trace_hash"]
 
 def runs(folder, unknown_to_old):
     rows = {}
@@ -63,7 +78,7 @@ def runs(folder, unknown_to_old):
         for run in json.load(open(path))["runs"]:
             if unknown_to_old(run):
                 continue
-            rows[run["path"]] = (run["verdict"], run["trace_hash"],
+            rows[run["path"]] = (run["verdict"], hash_of(run),
                                  sorted(v["invariant"] for v in run["violations"]), run["outputs"],
                                  run["supplier_calls"])
     return rows
@@ -72,7 +87,7 @@ def old_cannot_run(run):
     return run["verdict"] == "error" and "unknown mutant" in run.get("error", "")
 
 def seeds(path):
-    return {s["seed"]: (s["verdict"], s["trace_hash"], sorted(s["invariants"])) for s in json.load(open(path))["seeds"]}
+    return {s["seed"]: (s["verdict"], hash_of(s), sorted(s["invariants"])) for s in json.load(open(path))["seeds"]}
 
 differences, compared, added = [], 0, 0
 pairs = [(f"run {b}", runs(f"{work}/old-run-{b}", old_cannot_run), runs(f"{work}/new-run-{b}", lambda run: False))

@@ -35,8 +35,8 @@ uint64_t CallArgsDigest(const std::string& function, const CallArgument& arg);
 std::string DescribeStateKey(const StateKey& state_key);
 
 // A state key and a call as the trace writes them, for fmt arguments: they
-// are formatted in place, when and where the line is written (nothing is
-// built for a trace that keeps no text). DescribeStateKey(k) is the text of
+// are formatted in place, when and where the line is rendered (a trace
+// keeps their fields, TraceArg below). DescribeStateKey(k) is the text of
 // StateKeyText{k}; CallIdentity::ToString() the text of CallText{call}.
 struct StateKeyText {
   const StateKey& key;
@@ -45,26 +45,96 @@ struct CallText {
   const CallIdentity& call;
 };
 
-}  // namespace durasim
+// Their fields as a trace keeps them, viewing the trace's bytes; formatted
+// exactly as StateKeyText and CallText are.
+struct StateKeyView {
+  std::string_view key;
+  int64_t seq = 0;
+  uint64_t event_hash = 0;
+  uint64_t action_hash = 0;
+};
+struct CallView {
+  StateKeyView state_key;
+  int64_t call_index = 0;
+  std::string_view function;
+  uint64_t args_digest = 0;
+};
 
 template <>
-struct fmt::formatter<durasim::StateKeyText> {
-  constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
-  template <typename Context>
-  auto format(const durasim::StateKeyText& text, Context& ctx) const {
-    const durasim::StateKey& k = text.key;
-    return fmt::format_to(ctx.out(), "key={} seq={} event={:016x} action={:016x}", durasim::Quoted{k.key}, k.seq, k.event_hash,
-                          k.action_hash);
+struct TraceArg<StateKeyText> {
+  using View = StateKeyView;
+  static void Write(TraceWriter& out, const StateKeyText& text) {
+    out.Text(text.key.key);
+    out.Word(static_cast<uint64_t>(text.key.seq));
+    out.Word(text.key.event_hash);
+    out.Word(text.key.action_hash);
+  }
+  static View Read(TraceReader& in) {
+    View view;
+    view.key = in.Text();
+    view.seq = static_cast<int64_t>(in.Word());
+    view.event_hash = in.Word();
+    view.action_hash = in.Word();
+    return view;
   }
 };
 
 template <>
-struct fmt::formatter<durasim::CallText> {
+struct TraceArg<CallText> {
+  using View = CallView;
+  static void Write(TraceWriter& out, const CallText& text) {
+    TraceArg<StateKeyText>::Write(out, StateKeyText{text.call.state_key});
+    out.Word(static_cast<uint64_t>(text.call.call_index));
+    out.Text(text.call.function);
+    out.Word(text.call.args_digest);
+  }
+  static View Read(TraceReader& in) {
+    View view;
+    view.state_key = TraceArg<StateKeyText>::Read(in);
+    view.call_index = static_cast<int64_t>(in.Word());
+    view.function = in.Text();
+    view.args_digest = in.Word();
+    return view;
+  }
+};
+
+}  // namespace durasim
+
+template <>
+struct fmt::formatter<durasim::StateKeyView> {
   constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
+  template <typename Context>
+  auto format(const durasim::StateKeyView& k, Context& ctx) const {
+    return fmt::format_to(ctx.out(), "key={} seq={} event={:016x} action={:016x}", durasim::Quoted{k.key}, k.seq,
+                          k.event_hash, k.action_hash);
+  }
+};
+
+template <>
+struct fmt::formatter<durasim::CallView> {
+  constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
+  template <typename Context>
+  auto format(const durasim::CallView& c, Context& ctx) const {
+    return fmt::format_to(ctx.out(), "{} call={} fn={} args={:016x}", c.state_key, c.call_index, c.function,
+                          c.args_digest);
+  }
+};
+
+template <>
+struct fmt::formatter<durasim::StateKeyText> : fmt::formatter<durasim::StateKeyView> {
+  template <typename Context>
+  auto format(const durasim::StateKeyText& text, Context& ctx) const {
+    return fmt::formatter<durasim::StateKeyView>::format(durasim::TraceArg<durasim::StateKeyText>::View{
+        text.key.key, text.key.seq, text.key.event_hash, text.key.action_hash}, ctx);
+  }
+};
+
+template <>
+struct fmt::formatter<durasim::CallText> : fmt::formatter<durasim::CallView> {
   template <typename Context>
   auto format(const durasim::CallText& text, Context& ctx) const {
     const durasim::CallIdentity& c = text.call;
-    return fmt::format_to(ctx.out(), "{} call={} fn={} args={:016x}", durasim::StateKeyText{c.state_key}, c.call_index,
-                          c.function, c.args_digest);
+    const durasim::StateKeyView key{c.state_key.key, c.state_key.seq, c.state_key.event_hash, c.state_key.action_hash};
+    return fmt::formatter<durasim::CallView>::format(durasim::CallView{key, c.call_index, c.function, c.args_digest}, ctx);
   }
 };

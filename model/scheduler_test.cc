@@ -1,5 +1,5 @@
 // Tests of the Scheduler (simulated time over a single-threaded io_context),
-// SimSignal, and the Trace that records a run.
+// and SimSignal. The Trace has model/trace_test.cc.
 #include "model/scheduler.h"
 
 #include <gtest/gtest.h>
@@ -21,8 +21,6 @@
 #include <utility>
 #include <vector>
 
-#include "store/hash.h"
-#include "model/trace.h"
 
 namespace durasim {
 namespace {
@@ -508,127 +506,6 @@ TEST(SchedulerTest, LatencyIsTheMinimumUnlessPerturbed) {
   }
   EXPECT_GT(seen.size(), 10u);
   EXPECT_EQ(perturbed.LatencyMs(4, std::nullopt), milliseconds(4));
-}
-
-TEST(TraceTest, SameEventsGiveTheSameHash) {
-  // Strategy: two traces fed the same events have the same lines and hash;
-  // the hash is FNV-1a over the rendered lines, each followed by a newline.
-  Trace a;
-  Trace b;
-  for (Trace* trace : {&a, &b}) {
-    EXPECT_EQ(trace->Add(milliseconds(1), 1, "put.issued", "key=k seq=1"), 0u);
-    EXPECT_EQ(trace->Add(SimTime(1500), 2, "log.append", "partition=0 offset=0"), 1u);
-  }
-  EXPECT_EQ(a.hash(), b.hash());
-  EXPECT_EQ(a.lines(), b.lines());
-  EXPECT_EQ(a.size(), 2u);
-  EXPECT_NE(a.hash(), kFnvOffsetBasis);
-  EXPECT_EQ(a.hash(), Fnv1a(std::string(a.line(0)) + "\n" + std::string(a.line(1)) + "\n"));
-}
-
-TEST(TraceTest, LineFormatIsPinned) {
-  // Strategy: the exact rendering of a line is pinned, since the hash of
-  // every recorded run depends on it: time right-aligned to 12, attempt,
-  // kind left-aligned to 18, detail.
-  Trace trace;
-  trace.Add(SimTime(1500), 2, "put.issued", "key=a");
-  EXPECT_EQ(trace.line(0), "     1.500ms a2 put.issued         key=a");
-}
-
-TEST(TraceTest, LinesAreWhatTheFormatOfRecordGives) {
-  // Strategy: the trace writes its lines piece by piece into one buffer;
-  // each must equal the one-call rendering "{:>12} a{} {:<18} {}" that
-  // defines the hash, also where a field overflows its width (a time past
-  // 12 characters, a kind past 18, an empty detail, a multi-digit attempt).
-  struct Event {
-    SimTime time;
-    int attempt;
-    std::string kind;
-    std::string detail;
-  };
-  const std::vector<Event> events = {
-      {SimTime(0), 0, "attempt.start", "fresh"},
-      {SimTime(999), 1, "k", ""},
-      {SimTime(123456789012), 12, "a.kind.longer.than.eighteen", "x=1"},
-      {SimTime(int64_t{1} << 62), 99999, "exactly.eighteen.c", "d"},
-  };
-  Trace trace;
-  uint64_t hash = kFnvOffsetBasis;
-  for (const Event& e : events) {
-    const size_t index = trace.Add(e.time, e.attempt, e.kind, "{}", e.detail);
-    const std::string expected = fmt::format("{:>12} a{} {:<18} {}", FormatSimTime(e.time), e.attempt, e.kind, e.detail);
-    EXPECT_EQ(trace.line(index), expected);
-    hash = Fnv1a(expected + "\n", hash);
-    EXPECT_EQ(trace.hash(), hash);
-  }
-  EXPECT_EQ(FormatSimTime(SimTime(1500)), "1.500ms");
-}
-
-TEST(TraceTest, QuotedWritesWhatFmtsDebugFormatWrites) {
-  // Strategy: Quoted copies plain strings itself and hands every other to
-  // fmt's "{:?}"; on plain, borderline and escaped strings (quotes,
-  // backslashes, control bytes, DEL, UTF-8, invalid UTF-8) both agree.
-  const std::vector<std::string> texts = {"", "a", "key_1 x", " ~!#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}", "\"", "\\",
-                                          "a\"b", std::string("\0z", 2), "\x1f", "\x7f", "\t\n\r", "caf\xc3\xa9",
-                                          "\xff\xfe", "\xe2\x80\xa8"};
-  for (const std::string& text : texts) {
-    EXPECT_EQ(fmt::format("{}", Quoted{text}), fmt::format("{:?}", text)) << text;
-  }
-}
-
-TEST(TraceTest, ATraceWithoutTextCountsEventsAndFormatsNothing) {
-  // Strategy: the reference run's trace keeps no text: it numbers events as
-  // a kept trace does, its hash stays the empty trace's, and asking for a
-  // line is a contract violation rather than an empty string.
-  Trace none(Trace::Text::kNone);
-  Trace kept;
-  for (Trace* trace : {&none, &kept}) {
-    EXPECT_EQ(trace->Add(SimTime(1), 1, "put.issued", "key={}", 7), 0u);
-    EXPECT_EQ(trace->Add(SimTime(2), 1, "put.ok", "key=7"), 1u);
-  }
-  EXPECT_EQ(none.size(), kept.size());
-  EXPECT_EQ(none.hash(), kFnvOffsetBasis);
-  EXPECT_NE(kept.hash(), kFnvOffsetBasis);
-  EXPECT_DEATH((void)none.line(0), "a trace without text has no lines");
-}
-
-TEST(TraceTest, ADifferentEventChangesTheHash) {
-  // Strategy: starting from the same base trace, changing one field of the
-  // last event (time, attempt, kind, detail) or the order of two events
-  // changes the hash.
-  auto build = [](SimTime time, int attempt, std::string_view kind, std::string_view detail) {
-    Trace trace;
-    trace.Add(SimTime(0), 1, "attempt.start", "fresh");
-    trace.Add(time, attempt, kind, detail);
-    return trace.hash();
-  };
-  const uint64_t base = build(milliseconds(3), 1, "put.acked", "offset=4");
-  EXPECT_EQ(build(milliseconds(3), 1, "put.acked", "offset=4"), base);
-  EXPECT_NE(build(SimTime(3001), 1, "put.acked", "offset=4"), base);
-  EXPECT_NE(build(milliseconds(3), 2, "put.acked", "offset=4"), base);
-  EXPECT_NE(build(milliseconds(3), 1, "put.failed", "offset=4"), base);
-  EXPECT_NE(build(milliseconds(3), 1, "put.acked", "offset=5"), base);
-
-  Trace forward;
-  forward.Add(SimTime(0), 1, "x", "1");
-  forward.Add(SimTime(0), 1, "y", "2");
-  Trace backward;
-  backward.Add(SimTime(0), 1, "y", "2");
-  backward.Add(SimTime(0), 1, "x", "1");
-  EXPECT_NE(forward.hash(), backward.hash());
-}
-
-TEST(TraceTest, FormatSimTimeRendersExactMicroseconds) {
-  // Strategy: milliseconds with exactly three decimals, zero-padded, no
-  // rounding, for values around the digit boundaries.
-  EXPECT_EQ(FormatSimTime(SimTime(0)), "0.000ms");
-  EXPECT_EQ(FormatSimTime(SimTime(1)), "0.001ms");
-  EXPECT_EQ(FormatSimTime(SimTime(10)), "0.010ms");
-  EXPECT_EQ(FormatSimTime(SimTime(999)), "0.999ms");
-  EXPECT_EQ(FormatSimTime(SimTime(1000)), "1.000ms");
-  EXPECT_EQ(FormatSimTime(SimTime(12345)), "12.345ms");
-  EXPECT_EQ(FormatSimTime(SimTime(1000001)), "1000.001ms");
-  EXPECT_EQ(FormatSimTime(seconds(3600)), "3600000.000ms");
 }
 
 }  // namespace

@@ -6,15 +6,25 @@
 #include "store/check.h"
 
 namespace durasim {
-
-std::optional<size_t> FirstDifferentLine(const Trace& a, const Trace& b) {
-  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-    if (i >= a.size() || i >= b.size() || a.line(i) != b.line(i)) return i;
-  }
-  return std::nullopt;
-}
-
 namespace {
+
+// Format 2's hash of one event: its fields, from the format's hash on,
+// then time and attempt, then its kind and arguments as they are kept
+// (length-prefixed strings, 64-bit integers) eight bytes at a time, and
+// their length.
+uint64_t EventHash(uint64_t format_hash, SimTime time, int attempt, std::string_view bytes) {
+  uint64_t hash = HashCombine(format_hash, static_cast<uint64_t>(time.count()));
+  hash = HashCombine(hash, static_cast<uint64_t>(attempt));
+  size_t at = 0;
+  for (; at + 8 <= bytes.size(); at += 8) {
+    uint64_t word;
+    std::memcpy(&word, bytes.data() + at, sizeof word);
+    hash = Mix64(hash ^ word);
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, bytes.data() + at, bytes.size() - at);
+  return HashCombine(Mix64(hash ^ tail), bytes.size());
+}
 
 // "<ms>.<us3>ms" into `out`, right-aligned to 12 characters.
 void AppendSimTime(SimTime time, std::string& out) {
@@ -29,6 +39,14 @@ void AppendSimTime(SimTime time, std::string& out) {
 
 }  // namespace
 
+std::optional<size_t> FirstDifferentLine(const Trace& a, const Trace& b) {
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    if (i >= a.size() || i >= b.size()) return i;
+    if (!Trace::SameEvent(a, b, i) && a.line(i) != b.line(i)) return i;
+  }
+  return std::nullopt;
+}
+
 std::string FormatSimTime(SimTime time) {
   std::string out;
   AppendSimTime(time, out);
@@ -41,30 +59,52 @@ bool Trace::Begin(SimTime time, int attempt, std::string_view kind) {
   DURASIM_CHECK_GE(time.count(), last_time_.count());
   DURASIM_CHECK_GE(attempt, 0);  // 0 before the first attempt starts
   last_time_ = time;
-  if (!text_kept_) {
-    ends_.push_back(0);
+  if (!kept_) {
+    events_.push_back(Event{});
     return false;
   }
-  // "{:>12} a{} {:<18} {detail}"
-  AppendSimTime(time, text_);
-  fmt::format_to(std::back_inserter(text_), " a{} ", attempt);
-  text_.append(kind);
-  if (kind.size() < 18) text_.append(18 - kind.size(), ' ');
-  text_.push_back(' ');
+  Event& event = events_.emplace_back();
+  event.time_us = time.count();
+  event.attempt = attempt;
+  event.kind_size = static_cast<uint32_t>(kind.size());
+  event.bytes_begin = bytes_.size();
+  bytes_.append(kind);
   return true;
 }
 
-size_t Trace::End() {
-  text_.push_back('\n');
-  const size_t begin = ends_.empty() ? 0 : ends_.back();
-  hash_ = Fnv1a(std::string_view(text_).substr(begin), hash_);
-  ends_.push_back(text_.size());
-  return ends_.size() - 1;
+size_t Trace::End(std::string_view format, uint64_t format_hash, Renderer render) {
+  Event& event = events_.back();
+  event.bytes_end = bytes_.size();
+  event.format = format;
+  event.render = render;
+  const std::string_view bytes = std::string_view(bytes_).substr(event.bytes_begin, event.bytes_end - event.bytes_begin);
+  event.hash = EventHash(format_hash, SimTime(event.time_us), event.attempt, bytes);
+  hash_ = HashCombine(hash_, event.hash);
+  return events_.size() - 1;
+}
+
+void Trace::RenderUpTo(size_t index) const {
+  DURASIM_CHECK_MSG(kept_, "a trace without text has no lines");
+  DURASIM_CHECK_LT(index, events_.size());
+  for (size_t i = ends_.size(); i <= index; ++i) {
+    const Event& event = events_[i];
+    // "{:>12} a{} {:<18} {detail}"
+    AppendSimTime(SimTime(event.time_us), text_);
+    fmt::format_to(std::back_inserter(text_), " a{} ", event.attempt);
+    const std::string_view bytes = std::string_view(bytes_).substr(event.bytes_begin, event.bytes_end - event.bytes_begin);
+    const std::string_view kind = bytes.substr(0, event.kind_size);
+    text_.append(kind);
+    if (kind.size() < 18) text_.append(18 - kind.size(), ' ');
+    text_.push_back(' ');
+    TraceReader arguments(bytes.substr(event.kind_size));
+    event.render(text_, event.format, arguments);
+    text_.push_back('\n');
+    ends_.push_back(text_.size());
+  }
 }
 
 std::string_view Trace::line(size_t index) const {
-  DURASIM_CHECK_MSG(text_kept_, "a trace without text has no lines");
-  DURASIM_CHECK_LT(index, ends_.size());
+  RenderUpTo(index);
   const size_t begin = index == 0 ? 0 : ends_[index - 1];
   return std::string_view(text_).substr(begin, ends_[index] - begin - 1);
 }
@@ -74,6 +114,12 @@ std::vector<std::string> Trace::lines() const {
   all.reserve(size());
   for (size_t i = 0; i < size(); ++i) all.emplace_back(line(i));
   return all;
+}
+
+uint64_t Trace::TextHash() const {
+  if (!empty()) RenderUpTo(size() - 1);
+  DURASIM_CHECK_MSG(kept_, "a trace without text has no lines");
+  return Fnv1a(text_);
 }
 
 }  // namespace durasim

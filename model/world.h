@@ -120,7 +120,8 @@ class World {
     return trace_.Add(clock_.now, attempt_, kind, detail);
   }
   template <typename First, typename... Rest>
-  size_t Record(std::string_view kind, fmt::format_string<First, Rest...> format, First&& first, Rest&&... rest) {
+  size_t Record(std::string_view kind, TraceFormat<std::type_identity_t<First>, std::type_identity_t<Rest>...> format,
+                First&& first, Rest&&... rest) {
     if (halted_) return trace_.size();
     return trace_.Add(clock_.now, attempt_, kind, format, std::forward<First>(first), std::forward<Rest>(rest)...);
   }

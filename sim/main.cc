@@ -105,7 +105,7 @@ Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::str
 // Which traces are printed and how (sim/trace_view.h).
 struct TraceFlags {
   bool print = false;    // --trace
-  bool raw = false;      // --trace-raw: the lines exactly as hashed
+  bool raw = false;      // --trace-raw: the lines exactly as rendered
   bool failing = false;  // --trace-failing: only runs that were not as expected
   TraceFilter filter;
   // A filter alone asks for the trace it filters.
@@ -142,7 +142,8 @@ void AddTraceOptions(CLI::App& command, TraceFlags& flags, bool every_run = true
     command.add_flag("--trace", flags.print,
                      "print every run's trace, readable: event numbers (the #N violations cite), action and event "
                      "names, what each record holds");
-    command.add_flag("--trace-raw", flags.raw, "print the trace lines exactly as they are hashed (trace_hash)");
+    command.add_flag("--trace-raw", flags.raw,
+                     "print the trace lines exactly as rendered (FNV-1a over them is --text-hash's trace_text_hash)");
   }
   command.add_flag("--trace-failing", flags.failing, "print the trace only of runs that were not as expected");
   command.add_option_function<std::string>(
@@ -513,6 +514,10 @@ struct Cli {
   std::vector<std::string> mutants_scenarios;  // --scenarios: the kill matrix over these files instead
 };
 
+constexpr const char* kTextHashHelp =
+    "also report each run's trace_text_hash in the JSON report: FNV-1a over its trace text, the trace hash of "
+    "builds before trace format 2 (renders every line: slower; for ci/compare-traces.sh)";
+
 void AddRun(Cli& cli) {
   cli.run = cli.app.add_subcommand("run", "run scenario files or folders of them");
   CLI::App& run = *cli.run;
@@ -529,6 +534,7 @@ void AddRun(Cli& cli) {
                  "--backend kafka: give the run's topic this name (one the broker does not hold) and print each "
                  "completed checkpoint's marker, for `durasim inspect`");
   run.add_flag("--check-determinism", cli.run_options.check_determinism, "run every scenario twice and compare traces");
+  run.add_flag("--text-hash", cli.run_options.text_hash, kTextHashHelp);
   run.add_option("--timeline", cli.run_flags.timeline,
                  "draw the run's timeline to this file: SVG, or a self-contained HTML page for .html (one scenario file)");
   run.add_flag("--dump-log", cli.run_flags.dump_log, "print every partition's records, decoded, after each attempt");
@@ -567,6 +573,7 @@ void AddExplore(Cli& cli) {
   explore.add_option("--report-json", sweep.report_json_path, "write a JSON report");
   explore.add_flag("--check-determinism", sweep.check_determinism, "run every seed twice (default: every 16th)");
   explore.add_flag("--require-coverage", sweep.require_coverage, "fail when a fault kind never fired");
+  explore.add_flag("--text-hash", sweep.text_hash, kTextHashHelp);
   explore.add_option("--shrink-budget-s", sweep.shrink_budget_s, "wall time to shrink one failure")
       ->check(Seconds());
   AddTraceOptions(explore, cli.explore_trace, /*every_run=*/false);

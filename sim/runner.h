@@ -52,6 +52,10 @@ struct RunOptions {
   double broker_check_s = kBrokerCheckSDefault;
   int infra_errors_max = kInfraErrorsMaxDefault;
   RunTap* tap = nullptr;  // not owned; may be null
+  // Also hash the trace's text as trace format 1 did (RunReport::
+  // trace_text_hash): renders every line, for comparing traces with builds
+  // before format 2 (ci/compare-traces.sh).
+  bool text_hash = false;
 };
 
 // The infrastructure policy of a command run with `options`.
@@ -74,6 +78,7 @@ struct RunReport {
   int64_t supplier_calls = 0;
   std::vector<int64_t> outputs;  // de-duplicated, in (input, index) order
   uint64_t trace_hash = 0;
+  std::optional<uint64_t> trace_text_hash;  // with RunOptions::text_hash: FNV-1a over the trace's text
   SimTime sim_time{0};
   std::vector<Violation> violations;
   std::map<std::string, int64_t> fault_hits;  // fault kind (and kind@put) -> times fired

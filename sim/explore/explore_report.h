@@ -46,6 +46,7 @@ struct SeedResult {
   Verdict verdict = Verdict::kPass;
   std::vector<Invariant> invariants;  // each once, in the order the run violated them
   std::string trace_hash;             // 16 hex digits
+  std::string trace_text_hash;        // explore --text-hash: format 1's hash of the trace's text; "" otherwise
   int64_t sim_time_us = 0;
   std::map<std::string, int64_t> fault_hits;  // coverage point name -> hits (model/coverage.h)
   std::string failure_file;                   // the written scenario, if it failed and could be written
@@ -119,8 +120,9 @@ void from_json(const nlohmann::json& j, Invariant& invariant);
 void to_json(nlohmann::json& j, BackendKind backend);
 void from_json(const nlohmann::json& j, BackendKind& backend);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SeedResult, seed, verdict, invariants, trace_hash, sim_time_us, fault_hits,
-                                   failure_file, message)
+// With defaults: a report written before trace_text_hash still reads.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SeedResult, seed, verdict, invariants, trace_hash, trace_text_hash,
+                                                sim_time_us, fault_hits, failure_file, message)
 // With defaults: a merged report reads as an explore report too.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ExploreReport, mutant, backend, compare_model, seed_start,
                                                 seeds_total, shard, wall_s, interrupted, infra_stop, never_fired,

@@ -34,6 +34,7 @@ class Sweep {
     run_options_.backend = options.backend;
     run_options_.bootstrap_servers = options.bootstrap_servers;
     run_options_.compare_model = options.compare_model;
+    run_options_.text_hash = options.text_hash;
   }
 
   SweepResult Run() {
@@ -74,6 +75,7 @@ class Sweep {
     result.seed = seed;
     result.verdict = report.verdict;
     result.trace_hash = fmt::format("{:016x}", report.trace_hash);
+    if (report.trace_text_hash) result.trace_text_hash = fmt::format("{:016x}", *report.trace_text_hash);
     result.sim_time_us = report.sim_time.count();
     result.fault_hits = report.fault_hits;
     result.invariants = InvariantsOf(report.violations);

@@ -43,6 +43,7 @@ struct SweepOptions {
   bool check_determinism = false;   // every seed twice
   uint64_t determinism_every = 16;  // otherwise every Nth seed twice
   bool require_coverage = false;
+  bool text_hash = false;  // report each seed's trace_text_hash (RunOptions::text_hash)
   double shrink_budget_s = 20;  // per failure
   int shrink_max = 3;           // failures shrunk per sweep; later ones are written unshrunk
   bool progress_tty = false;    // a redrawn progress bar instead of periodic lines
