@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "store/check.h"
@@ -30,6 +31,80 @@ std::string HexBytes(const std::string& bytes) {
   std::string out;
   state_codec_internal::AppendHexBytes(out, bytes);
   return out;
+}
+
+// The value of each byte as a hex digit, or kNotHex. Two tables, since a
+// record key and key_hex take lowercase only and a hash field either case.
+constexpr uint8_t kNotHex = 0x10;
+struct HexValues {
+  uint8_t of[256];
+};
+constexpr HexValues MakeHexValues(bool uppercase) {
+  HexValues values{};
+  for (int c = 0; c < 256; ++c) {
+    values.of[c] = c >= '0' && c <= '9'                ? static_cast<uint8_t>(c - '0')
+                   : c >= 'a' && c <= 'f'              ? static_cast<uint8_t>(c - 'a' + 10)
+                   : uppercase && c >= 'A' && c <= 'F' ? static_cast<uint8_t>(c - 'A' + 10)
+                                                       : kNotHex;
+  }
+  return values;
+}
+constexpr HexValues kHexEitherCase = MakeHexValues(true);
+constexpr HexValues kHexLowercase = MakeHexValues(false);
+
+// 16 hex digits at `digits` as `table` reads them; false when one is not a
+// digit. Branch-free: the kNotHex bit of any digit survives the OR.
+bool Hex64At(const char* digits, const HexValues& table, uint64_t& out) {
+  uint64_t value = 0;
+  uint8_t seen = 0;
+  for (int i = 0; i < 16; ++i) {
+    const uint8_t digit = table.of[static_cast<unsigned char>(digits[i])];
+    seen |= digit;
+    value = (value << 4) | (digit & 0xf);
+  }
+  if (seen & kNotHex) return false;
+  out = value;
+  return true;
+}
+
+// The canonical record key's parse, in one pass from the right: the last 33
+// bytes two '_'-led 16-digit lowercase hashes, before them '_' and a seq of
+// 1..19 decimal digits, no leading zero, at most int64's maximum. Such a key
+// is one ParseRecordKeySlow accepts, with the same StateKey: no field holds
+// '_', so the slow split finds the same fields, each parses, and the
+// re-encoding is the key itself. Anything else: nothing, and the slow parser
+// decides with its messages.
+std::optional<StateKey> ParseCanonicalRecordKey(std::string_view record_key) {
+  constexpr size_t kHashDigits = 16;
+  constexpr size_t kSeqDigitsMax = 19;  // int64's maximum has 19 digits
+  constexpr size_t kShortest = 1 + 1 + 1 + kHashDigits + 1 + kHashDigits;  // "_0_<event>_<action>"
+  const size_t size = record_key.size();
+  if (size < kShortest) return std::nullopt;
+  const char* text = record_key.data();
+  const size_t action_at = size - kHashDigits;
+  const size_t event_at = action_at - 1 - kHashDigits;
+  const size_t seq_end = event_at - 1;
+  if (text[action_at - 1] != '_' || text[seq_end] != '_') return std::nullopt;
+  StateKey k;
+  if (!Hex64At(text + event_at, kHexLowercase, k.event_hash) ||
+      !Hex64At(text + action_at, kHexLowercase, k.action_hash)) {
+    return std::nullopt;
+  }
+  size_t seq_at = seq_end;
+  while (seq_at > 0 && seq_end - seq_at <= kSeqDigitsMax && text[seq_at - 1] >= '0' && text[seq_at - 1] <= '9') {
+    --seq_at;
+  }
+  const size_t seq_digits = seq_end - seq_at;
+  if (seq_at == 0 || text[seq_at - 1] != '_' || seq_digits == 0 || seq_digits > kSeqDigitsMax ||
+      (text[seq_at] == '0' && seq_digits > 1)) {
+    return std::nullopt;
+  }
+  uint64_t seq = 0;  // 19 digits fit in uint64
+  for (size_t i = seq_at; i < seq_end; ++i) seq = seq * 10 + static_cast<uint64_t>(text[i] - '0');
+  if (seq > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
+  k.seq = static_cast<int64_t>(seq);
+  k.key.assign(text, seq_at - 1);
+  return k;
 }
 
 bool ParseSeq(std::string_view text, int64_t& out) {
@@ -101,6 +176,15 @@ std::string EncodeRecordKey(const StateKey& k) {
 }
 
 Result<StateKey> ParseRecordKey(const std::string& record_key) {
+  if (std::optional<StateKey> k = ParseCanonicalRecordKey(record_key)) return *std::move(k);
+  return state_codec_internal::ParseRecordKeySlow(record_key);
+}
+
+std::optional<StateKey> state_codec_internal::ParseRecordKeyFast(std::string_view record_key) {
+  return ParseCanonicalRecordKey(record_key);
+}
+
+Result<StateKey> state_codec_internal::ParseRecordKeySlow(const std::string& record_key) {
   // Split off the last three '_'-separated fields.
   size_t cut[3];
   size_t end = record_key.size();
@@ -222,25 +306,20 @@ Result<DecodedState> state_codec_internal::DecodeStateValueDom(const std::string
 }
 
 bool state_codec_internal::ParseHex64(std::string_view text, uint64_t& out) {
-  if (text.size() != 16) return false;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 16);
-  return ec == std::errc() && ptr == text.data() + text.size();
+  return text.size() == 16 && Hex64At(text.data(), kHexEitherCase, out);
 }
 
 std::optional<std::string> state_codec_internal::ParseHexBytes(std::string_view hex) {
   if (hex.size() % 2 != 0) return std::nullopt;
-  std::string out;
-  out.reserve(hex.size() / 2);
-  for (size_t i = 0; i < hex.size(); i += 2) {
-    unsigned value = 0;
-    for (size_t j = i; j < i + 2; ++j) {
-      const char c = hex[j];
-      const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-      if (digit < 0) return std::nullopt;
-      value = value * 16 + static_cast<unsigned>(digit);
-    }
-    out.push_back(static_cast<char>(value));
+  std::string out(hex.size() / 2, '\0');
+  uint8_t seen = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const uint8_t high = kHexLowercase.of[static_cast<unsigned char>(hex[2 * i])];
+    const uint8_t low = kHexLowercase.of[static_cast<unsigned char>(hex[2 * i + 1])];
+    seen |= high | low;
+    out[i] = static_cast<char>(((high & 0xf) << 4) | (low & 0xf));
   }
+  if (seen & kNotHex) return std::nullopt;
   return out;
 }
 

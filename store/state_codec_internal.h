@@ -28,6 +28,13 @@ bool ParseHex64(std::string_view text, uint64_t& out);
 // Two lowercase hex digits per byte, and back (lowercase only).
 void AppendHexBytes(std::string& out, std::string_view bytes);
 std::optional<std::string> ParseHexBytes(std::string_view hex);
+// The record-key parser's two paths. The fast one takes the canonical form
+// only (seq "0" or 1-9 then digits within int64, hashes 16 lowercase hex
+// digits) and gives nothing for anything else; the slow one splits from the
+// right, parses each field and requires the key to re-encode to itself: it
+// decides every key the fast one does not take, with its messages.
+std::optional<StateKey> ParseRecordKeyFast(std::string_view record_key);
+Result<StateKey> ParseRecordKeySlow(const std::string& record_key);
 // The status CallStatusName spells `text`, or nothing.
 std::optional<CallStatus> ParseCallStatus(std::string_view text);
 

@@ -1,6 +1,7 @@
 // Unit tests for the state codec: record keys, state values and the
 // partition of an input key; and property tests (rapidcheck) of the fast
-// value codec against the reference one.
+// value codec against the reference one, and of the fast record-key and
+// hex codec against the slow one.
 #include "store/state_codec.h"
 
 #include <gtest/gtest.h>
@@ -8,12 +9,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -703,6 +707,299 @@ TEST(StateValueCodec, StrictReaderTakesOnlyTheCanonicalForm) {
   ASSERT_TRUE(fast.has_value()) << escaped;
   EXPECT_EQ(fast->state.call_results[0].function_id, "llm/");
   EXPECT_EQ(DecodeOutcome(*fast), DecodeOutcome(internal::DecodeStateValueDom(escaped)));
+}
+
+}  // namespace
+}  // namespace durasim
+
+// --- The fast record-key and hex codec against the slow one (rapidcheck) --
+
+namespace durasim {
+namespace {
+
+namespace internal = state_codec_internal;
+namespace gen = rc::gen;
+
+// The hex functions as they were before the table-driven ones: the oracle
+// the fast ones must agree with on every input.
+bool ReferenceParseHex64(std::string_view text, uint64_t& out) {
+  if (text.size() != 16) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 16);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+void ReferenceAppendHex64(std::string& out, uint64_t value) {
+  constexpr char kDigits[] = "0123456789abcdef";
+  char digits[16];
+  for (int i = 15; i >= 0; --i, value >>= 4) digits[i] = kDigits[value & 0xf];
+  out.append(digits, sizeof digits);
+}
+
+void ReferenceAppendHexBytes(std::string& out, std::string_view bytes) {
+  constexpr char kDigits[] = "0123456789abcdef";
+  for (const char byte : bytes) {
+    const auto c = static_cast<unsigned char>(byte);
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 0xf]);
+  }
+}
+
+std::optional<std::string> ReferenceParseHexBytes(std::string_view hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string out;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    unsigned value = 0;
+    for (size_t j = i; j < i + 2; ++j) {
+      const char c = hex[j];
+      const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (digit < 0) return std::nullopt;
+      value = value * 16 + static_cast<unsigned>(digit);
+    }
+    out.push_back(static_cast<char>(value));
+  }
+  return out;
+}
+
+// A parse result as text: the state key's fields, or the code and message.
+std::string KeyOutcome(const Result<StateKey>& parsed) {
+  if (!parsed.ok()) return "error " + parsed.status().ToString();
+  return "key " + std::to_string(parsed->key.size()) + ":" + parsed->key + " seq " + std::to_string(parsed->seq) +
+         " event " + std::to_string(parsed->event_hash) + " action " + std::to_string(parsed->action_hash);
+}
+
+// Checks the record-key parsers on `record_key`: the public parser's
+// outcome, message included, is the slow parser's, and whatever the fast
+// parser takes the slow one takes, to the same state key.
+void CheckRecordKeyParsersAgree(const std::string& record_key) {
+  const Result<StateKey> slow = internal::ParseRecordKeySlow(record_key);
+  const std::optional<StateKey> fast = internal::ParseRecordKeyFast(record_key);
+  if (fast) {
+    RC_ASSERT(slow.ok());
+    RC_ASSERT(*fast == *slow);
+  }
+  RC_ASSERT(KeyOutcome(ParseRecordKey(record_key)) == KeyOutcome(slow));
+}
+
+// Input keys: short texts of bytes that matter to the split ('_', digits,
+// hex letters of both cases) and any byte.
+rc::Gen<std::string> GenInputKey() {
+  static const std::vector<std::string> kPieces = {"_", "0", "1", "9", "a", "f", "A", "F", "g", "-", "+", "k",
+                                                   "_0_", "_00_", "0000000000000001", "\xff", std::string(1, '\0')};
+  const auto piece = gen::weightedOneOf<std::string>(
+      {{6, gen::elementOf(kPieces)},
+       {1, gen::map(gen::arbitrary<unsigned char>(), [](unsigned char c) { return std::string(1, char(c)); })}});
+  return gen::map(gen::container<std::vector<std::string>>(piece), [](const std::vector<std::string>& pieces) {
+    std::string key;
+    for (const std::string& p : pieces) key += p;
+    return key;
+  });
+}
+
+rc::Gen<StateKey> GenRecordStateKey() {
+  const auto seq = gen::weightedOneOf<int64_t>(
+      {{3, gen::inRange<int64_t>(0, std::numeric_limits<int64_t>::max())},
+       {2, gen::inRange<int64_t>(0, 1000)},
+       {1, gen::element<int64_t>(0, 1, 9, 10, std::numeric_limits<int64_t>::max(), -1,
+                                 std::numeric_limits<int64_t>::min())}});
+  const auto hash = gen::weightedOneOf<uint64_t>(
+      {{3, gen::arbitrary<uint64_t>()},
+       {1, gen::element<uint64_t>(0, 0xa, 0xabcdef, std::numeric_limits<uint64_t>::max())}});
+  return gen::build<StateKey>(gen::set(&StateKey::key, GenInputKey()), gen::set(&StateKey::seq, seq),
+                              gen::set(&StateKey::event_hash, hash), gen::set(&StateKey::action_hash, hash));
+}
+
+// Spellings near a record key: numbers the encoder never writes, or that
+// leave int64; signs; separators; hex of the wrong case or width.
+const std::vector<std::string> kKeyInserts = {
+    "0", "00", "1", "9", "+", "-", "_", "__", "a", "f", "A", "F", "g", "x", "0x", " ", ".", "\xff",
+    std::string(1, '\0'), "9223372036854775807", "9223372036854775808", "18446744073709551616",
+    "99999999999999999999", "0000000000000000", "FFFFFFFFFFFFFFFF", "_cleanup"};
+
+// Seq spellings at the edges of the canonical form and of int64.
+const std::vector<std::string> kSeqSpellings = {
+    "0", "00", "01", "-0", "+0", "+1", "-1", "9223372036854775807", "9223372036854775808", "9999999999999999999",
+    "09223372036854775807", "10000000000000000000", "18446744073709551616", "1000000000000000000", ""};
+
+// `record_key` changed once.
+std::string MutateRecordKey(const std::string& record_key) {
+  const size_t size = record_key.size();
+  const size_t at = *gen::inRange<size_t>(0, size + 1);
+  std::vector<size_t> separators;
+  for (size_t i = 0; i < size; ++i) {
+    if (record_key[i] == '_') separators.push_back(i);
+  }
+  std::string out = record_key;
+  const int kind = *gen::inRange(0, 14);
+  switch (std::min(kind, 10)) {  // the seq replaced 4 times in 14: the fast path's own edge
+    case 0:  // a byte flipped
+      if (at < size) out[at] = static_cast<char>(out[at] ^ *gen::inRange(1, 256));
+      break;
+    case 1: out.insert(at, 1, static_cast<char>(*gen::arbitrary<unsigned char>())); break;
+    case 2:
+      if (at < size) out.erase(at, 1);
+      break;
+    case 3: out.insert(at, *gen::elementOf(kKeyInserts)); break;
+    case 4: {  // one hex letter uppercased
+      std::vector<size_t> letters;
+      for (size_t i = 0; i < size; ++i) {
+        if (record_key[i] >= 'a' && record_key[i] <= 'f') letters.push_back(i);
+      }
+      if (!letters.empty()) {
+        const size_t i = *gen::elementOf(letters);
+        out[i] = static_cast<char>(out[i] - 'a' + 'A');
+      }
+      break;
+    }
+    case 5: {  // right after a separator: a leading zero, a sign, a separator, any piece
+      if (separators.empty()) break;
+      out.insert(*gen::elementOf(separators) + 1,
+                 *gen::elementOf(std::vector<std::string>{"0", "00", "+", "-", "_", " ", "0x"}));
+      break;
+    }
+    case 6: {  // a field dropped: from one separator up to the next, or to the end
+      if (separators.empty()) break;
+      const size_t i = *gen::inRange<size_t>(0, separators.size());
+      const size_t end = i + 1 < separators.size() ? separators[i + 1] : size;
+      out.erase(separators[i], end - separators[i]);
+      break;
+    }
+    case 7: {  // the field after a separator replaced
+      if (separators.empty()) break;
+      const size_t i = *gen::inRange<size_t>(0, separators.size());
+      const size_t end = i + 1 < separators.size() ? separators[i + 1] : size;
+      out.replace(separators[i] + 1, end - separators[i] - 1, *gen::elementOf(kKeyInserts));
+      break;
+    }
+    case 8: out.resize(at); break;
+    case 9: out += *gen::elementOf(kKeyInserts); break;
+    case 10: {  // the seq field, where the split finds it, replaced by a number at int64's edge
+      if (separators.size() < 3) break;
+      const size_t seq_at = separators[separators.size() - 3] + 1;
+      out.replace(seq_at, separators[separators.size() - 2] - seq_at, *gen::elementOf(kSeqSpellings));
+      break;
+    }
+  }
+  return out;
+}
+
+// Strategy: on encoded record keys (input keys of any bytes, '_' and digits
+// and hex letters included), the fast parser takes every one with a seq
+// >= 0 (so the fast path is the common path), and the public parser's
+// outcome is the slow parser's.
+RC_GTEST_PROP(RecordKeyCodec, FastParserTakesEveryEncodedKey, ()) {
+  const StateKey key = *GenRecordStateKey();
+  const std::string record_key = EncodeRecordKey(key);
+  const std::optional<StateKey> fast = internal::ParseRecordKeyFast(record_key);
+  RC_ASSERT(fast.has_value() == (key.seq >= 0));
+  if (fast) RC_ASSERT(*fast == key);
+  CheckRecordKeyParsersAgree(record_key);
+}
+
+// Strategy: on encoded record keys changed a few times (uppercase hex,
+// leading zeros, signs, missing or extra fields and separators, overlong
+// numbers, non-digits, truncation), the public parser's verdict and message
+// are the slow parser's, and the fast parser takes nothing the slow one
+// would not read to the same state key.
+RC_GTEST_PROP(RecordKeyCodec, ParsersAgreeOnMutatedKeys, ()) {
+  std::string record_key = EncodeRecordKey(*GenRecordStateKey());
+  const int mutations = *gen::inRange(1, 4);
+  for (int i = 0; i < mutations; ++i) {
+    record_key = MutateRecordKey(record_key);
+    CheckRecordKeyParsersAgree(record_key);
+  }
+}
+
+// Strategy: hand-picked keys at the fast path's edges: the shortest key,
+// int64's maximum seq and one past it, 19 and 20 digits, a leading zero,
+// hashes in uppercase and of the wrong width.
+TEST(RecordKeyCodec, FastParserEdges) {
+  const std::string h1 = "0000000000000001";
+  const std::string h2 = "00000000000000ff";
+  const std::vector<std::pair<std::string, bool>> cases = {
+      {"_0_" + h1 + "_" + h2, true},
+      {"k_9223372036854775807_" + h1 + "_" + h2, true},
+      {"k_1000000000000000000_" + h1 + "_" + h2, true},
+      {"k_9223372036854775808_" + h1 + "_" + h2, false},
+      {"k_10000000000000000000_" + h1 + "_" + h2, false},
+      {"k_09_" + h1 + "_" + h2, false},
+      {"k_00_" + h1 + "_" + h2, false},
+      {"0_" + h1 + "_" + h2, false},
+      {"k__" + h1 + "_" + h2, false},
+      {"k_1_" + h1 + "_00000000000000FF", false},
+      {"k_1_" + h1 + "_" + h2 + "0", false},
+      {"k_1_" + h1 + "0_" + h2, false},
+      {"a_b_1_" + h1 + "_" + h2, true},
+      {"_1_1_" + h1 + "_" + h2, true},
+  };
+  for (const auto& [record_key, fast_takes] : cases) {
+    EXPECT_EQ(internal::ParseRecordKeyFast(record_key).has_value(), fast_takes) << record_key;
+    EXPECT_EQ(KeyOutcome(ParseRecordKey(record_key)), KeyOutcome(internal::ParseRecordKeySlow(record_key)))
+        << record_key;
+  }
+}
+
+// Texts near 16 hex digits: digits of both cases, bytes just outside the
+// digit ranges, signs, a "0x" prefix; lengths around 16.
+rc::Gen<std::string> GenHexText() {
+  static const std::string kNear = "0123456789abcdefABCDEF/:@G`gxX+- _\x7f";
+  const auto byte = gen::weightedOneOf<char>(
+      {{8, gen::elementOf(std::string("0123456789abcdefABCDEF"))},
+       {2, gen::elementOf(kNear)},
+       {1, gen::map(gen::arbitrary<unsigned char>(), [](unsigned char c) { return char(c); })}});
+  const auto size = gen::weightedOneOf<size_t>({{6, gen::just<size_t>(16)}, {1, gen::inRange<size_t>(0, 21)}});
+  return gen::mapcat(size, [byte](size_t n) { return gen::container<std::string>(n, byte); });
+}
+
+// Strategy: ParseHex64 agrees with std::from_chars over exactly 16 digits
+// (the implementation before the table) on texts near 16 hex digits, and
+// reads back what AppendHex64 wrote; AppendHex64 appends the reference
+// digits after any prefix.
+RC_GTEST_PROP(HexCodec, Hex64AgreesWithTheReference, ()) {
+  const std::string text = *GenHexText();
+  uint64_t fast = 0x5a5a;
+  uint64_t reference = 0x5a5a;
+  const bool fast_ok = internal::ParseHex64(text, fast);
+  RC_ASSERT(fast_ok == ReferenceParseHex64(text, reference));
+  if (fast_ok) RC_ASSERT(fast == reference);
+
+  const uint64_t value = *gen::weightedOneOf<uint64_t>(
+      {{3, gen::arbitrary<uint64_t>()}, {1, gen::element<uint64_t>(0, 1, 0xf, 0x10, ~0ULL, 0x8000000000000000ULL)}});
+  const std::string prefix = *gen::container<std::string>(gen::arbitrary<char>());
+  std::string written = prefix;
+  std::string expected = prefix;
+  internal::AppendHex64(written, value);
+  ReferenceAppendHex64(expected, value);
+  RC_ASSERT(written == expected);
+  uint64_t read = 0;
+  RC_ASSERT(internal::ParseHex64(std::string_view(written).substr(prefix.size()), read));
+  RC_ASSERT(read == value);
+}
+
+// Strategy: AppendHexBytes appends the reference digits for any bytes after
+// any prefix; ParseHexBytes agrees with the reference on what it wrote, on
+// near-hex texts of any length (odd, uppercase, bytes outside the ranges),
+// and on what it wrote changed once.
+RC_GTEST_PROP(HexCodec, HexBytesAgreeWithTheReference, ()) {
+  const std::string bytes = *gen::container<std::string>(gen::arbitrary<char>());
+  const std::string prefix = *gen::container<std::string>(gen::arbitrary<char>());
+  std::string written = prefix;
+  std::string expected = prefix;
+  internal::AppendHexBytes(written, bytes);
+  ReferenceAppendHexBytes(expected, bytes);
+  RC_ASSERT(written == expected);
+  const std::string hex = written.substr(prefix.size());
+  RC_ASSERT(internal::ParseHexBytes(hex) == std::optional<std::string>(bytes));
+
+  std::string changed = hex;
+  const size_t at = *gen::inRange<size_t>(0, changed.size() + 1);
+  if (at < changed.size() && *gen::arbitrary<bool>()) {
+    changed[at] = *gen::elementOf(std::string("0aAfFgG/:`@\xff"));
+  } else {
+    changed.insert(at, 1, *gen::elementOf(std::string("0aF")));
+  }
+  RC_ASSERT(internal::ParseHexBytes(changed) == ReferenceParseHexBytes(changed));
+  const std::string near = *GenHexText();
+  RC_ASSERT(internal::ParseHexBytes(near) == ReferenceParseHexBytes(near));
 }
 
 }  // namespace

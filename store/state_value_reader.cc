@@ -25,6 +25,17 @@ class Cursor {
     return true;
   }
 
+  // A hash as the writer writes it, 16 hex digits between quotes, read in
+  // place; false, consuming nothing, for anything else. Such a string holds
+  // no escape, so String would read the same 16 digits.
+  bool QuotedHex64(uint64_t& out) {
+    if (text_.size() < 18 || text_[0] != '"' || text_[17] != '"' || !ParseHex64(text_.substr(1, 16), out)) {
+      return false;
+    }
+    text_.remove_prefix(18);
+    return true;
+  }
+
   bool Boolean(bool& out) {
     if (Literal("true")) return out = true, true;
     if (Literal("false")) return out = false, true;
@@ -120,7 +131,9 @@ bool List(Cursor& in, ReadItem read_item) {
   return in.Literal("]");
 }
 
-bool Hash(Cursor& in, std::string& scratch, uint64_t& out) { return in.String(scratch) && ParseHex64(scratch, out); }
+bool Hash(Cursor& in, std::string& scratch, uint64_t& out) {
+  return in.QuotedHex64(out) || (in.String(scratch) && ParseHex64(scratch, out));
+}
 
 }  // namespace
 

@@ -13,6 +13,21 @@ namespace {
 
 constexpr char kHexDigits[] = "0123456789abcdef";
 
+// The two lowercase hex digits of each byte value, so that formatting takes
+// one lookup per byte rather than a shift, mask and lookup per digit.
+struct HexPairs {
+  char digits[256][2];
+};
+constexpr HexPairs MakeHexPairs() {
+  HexPairs pairs{};
+  for (int byte = 0; byte < 256; ++byte) {
+    pairs.digits[byte][0] = kHexDigits[byte >> 4];
+    pairs.digits[byte][1] = kHexDigits[byte & 0xf];
+  }
+  return pairs;
+}
+constexpr HexPairs kHexPairs = MakeHexPairs();
+
 // Appends `text` as a JSON string; false when it is not UTF-8 (dump() throws).
 bool AppendString(std::string& out, std::string_view text) {
   out.push_back('"');
@@ -71,15 +86,22 @@ size_t SizeEstimate(const StateKey& k, const ActionState& state) {
 
 void AppendHex64(std::string& out, uint64_t value) {
   char digits[16];
-  for (int i = 15; i >= 0; --i, value >>= 4) digits[i] = kHexDigits[value & 0xf];
+  for (int i = 14; i >= 0; i -= 2, value >>= 8) {
+    const char* pair = kHexPairs.digits[value & 0xff];
+    digits[i] = pair[0];
+    digits[i + 1] = pair[1];
+  }
   out.append(digits, sizeof digits);
 }
 
 void AppendHexBytes(std::string& out, std::string_view bytes) {
+  const size_t start = out.size();
+  out.resize(start + 2 * bytes.size());
+  char* digits = out.data() + start;
   for (const char byte : bytes) {
-    const auto c = static_cast<unsigned char>(byte);
-    out.push_back(kHexDigits[c >> 4]);
-    out.push_back(kHexDigits[c & 0xf]);
+    const char* pair = kHexPairs.digits[static_cast<unsigned char>(byte)];
+    *digits++ = pair[0];
+    *digits++ = pair[1];
   }
 }
 
