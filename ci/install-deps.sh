@@ -8,6 +8,8 @@ packages=(
   g++ cmake ninja-build pkg-config ccache python3
   libboost1.81-dev librdkafka-dev librapidcheck-dev libfmt-dev libyaml-cpp-dev
   libcli11-dev libgtest-dev nlohmann-json3-dev
+  # tcmalloc for the simulator's programs (CMakeLists.txt, DURASIM_TCMALLOC)
+  libgoogle-perftools-dev
   # the real-broker tests: Apache Kafka from Maven jars, kcat to probe it
   openjdk-17-jre-headless maven kcat
   # the timeline's rendering test: headless Chromium draws the HTML to a PNG

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <iostream>
 #include <limits>
 #include <mutex>
@@ -35,7 +36,11 @@ class SeedPool {
     workers_left_ = std::max(1, options_.jobs);
     for (int j = 0; j < std::max(1, options_.jobs); ++j) workers.emplace_back([this] {
       Work();
-      --workers_left_;
+      {
+        std::lock_guard<std::mutex> lock(progress_mutex_);
+        --workers_left_;
+      }
+      workers_done_.notify_all();
     });
     if (options_.progress) ReportProgress(start);
     for (std::thread& worker : workers) worker.join();
@@ -83,7 +88,12 @@ class SeedPool {
     size_t last_printed = 0;
     Clock::time_point last_line = start;
     while (done_ < total && !budget_exhausted_ && !interrupted_ && !stopped_ && workers_left_ > 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      {
+        // Woken at once when the last worker ends, so the sweep's wall time
+        // is its seeds' and not rounded up to the next progress tick.
+        std::unique_lock<std::mutex> lock(progress_mutex_);
+        workers_done_.wait_for(lock, std::chrono::milliseconds(200), [this] { return workers_left_ == 0; });
+      }
       const size_t done = done_;
       const double elapsed = Seconds(Clock::now() - start);
       const double rate = elapsed > 0 ? done / elapsed : 0;
@@ -116,6 +126,8 @@ class SeedPool {
   std::atomic<int> workers_left_{0};
   std::atomic<size_t> first_failure_{std::numeric_limits<size_t>::max()};  // with stop_on_first_failure
   std::mutex mutex_;
+  std::mutex progress_mutex_;  // guards the wait on workers_left_
+  std::condition_variable workers_done_;
 };
 
 }  // namespace
