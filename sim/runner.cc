@@ -345,8 +345,11 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
 }
 
 // What the world saw, into the report: coverage, supplier calls, the log,
-// the trace. Returns false when the log cannot be read.
-bool Observe(World& world, RunReport& report) {
+// the trace (moved out of the world). `compared`: also what a differential
+// comparison reads (calls by identity, the log's records), which only a
+// run on a librdkafka backend or the model run it is compared with needs.
+// Returns false when the log cannot be read.
+bool Observe(World& world, RunReport& report, bool compared) {
   report.fault_hits = world.fault_hits();
   if (const size_t never = world.checkpoints().never_notified(); never > 0) {
     report.fault_hits[CoveragePoint::Made(ScriptFault::kNeverNotified).Name()] += static_cast<int64_t>(never);
@@ -361,6 +364,10 @@ bool Observe(World& world, RunReport& report) {
       if (at != positions.end()) report.calls_by_input[at->second] += count;
     }
   }
+  report.trace_hash = world.trace().hash();
+  report.sim_time = world.now();
+  report.trace = std::move(world.trace());
+  if (!compared) return true;
   for (const auto& [call, count] : world.suppliers().calls_by_identity()) report.calls_by_identity[call.ToString()] = count;
   Result<std::vector<std::vector<LogRecord>>> records = world.ReadLog();
   if (records.ok()) {
@@ -371,9 +378,6 @@ bool Observe(World& world, RunReport& report) {
   } else if (report.error.empty()) {  // an attempt's error comes first
     report.error = fmt::format("reading the log at the end of the run failed: {}", records.status().ToString());
   }
-  report.trace_hash = world.trace().hash();
-  report.sim_time = world.now();
-  report.trace = world.trace();
   return records.ok();
 }
 
@@ -508,7 +512,8 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
     unfired_error = true;
     report.error = *unfired;
   }
-  bool error = !Observe(world, report) || ended.error || unfired_error;
+  const bool compared = options.backend != BackendKind::kModel || options.compared;
+  bool error = !Observe(world, report, compared) || ended.error || unfired_error;
   if (!error && world.foreign_read().has_value() && (!report.violations.empty() || ended.stuck)) {
     error = true;
     report.error = ForeignReadError(*world.foreign_read(), report.violations);
@@ -556,6 +561,7 @@ bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunRe
   RunOptions model_options = options;
   model_options.backend = BackendKind::kModel;
   model_options.compare_model = false;
+  model_options.compared = true;
   model_options.check_determinism = false;
   model_options.tap = nullptr;
   return MarkDifference(RunScenario(scenario, model_options), report);

@@ -56,6 +56,10 @@ struct RunOptions {
   // trace_text_hash): renders every line, for comparing traces with builds
   // before format 2 (ci/compare-traces.sh).
   bool text_hash = false;
+  // The model run a comparison reads (CompareWithModel): it keeps what
+  // sim/differential.h compares (RunReport::calls_by_identity, log_records),
+  // which a model run compared with nothing does not gather.
+  bool compared = false;
 };
 
 // The infrastructure policy of a command run with `options`.
@@ -82,6 +86,8 @@ struct RunReport {
   SimTime sim_time{0};
   std::vector<Violation> violations;
   std::map<std::string, int64_t> fault_hits;  // fault kind (and kind@put) -> times fired
+  // What sim/differential.h compares; only on a librdkafka backend and in
+  // the model run compared with it (RunOptions::compared).
   std::map<std::string, int64_t> calls_by_identity;     // call identity -> supplier invocations
   std::vector<std::vector<std::string>> log_records;    // per partition, in offset order: "<key> <value digest>"
   // Every fault the scripts armed, whether and where it fired.
