@@ -247,12 +247,23 @@ boost::asio::awaitable<void> Attempt::WaitIdle() {
   for (Subtask& subtask : subtasks_) co_await subtask.runtime->WaitIdle();
 }
 
+void Attempt::RunWithoutFaults() {
+  DURASIM_CHECK(std::none_of(spec_.steps.begin(), spec_.steps.end(),
+                             [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kArm; }));
+  faults_->Seal();
+  without_faults_ = true;
+}
+
 void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
   // The run wrote it, also when a crash halted the world mid-handler.
   world_.NoteWritten(record, seen == AppendSeen::kDiscovered ? number_ - 1 : number_);
   if (!world_.halted()) world_.lifecycle().NoteAppend(record, world_.now());
   const size_t index = world_.Record(AppendSeenTraceKind(seen), "partition={} offset={} key={}",
                                      record.partition, record.offset, Quoted{record.key});
+  if (without_faults_) {
+    world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, nullptr, index); });
+    return;
+  }
   // Valid until the next decode: nothing below produces.
   const Result<DecodedState>& decoded = decoded_values_.Decode(record.value);
   const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;

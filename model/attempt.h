@@ -61,6 +61,13 @@ class Attempt {
   Attempt(World& world, const AttemptSpec& spec, int number, const AttemptParts& parts);
   ~Attempt();
 
+  // The run without faults (sim/runner.cc's reference): no fault will be
+  // armed, so the fault plan is sealed and no put's fault point is worked
+  // out, and appended records reach the observers undecoded (state null).
+  // REQUIRES: before Run; the script arms nothing; no observer of the world
+  // reads an appended record's state.
+  void RunWithoutFaults();
+
   End Run(SimDuration time_bound);
   // The run's healed epilogue, after Run finished: faults off, then a
   // checkpoint `id` taken and completed holding the mailbox, like every
@@ -175,6 +182,7 @@ class Attempt {
   bool rebuilt_ = false;  // Restore reached the stores' rebuild
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;
+  bool without_faults_ = false;  // RunWithoutFaults
   DecodedValues decoded_values_;  // shared by the subtasks' faulty clients and OnAppended
   std::vector<Subtask> subtasks_;
   int64_t source_offset_ = 0;  // the next input the source delivers

@@ -26,7 +26,14 @@ FaultPlan::PointClass FaultPlan::ClassOf(FaultKind kind) {
   return PointClass::kProduced;
 }
 
+void FaultPlan::Seal() {
+  DURASIM_CHECK_MSG(armed_.empty(), "a fault plan with armed faults cannot be sealed");
+  sealed_ = true;
+  seen_.clear();
+}
+
 size_t FaultPlan::Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtask, const FaultSelector& select) {
+  DURASIM_CHECK_MSG(!sealed_, "a sealed fault plan (the run without faults) arms nothing");
   DURASIM_CHECK_GE(nth, 1);  // points are counted from 1: nth 0 would never fire
   Armed armed{kind, nth, subtask, select, std::nullopt};
   if (select.action) armed.action_hash = ActionHash(*select.action);
@@ -57,6 +64,7 @@ void FaultPlan::DisarmAll() {
 }
 
 std::map<FaultKind, size_t> FaultPlan::Count(PointClass cls, const FaultPoint& point, int64_t ordinal) {
+  if (sealed_) return {};  // nothing is or will be armed to count it
   seen_[cls].push_back(Seen{ordinal, point});
   std::map<FaultKind, size_t> due;
   for (size_t i = 0; i < armed_.size(); ++i) {
@@ -88,6 +96,7 @@ void FaultPlan::Crash(PointClass cls, FaultKind kind, const FaultPoint& point, c
 
 FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal, const FaultPoint& point) {
   ordinal = ++writes_;
+  if (sealed_) return PutFate::kDeliver;
   // A rejection outranks a lost acknowledgement; a cancel_put whose nth
   // write this is cancels the write's wait, when it comes.
   const std::map<FaultKind, size_t> due = Count(PointClass::kProduced, point, ordinal);
@@ -115,6 +124,7 @@ void FaultPlan::OnAcked(const FaultPoint& point) {
 }
 
 void FaultPlan::OnWaitStarted(int64_t ordinal) {
+  if (sealed_) return;  // no cancel_put is armed for it
   // A wait is for a write produced in this attempt, and comes once.
   auto produced = produced_.find(ordinal);
   DURASIM_CHECK(produced != produced_.end());

@@ -44,6 +44,12 @@ class FaultPlan {
              const FaultSelector& select = {});
   // Faults off, e.g. for the healed epilogue of a run.
   void DisarmAll();
+  // No fault will ever be armed: the run without faults (sim/runner.cc's
+  // reference), whose points nobody counts. Points are no longer kept, and
+  // a put's point need not be worked out (needs_put_points). REQUIRES:
+  // nothing armed yet; Arm is refused from now on.
+  void Seal();
+  bool needs_put_points() const { return !sealed_; }
 
   // Each point names what it is about (FaultPoint), its subtask included.
   enum class PutFate { kDeliver, kReject, kLoseAck };
@@ -105,6 +111,7 @@ class FaultPlan {
   };
 
   Hooks hooks_;
+  bool sealed_ = false;
   std::vector<Armed> armed_;
   std::map<PointClass, std::vector<Seen>> seen_;
   std::map<int64_t, Produced> produced_;  // by the job's write ordinal

@@ -57,6 +57,33 @@ TEST(FaultPlanTest, AScopedArmCountsOnlyItsSubtasksPoints) {
   EXPECT_EQ(fired[1].nth, 3);  // subtask 1's third put is the job's fifth
 }
 
+// Strategy: a sealed plan (the run without faults) numbers the job's
+// writes as an open one does and delivers each, takes every wait, fires
+// nothing, no longer needs put points, and refuses to arm; sealing a plan
+// with an armed fault is refused too.
+TEST(FaultPlanTest, ASealedPlanNumbersWritesAndArmsNothing) {
+  std::vector<Fired> fired;
+  std::vector<int> cancelled;
+  FaultPlan plan = PlanRecording(fired, cancelled);
+  EXPECT_TRUE(plan.needs_put_points());
+  plan.Seal();
+  EXPECT_FALSE(plan.needs_put_points());
+  int64_t ordinal = 0;
+  for (int subtask : {0, 1, 0}) {
+    EXPECT_EQ(plan.OnProduce(ordinal, Put(subtask)), FaultPlan::PutFate::kDeliver);
+    plan.OnWaitStarted(ordinal);
+    plan.OnPersisted(0, ordinal - 1, Put(subtask));
+    plan.OnAcked(Put(subtask));
+  }
+  EXPECT_EQ(ordinal, 3);
+  EXPECT_TRUE(fired.empty());
+  EXPECT_TRUE(cancelled.empty());
+  EXPECT_DEATH(plan.Arm(FaultKind::kRejectPut, 1), "a sealed fault plan");
+  FaultPlan armed = PlanRecording(fired, cancelled);
+  armed.Arm(FaultKind::kRejectPut, 1);
+  EXPECT_DEATH(armed.Seal(), "cannot be sealed");
+}
+
 // Strategy: a cancel_put on subtask 0's second put reaches subtask 0, even
 // when subtask 1's waits come in between.
 TEST(FaultPlanTest, ACancelledWaitReachesTheSubtaskWhosePutItIs) {

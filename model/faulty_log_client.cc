@@ -18,12 +18,16 @@ Status LostAck(int64_t ordinal) {
 
 ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
   Produced produced{};
-  const DecodedState* decoded = nullptr;
-  if (values_ != nullptr && !value.empty() && !ParseCleanupKey(key)) {
-    const Result<DecodedState>& read = values_->Decode(value);
-    if (read.ok()) decoded = &read.value();
+  if (plan_.needs_put_points()) {
+    const DecodedState* decoded = nullptr;
+    if (values_ != nullptr && !value.empty() && !ParseCleanupKey(key)) {
+      const Result<DecodedState>& read = values_->Decode(value);
+      if (read.ok()) decoded = &read.value();
+    }
+    produced.point = PutFaultPoint(key, value, subtask_, decoded);
+  } else {
+    produced.point.subtask = subtask_;  // the run without faults: nobody reads the rest
   }
-  produced.point = PutFaultPoint(key, value, subtask_, decoded);
   produced.fate = plan_.OnProduce(produced.ordinal, produced.point);
   DURASIM_CHECK_GE(produced.ordinal, 1);  // puts are counted from 1
   if (broker_ != nullptr && produced.fate != FaultPlan::PutFate::kDeliver) {

@@ -200,7 +200,10 @@ class Scheduler {
   SimClock& clock_;
   // Declared before timers_: destroying a suspended coroutine's handler posts
   // its unwinding to the io_context, which must still be alive then.
-  asio::io_context io_{1};
+  // One thread runs a simulation and nothing posts to it from another (the
+  // librdkafka backends wait on their own clients), so the io_context takes
+  // no locks: BOOST_ASIO_CONCURRENCY_HINT_UNSAFE.
+  asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE};
   std::map<TimerKey, Waiter> timers_;
   std::map<uint64_t, Waiter> parked_;
   uint64_t next_sequence_ = 0;

@@ -90,6 +90,7 @@ Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, co
   OutputCollector collector;
   world.AddObserver(&collector);
   Attempt run(world, reference.attempts[0], 1, ProductionParts());
+  run.RunWithoutFaults();  // its only observer reads outputs
   const Attempt::End end = run.Run(std::max(options.attempt_time_bound, AttemptTimeNeeded(reference, 1)));
   // A failing supplier is part of the world, not a fault: the run without
   // faults fails over too when an action does not handle it.
