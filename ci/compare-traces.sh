@@ -10,7 +10,7 @@
 # issue 15) and the new one its fields (format 2): the new binary runs with
 # --text-hash and its trace_text_hash, FNV-1a over the rendered lines, is
 # compared with the old trace_hash, so the traces are proven equal line for
-# line.
+# line. Only for an OLD of format 1: two format-2 builds are compared without it.
 # Build the old binary from a clean checkout, e.g.
 #   git worktree add ../old bbd5419 && cmake -S ../old -B ../old/build -G Ninja && cmake --build ../old/build --target durasim
 set -euo pipefail
@@ -70,7 +70,7 @@ import glob, json, sys
 work, text_hash, names = sys.argv[1], sys.argv[2] != "0", sys.argv[3:]
 
 def hash_of(row):  # the new side's text hash under --text-hash
-    return row.get("trace_text_hash") or row["trace_hash"] if text_hash else row["trace_hash"]
+    return (row.get("trace_text_hash") or row["trace_hash"]) if text_hash else row["trace_hash"]
 
 def runs(folder, unknown_to_old):
     rows = {}

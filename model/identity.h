@@ -63,6 +63,7 @@ struct CallView {
 template <>
 struct TraceArg<StateKeyText> {
   using View = StateKeyView;
+  static constexpr uint64_t kTag = 7;
   static void Write(TraceWriter& out, const StateKeyText& text) {
     out.Text(text.key.key);
     out.Word(static_cast<uint64_t>(text.key.seq));
@@ -82,6 +83,7 @@ struct TraceArg<StateKeyText> {
 template <>
 struct TraceArg<CallText> {
   using View = CallView;
+  static constexpr uint64_t kTag = 8;
   static void Write(TraceWriter& out, const CallText& text) {
     TraceArg<StateKeyText>::Write(out, StateKeyText{text.call.state_key});
     out.Word(static_cast<uint64_t>(text.call.call_index));

@@ -60,7 +60,7 @@ bool Trace::Begin(SimTime time, int attempt, std::string_view kind) {
   DURASIM_CHECK_GE(attempt, 0);  // 0 before the first attempt starts
   last_time_ = time;
   if (!kept_) {
-    events_.push_back(Event{});
+    ++counted_;
     return false;
   }
   Event& event = events_.emplace_back();

@@ -93,8 +93,11 @@ class TraceReader {
 
 // How an argument of type T (decayed) is kept: Write puts its fields,
 // Read takes them back as a View that fmt formats exactly as it formats
-// T. A type without a specialization does not compile as an argument.
-// Integers are kept as 64-bit words, strings as length and bytes.
+// T; kTag names the way it is kept, so that arguments kept as the same
+// bytes but rendered differently (a string and a Quoted one, a bool and
+// the integer 1) hash differently. A type without a specialization does
+// not compile as an argument. Integers are kept as 64-bit words, strings
+// as length and bytes.
 template <typename T>
 struct TraceArg;
 
@@ -102,6 +105,7 @@ template <std::integral T>
   requires(!std::same_as<T, bool> && !std::same_as<T, char>)
 struct TraceArg<T> {
   using View = T;
+  static constexpr uint64_t kTag = std::is_signed_v<T> ? 1 : 2;
   static void Write(TraceWriter& out, T value) { out.Word(static_cast<uint64_t>(value)); }
   static View Read(TraceReader& in) { return static_cast<T>(in.Word()); }
 };
@@ -109,6 +113,7 @@ struct TraceArg<T> {
 template <>
 struct TraceArg<bool> {
   using View = bool;
+  static constexpr uint64_t kTag = 3;
   static void Write(TraceWriter& out, bool value) { out.Word(value ? 1 : 0); }
   static View Read(TraceReader& in) { return in.Word() != 0; }
 };
@@ -118,6 +123,7 @@ template <typename T>
            std::same_as<T, char*>
 struct TraceArg<T> {
   using View = std::string_view;
+  static constexpr uint64_t kTag = 4;
   static void Write(TraceWriter& out, std::string_view text) { out.Text(text); }
   static View Read(TraceReader& in) { return in.Text(); }
 };
@@ -132,6 +138,7 @@ struct Quoted {
 template <>
 struct TraceArg<Quoted> {
   using View = Quoted;
+  static constexpr uint64_t kTag = 5;
   static void Write(TraceWriter& out, Quoted quoted) { out.Text(quoted.text); }
   static View Read(TraceReader& in) { return Quoted{in.Text()}; }
 };
@@ -140,6 +147,7 @@ struct TraceArg<Quoted> {
 template <>
 struct TraceArg<RecoveryMarker> {
   using View = MarkerOffsets;
+  static constexpr uint64_t kTag = 6;
   static void Write(TraceWriter& out, const RecoveryMarker& marker) {
     out.Word(marker.offsets.size());
     for (const auto& [partition, offset] : marker.offsets) {
@@ -173,16 +181,21 @@ class Trace {
   template <typename... Args>
   size_t Add(SimTime time, int attempt, std::string_view kind, TraceFormat<std::type_identity_t<Args>...> format,
              Args&&... args) {
-    if (!Begin(time, attempt, kind)) return events_.size() - 1;
+    if (!Begin(time, attempt, kind)) return size() - 1;
     TraceWriter out(bytes_);
     (TraceArg<std::decay_t<Args>>::Write(out, args), ...);
-    return End(format.text(), format.hash(), &Render<std::decay_t<Args>...>);
+    return End(format.text(), HashCombine(format.hash(), kSignature<std::decay_t<Args>...>),
+               &Render<std::decay_t<Args>...>);
   }
 
   uint64_t hash() const { return hash_; }
-  size_t size() const { return events_.size(); }
+  size_t size() const { return kept_ ? events_.size() : counted_; }
   bool empty() const { return events_.empty(); }
-  // The text of line `index`, rendered on first use.
+  // The text of line `index`, rendered on first use (with every line
+  // before it). The view lasts until the next Add or the next call that
+  // renders more lines (line, lines, TextHash, FirstDifferentLine): copy it
+  // to keep it. Rendering writes mutable members, so a trace is read from
+  // one thread at a time, as it is written.
   // REQUIRES: the trace keeps its events, index < size().
   std::string_view line(size_t index) const;
   std::vector<std::string> lines() const;
@@ -216,6 +229,14 @@ class Trace {
   // Renders every event up to `index` not rendered yet.
   void RenderUpTo(size_t index) const;
 
+  // The arguments' tags, hashed at compile time into each event's hash.
+  template <typename... Ts>
+  static constexpr uint64_t kSignature = [] {
+    uint64_t signature = sizeof...(Ts);
+    ((signature = HashCombine(signature, TraceArg<Ts>::kTag)), ...);
+    return signature;
+  }();
+
   template <typename... Ts, size_t... I>
   static void ReadAll(TraceReader& in, std::tuple<typename TraceArg<Ts>::View...>& views,
                       std::index_sequence<I...>) {
@@ -230,6 +251,7 @@ class Trace {
   }
 
   bool kept_;
+  size_t counted_ = 0;  // the events of a trace that keeps none
   std::vector<Event> events_;
   std::string bytes_;  // every event's kind and arguments
   uint64_t hash_ = kFnvOffsetBasis;
@@ -240,8 +262,8 @@ class Trace {
 };
 
 // The index of the first line where `a` and `b` differ (a trace that ends
-// first differs there), or none when they are equal. Renders only lines
-// whose fields differ.
+// first differs there), or none when they are equal. Compares the events'
+// hashes first and renders text (up to that line) only where they differ.
 std::optional<size_t> FirstDifferentLine(const Trace& a, const Trace& b);
 
 // "12.345ms" style rendering of a simulated time, exact to the microsecond.

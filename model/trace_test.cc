@@ -148,7 +148,8 @@ TEST(TraceTest, QuotedWritesWhatFmtsDebugFormatWrites) {
 TEST(TraceTest, ATraceWithoutTextCountsEventsAndKeepsNothing) {
   // Strategy: the reference run's trace keeps no events: it numbers events
   // as a kept trace does, its hash stays the empty trace's, and asking for
-  // a line is a contract violation rather than an empty string.
+  // a line (or the text's hash) is a contract violation rather than an
+  // empty string.
   Trace none(Trace::Text::kNone);
   Trace kept;
   for (Trace* trace : {&none, &kept}) {
@@ -159,6 +160,7 @@ TEST(TraceTest, ATraceWithoutTextCountsEventsAndKeepsNothing) {
   EXPECT_EQ(none.hash(), kFnvOffsetBasis);
   EXPECT_NE(kept.hash(), kFnvOffsetBasis);
   EXPECT_DEATH((void)none.line(0), "a trace without text has no lines");
+  EXPECT_DEATH((void)none.TextHash(), "a trace without text has no lines");
 }
 
 TEST(TraceTest, ADifferentEventChangesTheHash) {
@@ -188,6 +190,11 @@ TEST(TraceTest, ADifferentEventChangesTheHash) {
   EXPECT_NE(one([](Trace& t) { t.Add(SimTime(0), 1, "k", "offset={}", "4"); }), formatted);
   EXPECT_NE(one([](Trace& t) { t.Add(SimTime(0), 1, "ab", "{}", "c"); }),
             one([](Trace& t) { t.Add(SimTime(0), 1, "a", "{}", "bc"); }));
+  // Kept as the same bytes, rendered differently: the types' tags tell them apart.
+  EXPECT_NE(one([](Trace& t) { t.Add(SimTime(0), 1, "k", "{}", std::string("abc")); }),
+            one([](Trace& t) { t.Add(SimTime(0), 1, "k", "{}", Quoted{"abc"}); }));
+  EXPECT_NE(one([](Trace& t) { t.Add(SimTime(0), 1, "k", "{}", true); }),
+            one([](Trace& t) { t.Add(SimTime(0), 1, "k", "{}", 1); }));
 
   Trace forward;
   forward.Add(SimTime(0), 1, "x", "1");

@@ -119,14 +119,14 @@ std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted, 
                     {"supplier_calls", r.supplier_calls},
                     {"outputs", r.outputs},
                     {"trace_hash", fmt::format("{:016x}", r.trace_hash)},
-                    {"trace_text_hash", r.trace_text_hash ? nlohmann::json(fmt::format("{:016x}", *r.trace_text_hash))
-                                                          : nlohmann::json(nullptr)},
                     {"sim_time_us", r.sim_time.count()},
                     {"violations", violations},
                     {"armed_faults", armed},
                     {"unfinished_inputs", r.unfinished_inputs},
                     {"failed_checkpoints", r.failed_checkpoints},
                     {"error", r.error}});
+    // Only with --text-hash (RunOptions::text_hash).
+    if (r.trace_text_hash) runs.back()["trace_text_hash"] = fmt::format("{:016x}", *r.trace_text_hash);
   }
   nlohmann::json doc = {{"runs", runs},
                         {"summary",

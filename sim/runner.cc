@@ -635,7 +635,9 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
     report.verdict = Verdict::kError;
     report.error = fmt::format("internal error in scenario {}: {}", scenario.path, error.what());
   }
-  if (options.text_hash) report.trace_text_hash = report.trace.TextHash();
+  // A run that never started (its reference or backend failed) has no
+  // trace, and format 1 reported no hash for it either (trace_hash 0).
+  if (options.text_hash && !report.trace.empty()) report.trace_text_hash = report.trace.TextHash();
   // An infra run has no story of its own to compare.
   const bool differs = options.compare_model && options.backend != BackendKind::kModel &&
                        report.verdict != Verdict::kInfra && CompareWithModel(scenario, options, report);

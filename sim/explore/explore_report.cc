@@ -49,6 +49,30 @@ void from_json(const nlohmann::json& j, Invariant& invariant) { EnumFromJson(j, 
 void to_json(nlohmann::json& j, BackendKind backend) { j = NameOf(backend); }
 void from_json(const nlohmann::json& j, BackendKind& backend) { EnumFromJson(j, backend, "backend"); }
 
+void to_json(nlohmann::json& j, const SeedResult& seed) {
+  j = {{"seed", seed.seed},
+       {"verdict", seed.verdict},
+       {"invariants", seed.invariants},
+       {"trace_hash", seed.trace_hash},
+       {"sim_time_us", seed.sim_time_us},
+       {"fault_hits", seed.fault_hits},
+       {"failure_file", seed.failure_file},
+       {"message", seed.message}};
+  if (!seed.trace_text_hash.empty()) j["trace_text_hash"] = seed.trace_text_hash;
+}
+
+void from_json(const nlohmann::json& j, SeedResult& seed) {
+  j.at("seed").get_to(seed.seed);
+  j.at("verdict").get_to(seed.verdict);
+  j.at("invariants").get_to(seed.invariants);
+  j.at("trace_hash").get_to(seed.trace_hash);
+  j.at("sim_time_us").get_to(seed.sim_time_us);
+  j.at("fault_hits").get_to(seed.fault_hits);
+  j.at("failure_file").get_to(seed.failure_file);
+  j.at("message").get_to(seed.message);
+  seed.trace_text_hash = j.value("trace_text_hash", std::string());
+}
+
 std::vector<std::string> NeverFired(const std::vector<SeedResult>& seeds) {
   std::map<std::string, int64_t> hits;
   for (const SeedResult& seed : seeds) {

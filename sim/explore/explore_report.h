@@ -120,9 +120,10 @@ void from_json(const nlohmann::json& j, Invariant& invariant);
 void to_json(nlohmann::json& j, BackendKind backend);
 void from_json(const nlohmann::json& j, BackendKind& backend);
 
-// With defaults: a report written before trace_text_hash still reads.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SeedResult, seed, verdict, invariants, trace_hash, trace_text_hash,
-                                                sim_time_us, fault_hits, failure_file, message)
+// Every field is required but trace_text_hash, which is written only with
+// --text-hash (a report without it, or from before it, reads as "").
+void to_json(nlohmann::json& j, const SeedResult& seed);
+void from_json(const nlohmann::json& j, SeedResult& seed);
 // With defaults: a merged report reads as an explore report too.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ExploreReport, mutant, backend, compare_model, seed_start,
                                                 seeds_total, shard, wall_s, interrupted, infra_stop, never_fired,

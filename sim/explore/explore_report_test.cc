@@ -45,6 +45,23 @@ TEST(ExploreReportTest, UnknownNamesDoNotParse) {
   EXPECT_THROW(seed.get<SeedResult>(), std::exception);
 }
 
+// Strategy: every field of a seed is required but trace_text_hash, which
+// is written only when set (explore --text-hash) and reads back.
+TEST(ExploreReportTest, OnlyTheTextHashIsOptional) {
+  const nlohmann::json plain = Failed();
+  EXPECT_FALSE(plain.contains("trace_text_hash"));
+  EXPECT_EQ(plain.get<SeedResult>().trace_text_hash, "");
+  for (const char* field : {"seed", "verdict", "invariants", "trace_hash", "sim_time_us", "fault_hits", "failure_file",
+                            "message"}) {
+    nlohmann::json missing = plain;
+    missing.erase(field);
+    EXPECT_THROW(missing.get<SeedResult>(), std::exception) << field;
+  }
+  SeedResult hashed = Failed();
+  hashed.trace_text_hash = "00000000000000aa";
+  EXPECT_EQ(nlohmann::json(hashed).get<SeedResult>().trace_text_hash, "00000000000000aa");
+}
+
 // Strategy: the exit code follows the worst failure: error, determinism,
 // violation, liveness, then missing coverage.
 TEST(ExploreReportTest, ExitCodeOrder) {
