@@ -11,7 +11,10 @@ namespace {
 // Format 2's hash of one event: its fields, from the format's hash on,
 // then time and attempt, then its kind and arguments as they are kept
 // (length-prefixed strings, 64-bit integers) eight bytes at a time, and
-// their length.
+// their length. The words are read in the host's byte order: the hash is
+// the same on every little-endian host (x86-64, arm64), which is every
+// host durasim is built on; a big-endian one would give other hashes, each
+// as deterministic.
 uint64_t EventHash(uint64_t format_hash, SimTime time, int attempt, std::string_view bytes) {
   uint64_t hash = HashCombine(format_hash, static_cast<uint64_t>(time.count()));
   hash = HashCombine(hash, static_cast<uint64_t>(attempt));
