@@ -60,6 +60,11 @@ struct CallView {
   uint64_t args_digest = 0;
 };
 
+inline StateKeyView ViewOf(const StateKey& k) { return StateKeyView{k.key, k.seq, k.event_hash, k.action_hash}; }
+inline CallView ViewOf(const CallIdentity& c) {
+  return CallView{ViewOf(c.state_key), c.call_index, c.function, c.args_digest};
+}
+
 template <>
 struct TraceArg<StateKeyText> {
   using View = StateKeyView;
@@ -126,8 +131,7 @@ template <>
 struct fmt::formatter<durasim::StateKeyText> : fmt::formatter<durasim::StateKeyView> {
   template <typename Context>
   auto format(const durasim::StateKeyText& text, Context& ctx) const {
-    return fmt::formatter<durasim::StateKeyView>::format(durasim::TraceArg<durasim::StateKeyText>::View{
-        text.key.key, text.key.seq, text.key.event_hash, text.key.action_hash}, ctx);
+    return fmt::formatter<durasim::StateKeyView>::format(durasim::ViewOf(text.key), ctx);
   }
 };
 
@@ -135,8 +139,6 @@ template <>
 struct fmt::formatter<durasim::CallText> : fmt::formatter<durasim::CallView> {
   template <typename Context>
   auto format(const durasim::CallText& text, Context& ctx) const {
-    const durasim::CallIdentity& c = text.call;
-    const durasim::StateKeyView key{c.state_key.key, c.state_key.seq, c.state_key.event_hash, c.state_key.action_hash};
-    return fmt::formatter<durasim::CallView>::format(durasim::CallView{key, c.call_index, c.function, c.args_digest}, ctx);
+    return fmt::formatter<durasim::CallView>::format(durasim::ViewOf(text.call), ctx);
   }
 };

@@ -608,14 +608,12 @@ const std::vector<std::string> kNumbers = {"-0", "01", "-01", "1.0", "1e2", "1E2
                                            "-9223372036854775809", "18446744073709551615", "18446744073709551616",
                                            "2", "0", "true", "\"1\"", "null"};
 
-// `value` changed once: a byte flipped, inserted or deleted, a piece
-// inserted, a number replaced, the value truncated or extended, two
-// top-level fields swapped, or raw bytes put into a string.
-std::string Mutate(const std::string& value) {
-  const size_t size = value.size();
-  const size_t at = *gen::inRange<size_t>(0, size + 1);
-  std::string out = value;
-  switch (*gen::inRange(0, 9)) {
+// `out` changed at `at` (`change` 0..3): a byte flipped, a byte inserted,
+// a byte deleted, or one of `pieces` inserted; both mutators below start
+// with these.
+void ChangeBytes(std::string& out, size_t at, int change, const std::vector<std::string>& pieces) {
+  const size_t size = out.size();
+  switch (change) {
     case 0:
       if (at < size) out[at] = static_cast<char>(out[at] ^ *gen::inRange(1, 256));
       break;
@@ -623,7 +621,23 @@ std::string Mutate(const std::string& value) {
     case 2:
       if (at < size) out.erase(at, 1);
       break;
-    case 3: out.insert(at, *gen::elementOf(kInserts)); break;
+    case 3: out.insert(at, *gen::elementOf(pieces)); break;
+  }
+}
+
+// `value` changed once: a byte flipped, inserted or deleted, a piece
+// inserted, a number replaced, the value truncated or extended, two
+// top-level fields swapped, or raw bytes put into a string.
+std::string Mutate(const std::string& value) {
+  const size_t size = value.size();
+  const size_t at = *gen::inRange<size_t>(0, size + 1);
+  std::string out = value;
+  const int kind = *gen::inRange(0, 9);
+  switch (kind) {
+    case 0:
+    case 1:
+    case 2:
+    case 3: ChangeBytes(out, at, kind, kInserts); break;
     case 4: {  // a number replaced
       std::vector<size_t> starts;
       for (size_t i = 1; i < size; ++i) {
@@ -831,14 +845,10 @@ std::string MutateRecordKey(const std::string& record_key) {
   std::string out = record_key;
   const int kind = *gen::inRange(0, 14);
   switch (std::min(kind, 10)) {  // the seq replaced 4 times in 14: the fast path's own edge
-    case 0:  // a byte flipped
-      if (at < size) out[at] = static_cast<char>(out[at] ^ *gen::inRange(1, 256));
-      break;
-    case 1: out.insert(at, 1, static_cast<char>(*gen::arbitrary<unsigned char>())); break;
+    case 0:
+    case 1:
     case 2:
-      if (at < size) out.erase(at, 1);
-      break;
-    case 3: out.insert(at, *gen::elementOf(kKeyInserts)); break;
+    case 3: ChangeBytes(out, at, kind, kKeyInserts); break;
     case 4: {  // one hex letter uppercased
       std::vector<size_t> letters;
       for (size_t i = 0; i < size; ++i) {
