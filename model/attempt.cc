@@ -270,17 +270,17 @@ void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
   world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, state, index); });
   if (seen == AppendSeen::kAppended) {
     faults_->OnPersisted(record.partition, record.offset,
-                         PutFaultPoint(record.key, record.value, WriterOf(record), state));
+                         PutFaultPoint(record.key, record.value, WriterOf(record), &decoded_values_));
   }
 }
 
-int Attempt::WriterOf(const LogRecord& record) const {
+int Attempt::WriterOf(const LogRecord& record) {
   // Every record is an action state of some input key (tombstones too), and
   // only the key's owner writes it.
   if (std::optional<std::string> cleaned = ParseCleanupKey(record.key)) {
     return SubtaskOfKey(*cleaned, world_.scenario().max_parallelism, parallelism());
   }
-  Result<StateKey> key = ParseRecordKey(record.key);
+  const Result<StateKey>& key = decoded_values_.Key(record.key);
   if (!key.ok()) return -1;
   return SubtaskOfKey(key->key, world_.scenario().max_parallelism, parallelism());
 }

@@ -131,7 +131,7 @@ class Attempt {
   // incarnation's own appends, the fault plan).
   void OnAppended(const LogRecord& record, AppendSeen seen);
   // The subtask whose producer wrote `record` (-1 when its key is no state key).
-  int WriterOf(const LogRecord& record) const;
+  int WriterOf(const LogRecord& record);
   // The checkpoint the attempt's spec restores, `latest` and `previous`
   // resolved. REQUIRES: the spec restores.
   std::string RestoreId() const;

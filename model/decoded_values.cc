@@ -3,17 +3,27 @@
 
 namespace durasim {
 
-const Result<DecodedState>& DecodedValues::Decode(const std::string& value) {
-  for (const std::optional<Entry>& entry : entries_) {
-    if (entry.has_value() && entry->value == value) {
-      ++hits_;
-      return entry->decoded;
+template <typename T>
+template <typename Parse>
+const T& DecodedValues::Memo<T>::Of(const std::string& bytes, Parse parse) {
+  for (const std::optional<Entry>& entry : entries) {
+    if (entry.has_value() && entry->bytes == bytes) {
+      ++hits;
+      return entry->result;
     }
   }
-  std::optional<Entry>& slot = entries_[next_];
-  next_ = (next_ + 1) % kRemembered;
-  slot.emplace(Entry{value, DecodeStateValue(value)});
-  return slot->decoded;
+  std::optional<Entry>& slot = entries[next];
+  next = (next + 1) % kRemembered;
+  slot.emplace(Entry{bytes, parse(bytes)});
+  return slot->result;
+}
+
+const Result<DecodedState>& DecodedValues::Decode(const std::string& value) {
+  return values_.Of(value, [](const std::string& bytes) { return DecodeStateValue(bytes); });
+}
+
+const Result<StateKey>& DecodedValues::Key(const std::string& record_key) {
+  return keys_.Of(record_key, [](const std::string& bytes) { return ParseRecordKey(bytes); });
 }
 
 }  // namespace durasim

@@ -29,7 +29,7 @@ FaultPlan::PointClass FaultPlan::ClassOf(FaultKind kind) {
 void FaultPlan::Seal() {
   DURASIM_CHECK_MSG(armed_.empty(), "a fault plan with armed faults cannot be sealed");
   sealed_ = true;
-  seen_.clear();
+  for (std::vector<Seen>& seen : seen_) seen.clear();
 }
 
 size_t FaultPlan::Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtask, const FaultSelector& select) {
@@ -40,7 +40,7 @@ size_t FaultPlan::Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtas
   // Points are counted from the attempt's start, so the ones before the arm
   // count too: an nth already passed never fires.
   const size_t index = armed_.size();
-  for (const Seen& seen : seen_[ClassOf(kind)]) {
+  for (const Seen& seen : seen_[static_cast<size_t>(ClassOf(kind))]) {
     if (!Counts(armed, seen.point) || ++armed.counted != nth) continue;
     // A write whose wait has not started yet can still have it cancelled.
     auto produced = produced_.find(seen.ordinal);
@@ -63,14 +63,15 @@ void FaultPlan::DisarmAll() {
   for (Armed& armed : armed_) armed.disarmed = true;
 }
 
-std::map<FaultKind, size_t> FaultPlan::Count(PointClass cls, const FaultPoint& point, int64_t ordinal) {
-  if (sealed_) return {};  // nothing is or will be armed to count it
-  seen_[cls].push_back(Seen{ordinal, point});
-  std::map<FaultKind, size_t> due;
+FaultPlan::Due FaultPlan::Count(PointClass cls, const FaultPoint& point, int64_t ordinal) {
+  Due due;
+  if (sealed_) return due;  // nothing is or will be armed to count it
+  seen_[static_cast<size_t>(cls)].push_back(Seen{ordinal, point});
   for (size_t i = 0; i < armed_.size(); ++i) {
     Armed& armed = armed_[i];
     if (ClassOf(armed.kind) != cls || !Counts(armed, point)) continue;
-    if (++armed.counted == armed.nth) due.emplace(armed.kind, i);  // the first of its kind, in arming order
+    std::optional<size_t>& first = DueOf(due, armed.kind);
+    if (++armed.counted == armed.nth && !first) first = i;  // the first of its kind, in arming order
   }
   return due;
 }
@@ -81,17 +82,18 @@ void FaultPlan::Fired(size_t armed, const FaultPoint& point) {
   hooks_.fired(armed, armed_[armed].kind, armed_[armed].nth, point);
 }
 
-bool FaultPlan::Fire(const std::map<FaultKind, size_t>& due, FaultKind kind, const FaultPoint& point) {
-  auto it = due.find(kind);
-  if (it == due.end()) return false;
-  Fired(it->second, point);
+bool FaultPlan::Fire(const Due& due, FaultKind kind, const FaultPoint& point) {
+  const std::optional<size_t> armed = DueOf(due, kind);
+  if (!armed) return false;
+  Fired(*armed, point);
   return true;
 }
 
-void FaultPlan::Crash(PointClass cls, FaultKind kind, const FaultPoint& point, const std::string& reason) {
+void FaultPlan::Crash(PointClass cls, FaultKind kind, const FaultPoint& point, fmt::format_string<int64_t> why,
+                      int64_t nth) {
   if (!Fire(Count(cls, point), kind, point)) return;
   DURASIM_CHECK(hooks_.crash != nullptr);
-  hooks_.crash(reason);
+  hooks_.crash(fmt::vformat(why, fmt::make_format_args(nth)));
 }
 
 FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal, const FaultPoint& point) {
@@ -99,10 +101,8 @@ FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal, const FaultPoint& poin
   if (sealed_) return PutFate::kDeliver;
   // A rejection outranks a lost acknowledgement; a cancel_put whose nth
   // write this is cancels the write's wait, when it comes.
-  const std::map<FaultKind, size_t> due = Count(PointClass::kProduced, point, ordinal);
-  Produced produced{point, std::nullopt};
-  if (auto cancel = due.find(FaultKind::kCancelPut); cancel != due.end()) produced.cancel_arm = cancel->second;
-  produced_[ordinal] = produced;
+  const Due due = Count(PointClass::kProduced, point, ordinal);
+  produced_[ordinal] = Produced{point, DueOf(due, FaultKind::kCancelPut)};
   if (Fire(due, FaultKind::kRejectPut, point)) return PutFate::kReject;
   if (Fire(due, FaultKind::kLoseAck, point)) return PutFate::kLoseAck;
   return PutFate::kDeliver;
@@ -111,7 +111,7 @@ FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal, const FaultPoint& poin
 void FaultPlan::OnPersisted(int32_t partition, int64_t offset, const FaultPoint& point) {
   DURASIM_CHECK(partition >= 0 && offset >= 0);  // a position the log holds
   const int64_t persisted = ++persisted_;
-  const std::map<FaultKind, size_t> due = Count(PointClass::kPersisted, point);
+  const Due due = Count(PointClass::kPersisted, point);
   if (Fire(due, FaultKind::kCorruptRecord, point)) hooks_.corrupt(partition, offset);
   if (Fire(due, FaultKind::kCrashAfterPutPersisted, point)) {
     hooks_.crash(fmt::format("crash after put {} was persisted", persisted));
@@ -119,8 +119,7 @@ void FaultPlan::OnPersisted(int32_t partition, int64_t offset, const FaultPoint&
 }
 
 void FaultPlan::OnAcked(const FaultPoint& point) {
-  Crash(PointClass::kAcked, FaultKind::kCrashAfterPutAcked, point,
-        fmt::format("crash after put {} was acknowledged", ++acked_));
+  Crash(PointClass::kAcked, FaultKind::kCrashAfterPutAcked, point, "crash after put {} was acknowledged", ++acked_);
 }
 
 void FaultPlan::OnWaitStarted(int64_t ordinal) {
@@ -139,12 +138,12 @@ void FaultPlan::OnWaitStarted(int64_t ordinal) {
 void FaultPlan::OnCallResultSaved(bool more_calls_follow, const FaultPoint& call) {
   if (!more_calls_follow) return;  // only points between two calls count
   Crash(PointClass::kCallSaved, FaultKind::kCrashBetweenCalls, call,
-        fmt::format("crash after durable call {} was saved, before the next call", ++calls_saved_));
+        "crash after durable call {} was saved, before the next call", ++calls_saved_);
 }
 
 void FaultPlan::OnAsyncCallStarted(const FaultPoint& call) {
-  Crash(PointClass::kAsyncStarted, FaultKind::kCrashAsyncInFlight, call,
-        fmt::format("crash while async call {} is in flight", ++async_started_));
+  Crash(PointClass::kAsyncStarted, FaultKind::kCrashAsyncInFlight, call, "crash while async call {} is in flight",
+        ++async_started_);
 }
 
 bool FaultPlan::OnCallStarted(const FaultPoint& call) {
@@ -161,8 +160,8 @@ bool FaultPlan::OnCheckpointBarrier(int subtask) {
 }
 
 void FaultPlan::OnCheckpointTaken() {
-  Crash(PointClass::kSnapshot, FaultKind::kCrashAfterCheckpoint, FaultPoint{},
-        fmt::format("crash right after snapshot {}", ++snapshots_));
+  Crash(PointClass::kSnapshot, FaultKind::kCrashAfterCheckpoint, FaultPoint{}, "crash right after snapshot {}",
+        ++snapshots_);
 }
 
 }  // namespace durasim

@@ -11,11 +11,14 @@
 // arm.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "model/coverage.h"
 #include "model/fault_point.h"
@@ -74,6 +77,7 @@ class FaultPlan {
  private:
   // Which points an arm counts: its kind's class of points.
   enum class PointClass { kProduced, kPersisted, kAcked, kCallSaved, kAsyncStarted, kCallStarted, kBarrier, kSnapshot };
+  static constexpr size_t kPointClasses = static_cast<size_t>(PointClass::kSnapshot) + 1;
   static PointClass ClassOf(FaultKind kind);
 
   struct Armed {
@@ -93,15 +97,22 @@ class FaultPlan {
     std::optional<size_t> cancel_arm;
   };
 
-  // Counts `point` for every live arm of `cls` that selects it; returns, per
-  // kind, the first arm (in arming order) whose nth point it is.
-  std::map<FaultKind, size_t> Count(PointClass cls, const FaultPoint& point, int64_t ordinal = 0);
+  // Per fault kind, the first arm (in arming order) whose nth point a point
+  // is, if any.
+  using Due = std::array<std::optional<size_t>, static_cast<size_t>(FaultKind::kCorruptRecord) + 1>;
+  static std::optional<size_t>& DueOf(Due& due, FaultKind kind) { return due[static_cast<size_t>(kind)]; }
+  static std::optional<size_t> DueOf(const Due& due, FaultKind kind) { return due[static_cast<size_t>(kind)]; }
+
+  // Counts `point` for every live arm of `cls` that selects it.
+  Due Count(PointClass cls, const FaultPoint& point, int64_t ordinal = 0);
   // Whether a live arm counts `point`.
   static bool Counts(const Armed& armed, const FaultPoint& point);
   // Fires the arm of `kind` that `due` names, if any.
-  bool Fire(const std::map<FaultKind, size_t>& due, FaultKind kind, const FaultPoint& point);
+  bool Fire(const Due& due, FaultKind kind, const FaultPoint& point);
   void Fired(size_t armed, const FaultPoint& point);
-  void Crash(PointClass cls, FaultKind kind, const FaultPoint& point, const std::string& reason);
+  // Counts `point`; when the arm of `kind` fires on it, crashes with the
+  // reason `why` says of the class's `nth` point (formatted only then).
+  void Crash(PointClass cls, FaultKind kind, const FaultPoint& point, fmt::format_string<int64_t> why, int64_t nth);
 
   // Every point of the attempt, so that an arm counts from the attempt's
   // start (`ordinal`: a write's, for kProduced).
@@ -113,7 +124,7 @@ class FaultPlan {
   Hooks hooks_;
   bool sealed_ = false;
   std::vector<Armed> armed_;
-  std::map<PointClass, std::vector<Seen>> seen_;
+  std::array<std::vector<Seen>, kPointClasses> seen_;  // by class
   std::map<int64_t, Produced> produced_;  // by the job's write ordinal
   // The job's points of each class so far, for the crash reasons.
   int64_t writes_ = 0;

@@ -19,7 +19,7 @@ PutPoint PutOfState(const ActionState& state) {
 }  // namespace
 
 FaultPoint PutFaultPoint(const std::string& record_key, const std::string& value, int subtask,
-                         const DecodedState* decoded) {
+                         DecodedValues* memo) {
   FaultPoint point;
   point.subtask = subtask;
   if (std::optional<std::string> cleaned = ParseCleanupKey(record_key)) {
@@ -27,18 +27,19 @@ FaultPoint PutFaultPoint(const std::string& record_key, const std::string& value
     point.state = StateKey{*cleaned, 0, 0, 0};  // the input key; no one state
     return point;
   }
-  if (Result<StateKey> key = ParseRecordKey(record_key); key.ok()) point.state = *key;
+  if (memo != nullptr) {
+    if (const Result<StateKey>& key = memo->Key(record_key); key.ok()) point.state = *key;
+  } else if (Result<StateKey> key = ParseRecordKey(record_key); key.ok()) {
+    point.state = std::move(key).value();
+  }
   if (value.empty()) {
     point.put = PutPoint::kTombstone;
     return point;
   }
-  std::optional<DecodedState> own;
-  if (decoded == nullptr) {
-    Result<DecodedState> read = DecodeStateValue(value);
-    if (!read.ok()) return point;
-    own = std::move(read.value());
-    decoded = &*own;
-  }
+  std::optional<Result<DecodedState>> own;
+  if (memo == nullptr) own = DecodeStateValue(value);
+  const Result<DecodedState>& decoded = memo != nullptr ? memo->Decode(value) : *own;
+  if (!decoded.ok()) return point;
   point.put = PutOfState(decoded->state);
   if (point.put == PutPoint::kPending || point.put == PutPoint::kResult) {
     point.call = static_cast<int>(decoded->state.call_results.size()) - 1;

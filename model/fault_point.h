@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "model/decoded_values.h"
 #include "model/observer.h"
 #include "model/scenario.h"
 #include "store/action_state.h"
@@ -23,11 +24,11 @@ struct FaultPoint {
   std::optional<int> call;        // the durable call's index in its action
 };
 
-// The point of a write of `record_key` / `value` by `subtask`. `decoded` is
-// the value decoded, when the caller already has it (nullptr: decode here).
+// The point of a write of `record_key` / `value` by `subtask`. `memo`, when
+// given, decodes the value and parses the key (a repeat is a lookup).
 // A record the store's codec cannot read is a put with no known meaning.
 FaultPoint PutFaultPoint(const std::string& record_key, const std::string& value, int subtask,
-                         const DecodedState* decoded = nullptr);
+                         DecodedValues* memo = nullptr);
 
 // The point of a durable call.
 FaultPoint CallFaultPoint(const CallIdentity& call, int subtask);

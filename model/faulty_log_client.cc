@@ -19,12 +19,7 @@ Status LostAck(int64_t ordinal) {
 ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::string value) {
   Produced produced{};
   if (plan_.needs_put_points()) {
-    const DecodedState* decoded = nullptr;
-    if (values_ != nullptr && !value.empty() && !ParseCleanupKey(key)) {
-      const Result<DecodedState>& read = values_->Decode(value);
-      if (read.ok()) decoded = &read.value();
-    }
-    produced.point = PutFaultPoint(key, value, subtask_, decoded);
+    produced.point = PutFaultPoint(key, value, subtask_, values_);
   } else {
     produced.point.subtask = subtask_;  // the run without faults: nobody reads the rest
   }
@@ -38,7 +33,7 @@ ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::
     produced.inner_ticket = inner().Produce(partition, std::move(key), std::move(value));
   }
   const ProduceTicket ticket = next_ticket_++;
-  const bool fresh = produced_.emplace(ticket, produced).second;
+  const bool fresh = produced_.emplace(ticket, std::move(produced)).second;
   DURASIM_CHECK(fresh);  // tickets are never reused
   return ticket;
 }

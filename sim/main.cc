@@ -192,8 +192,10 @@ void WriteReport(const std::string& path, const std::string& contents, std::vect
   unwritten.push_back(path);
 }
 
-int RunCommand(const std::vector<std::string>& paths, const RunOptions& options, const RunFlags& flags) {
+int RunCommand(const std::vector<std::string>& paths, const RunOptions& run_options, const RunFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
+  RunOptions options = run_options;
+  options.record_lines = flags.trace.wanted();  // the readable trace shows what each record holds
   Result<std::vector<std::string>> collected = CollectScenarioFiles(paths);
   if (!collected.ok()) {
     std::cerr << "durasim: " << collected.status().message() << "\n";
@@ -317,9 +319,12 @@ int RunCommand(const std::vector<std::string>& paths, const RunOptions& options,
 // failure files (sim/explore/failure_file.h): a failure of the production
 // code expects pass (the file fails until the bug is fixed), a mutant's
 // failure expects what it showed; a passing run expects pass.
-int ReplayCommand(uint64_t seed, const RunOptions& options, const TraceFlags& trace, const std::string& write_path) {
+int ReplayCommand(uint64_t seed, const RunOptions& replay_options, const TraceFlags& trace,
+                  const std::string& write_path) {
   Generated generated = GenerateFromSeed(seed);
   std::cout << "seed " << seed << " swarm: " << generated.swarm.Describe() << "\n";
+  RunOptions options = replay_options;
+  options.record_lines = trace.wanted();
   RunReport report = RunScenario(generated.scenario, options);
   PrintTrace(report, generated.scenario, trace, "");
   std::cout << RenderTable({report});
@@ -723,6 +728,7 @@ int ExploreCommand(Cli& cli) {
       options.backend = cli.sweep.backend;
       options.bootstrap_servers = cli.sweep.bootstrap_servers;
       options.compare_model = cli.sweep.compare_model;
+      options.record_lines = true;
       const Generated generated = GenerateFromSeed(seed.seed);
       const RunReport report = RunScenario(generated.scenario, options);
       TraceFlags flags = cli.explore_trace;

@@ -60,6 +60,9 @@ struct RunOptions {
   // sim/differential.h compares (RunReport::calls_by_identity, log_records),
   // which a model run compared with nothing does not gather.
   bool compared = false;
+  // Keep, per record line of the trace, the record (RunReport::
+  // record_lines) for the readable trace, even when the run passes.
+  bool record_lines = false;
 };
 
 // The infrastructure policy of a command run with `options`.
@@ -107,7 +110,8 @@ struct RunReport {
   Trace trace;
   // Per trace line of a record appended or discovered: the record, for the
   // readable trace to say what it holds (sim/record_summary.h). Not in the
-  // trace hash.
+  // trace hash. Kept when RunOptions::record_lines asks, when the run found
+  // a violation, and always on mock and kafka.
   std::map<size_t, LogRecord> record_lines;
   // With RunOptions::keep_topic: each completed checkpoint's id and its
   // recovery marker (the union list's minimum, with the checkpoint's

@@ -67,6 +67,49 @@ TEST(RunnerTest, SameScenarioSameTraceHash) {
   EXPECT_EQ(first.trace.lines(), second.trace.lines());
 }
 
+// Strategy: on the model a run is explained (its causes found) only when it
+// found a violation, by running it again; the report of that lazy path must
+// equal one explained from the start (record_lines asks for it): the same
+// messages with their cause lines, evidence, trace and record lines.
+TEST(RunnerTest, ALazilyExplainedViolationEqualsAnEagerlyExplainedOne) {
+  RunOptions lazy;
+  lazy.mutant = "legacy-end-offset-marker";
+  RunOptions eager = lazy;
+  eager.record_lines = true;
+  const RunReport lazily = RunScenario(LoadSeed(), lazy);
+  const RunReport eagerly = RunScenario(LoadSeed(), eager);
+  ASSERT_EQ(lazily.verdict, Verdict::kViolation);
+  ASSERT_EQ(lazily.violations.size(), eagerly.violations.size());
+  for (size_t i = 0; i < lazily.violations.size(); ++i) {
+    EXPECT_EQ(lazily.violations[i].invariant, eagerly.violations[i].invariant);
+    EXPECT_EQ(lazily.violations[i].message, eagerly.violations[i].message);
+    EXPECT_EQ(lazily.violations[i].evidence, eagerly.violations[i].evidence);
+  }
+  EXPECT_FALSE(lazily.violations.front().evidence.empty());
+  const std::string& message = lazily.violations.front().message;
+  EXPECT_NE(message.find("cause: attempt 3 restored cp2"), std::string::npos) << message;
+  EXPECT_EQ(lazily.trace_hash, eagerly.trace_hash);
+  EXPECT_EQ(lazily.trace.lines(), eagerly.trace.lines());
+  EXPECT_FALSE(lazily.record_lines.empty());
+  EXPECT_EQ(lazily.record_lines.size(), eagerly.record_lines.size());
+  EXPECT_EQ(lazily.supplier_calls, eagerly.supplier_calls);
+  EXPECT_EQ(lazily.fault_hits, eagerly.fault_hits);
+}
+
+// Strategy: a passing model run keeps no record lines (they only serve the
+// readable trace) unless RunOptions::record_lines asks for them; asking does
+// not change the trace.
+TEST(RunnerTest, APassingRunKeepsRecordLinesOnlyWhenAsked) {
+  RunOptions asked;
+  asked.record_lines = true;
+  const RunReport plain = RunScenario(LoadSeed(), RunOptions{});
+  const RunReport with_lines = RunScenario(LoadSeed(), asked);
+  ASSERT_EQ(plain.verdict, Verdict::kPass);
+  EXPECT_TRUE(plain.record_lines.empty());
+  EXPECT_FALSE(with_lines.record_lines.empty());
+  EXPECT_EQ(plain.trace_hash, with_lines.trace_hash);
+}
+
 // Strategy: expectations are judged: wrong outputs and call counts make the
 // run not ok, with a reason for each.
 TEST(RunnerTest, ExpectationMismatchesAreReported) {
