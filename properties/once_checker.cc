@@ -29,7 +29,7 @@ void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedSta
   for (size_t i = 0; i < calls.size(); ++i) {
     if (calls[i].status == CallStatus::kPending) continue;
     const CallIdentity call{decoded->state_key, static_cast<int>(i), calls[i].function_id, calls[i].args_digest};
-    persisted_terminal_.emplace(std::make_pair(lineage_, stable_.Of(call)), trace_index);  // keep the first
+    persisted_terminal_.try_emplace(std::make_pair(lineage_, stable_.Of(call)), trace_index);  // keep the first
   }
 }
 

@@ -5,16 +5,22 @@
 
 namespace durasim {
 
-void StableIdentity::LearnTask(const TaskView& task) { action_names_[task.state_key.action_hash] = task.action; }
+void StableIdentity::LearnTask(const TaskView& task) {
+  action_hashes_[task.state_key.action_hash] = ActionHash(task.action);
+}
 
 void StableIdentity::LearnCall(const CallIdentity& call, const CallArgument& argument) {
   call_digests_[call] = CallArgsDigest(call.function, argument);
 }
 
+uint64_t StableIdentity::ActionOf(uint64_t action_hash) const {
+  auto stable = action_hashes_.find(action_hash);
+  return stable != action_hashes_.end() ? stable->second : action_hash;
+}
+
 StateKey StableIdentity::Of(const StateKey& state_key) const {
   StateKey stable = state_key;
-  auto name = action_names_.find(state_key.action_hash);
-  if (name != action_names_.end()) stable.action_hash = ActionHash(name->second);
+  stable.action_hash = ActionOf(state_key.action_hash);
   return stable;
 }
 
@@ -22,7 +28,7 @@ CallIdentity StableIdentity::Of(const CallIdentity& call) const {
   CallIdentity stable = call;
   auto digest = call_digests_.find(call);
   if (digest != call_digests_.end()) stable.args_digest = digest->second;
-  stable.state_key = Of(call.state_key);
+  stable.state_key.action_hash = ActionOf(call.state_key.action_hash);
   return stable;
 }
 

@@ -29,7 +29,11 @@ class StableIdentity {
   CallIdentity Of(const CallIdentity& call) const;
 
  private:
-  std::map<uint64_t, std::string> action_names_;  // reported action hash -> action name
+  // The production hash of a reported action hash.
+  uint64_t ActionOf(uint64_t action_hash) const;
+
+  // Reported action hash -> the production hash of the action's name.
+  std::map<uint64_t, uint64_t> action_hashes_;
   std::map<CallIdentity, uint64_t> call_digests_;  // reported call -> production argument digest
 };
 

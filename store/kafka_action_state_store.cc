@@ -45,7 +45,7 @@ std::optional<ActionState> KafkaActionStateStore::Get(const StateKey& state_key)
 void KafkaActionStateStore::Remember(const std::string& record_key, CachedState cached) {
   // The cache is keyed by the record key of the state it holds (rebuild
   // accepts only canonical record keys), at a position in the topic.
-  DURASIM_CHECK(EncodeRecordKey(cached.state_key) == record_key);
+  DURASIM_CHECK(IsRecordKeyOf(record_key, cached.state_key));
   DURASIM_CHECK_GE(cached.position.partition, 0);
   DURASIM_CHECK_LT(cached.position.partition, client_.partition_count());
   DURASIM_CHECK_GE(cached.position.offset, 0);

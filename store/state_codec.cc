@@ -175,6 +175,22 @@ std::string EncodeRecordKey(const StateKey& k) {
   return out;
 }
 
+bool IsRecordKeyOf(std::string_view record_key, const StateKey& k) {
+  // "<key>_<seq>_<event hash>_<action hash>": the key, then a suffix of at
+  // most 1 + 20 + 1 + 16 + 1 + 16 bytes built on the stack.
+  char suffix[64];
+  char* end = suffix;
+  *end++ = '_';
+  end = std::to_chars(end, suffix + sizeof suffix, k.seq).ptr;
+  *end++ = '_';
+  end = state_codec_internal::WriteHex64(end, k.event_hash);
+  *end++ = '_';
+  end = state_codec_internal::WriteHex64(end, k.action_hash);
+  const std::string_view tail(suffix, static_cast<size_t>(end - suffix));
+  return record_key.size() == k.key.size() + tail.size() && record_key.starts_with(k.key) &&
+         record_key.ends_with(tail);
+}
+
 Result<StateKey> ParseRecordKey(const std::string& record_key) {
   if (std::optional<StateKey> k = ParseCanonicalRecordKey(record_key)) return *std::move(k);
   return state_codec_internal::ParseRecordKeySlow(record_key);

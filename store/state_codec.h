@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "store/status.h"
 #include "store/action_state.h"
@@ -18,6 +19,8 @@ namespace durasim {
 inline constexpr int kStateFormatVersion = 1;
 
 std::string EncodeRecordKey(const StateKey& state_key);
+// Whether `record_key` is EncodeRecordKey(state_key), without building it.
+bool IsRecordKeyOf(std::string_view record_key, const StateKey& state_key);
 Result<StateKey> ParseRecordKey(const std::string& record_key);
 
 std::string EncodeStateValue(const StateKey& state_key, const ActionState& state);

@@ -21,8 +21,9 @@
 
 namespace durasim::state_codec_internal {
 
-// 16 lowercase hex digits.
+// 16 lowercase hex digits, appended, or written at `out` (returns the end).
 void AppendHex64(std::string& out, uint64_t value);
+char* WriteHex64(char* out, uint64_t value);
 // Exactly 16 hex digits (either case).
 bool ParseHex64(std::string_view text, uint64_t& out);
 // Two lowercase hex digits per byte, and back (lowercase only).

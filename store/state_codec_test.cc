@@ -919,6 +919,21 @@ RC_GTEST_PROP(RecordKeyCodec, ParsersAgreeOnMutatedKeys, ()) {
   }
 }
 
+// Strategy: IsRecordKeyOf is EncodeRecordKey's equality: true for a key's
+// own encoding, and for that encoding changed a few times or for another
+// key's, exactly when the texts are equal.
+RC_GTEST_PROP(RecordKeyCodec, IsRecordKeyOfIsEqualityWithTheEncoding, ()) {
+  const StateKey key = *GenRecordStateKey();
+  const std::string record_key = EncodeRecordKey(key);
+  RC_ASSERT(IsRecordKeyOf(record_key, key));
+  std::string changed = record_key;
+  const int mutations = *gen::inRange(1, 4);
+  for (int i = 0; i < mutations; ++i) changed = MutateRecordKey(changed);
+  RC_ASSERT(IsRecordKeyOf(changed, key) == (changed == record_key));
+  const StateKey other = *GenRecordStateKey();
+  RC_ASSERT(IsRecordKeyOf(record_key, other) == (EncodeRecordKey(other) == record_key));
+}
+
 // Strategy: hand-picked keys at the fast path's edges: the shortest key,
 // int64's maximum seq and one past it, 19 and 20 digits, a leading zero,
 // hashes in uppercase and of the wrong width.

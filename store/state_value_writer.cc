@@ -84,13 +84,18 @@ size_t SizeEstimate(const StateKey& k, const ActionState& state) {
 
 }  // namespace
 
-void AppendHex64(std::string& out, uint64_t value) {
-  char digits[16];
+char* WriteHex64(char* out, uint64_t value) {
   for (int i = 14; i >= 0; i -= 2, value >>= 8) {
     const char* pair = kHexPairs.digits[value & 0xff];
-    digits[i] = pair[0];
-    digits[i + 1] = pair[1];
+    out[i] = pair[0];
+    out[i + 1] = pair[1];
   }
+  return out + 16;
+}
+
+void AppendHex64(std::string& out, uint64_t value) {
+  char digits[16];
+  WriteHex64(digits, value);
   out.append(digits, sizeof digits);
 }
 
