@@ -60,6 +60,11 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     if (put) world_.CountFault(CoveragePoint::Fired(fault, put));
   };
   faults_ = std::make_unique<FaultPlan>(std::move(hooks));
+  std::vector<FaultKind> armed_kinds;
+  for (const AttemptStep& step : spec_.steps) {
+    if (step.kind == AttemptStep::Kind::kArm) armed_kinds.push_back(step.fault);
+  }
+  faults_->ExpectArms(armed_kinds);
   const int32_t parallelism = world.scenario().ParallelismOf(number);
   Result<BackendConnection> connection = world.backend().Connect(
       *scheduler_, [this](const LogRecord& record, AppendSeen seen) { OnAppended(record, seen); }, parallelism);

@@ -1,6 +1,8 @@
 // FaultPlan implementation.
 #include "model/fault_plan.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "model/identity.h"
@@ -32,8 +34,17 @@ void FaultPlan::Seal() {
   for (std::vector<Seen>& seen : seen_) seen.clear();
 }
 
+void FaultPlan::ExpectArms(const std::vector<FaultKind>& kinds) {
+  DURASIM_CHECK(!expected_ && armed_.empty() && writes_ == 0);
+  DURASIM_CHECK(std::all_of(seen_.begin(), seen_.end(), [](const std::vector<Seen>& seen) { return seen.empty(); }));
+  expected_ = true;
+  kept_classes_.fill(false);
+  for (FaultKind kind : kinds) kept_classes_[static_cast<size_t>(ClassOf(kind))] = true;
+}
+
 size_t FaultPlan::Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtask, const FaultSelector& select) {
   DURASIM_CHECK_MSG(!sealed_, "a sealed fault plan (the run without faults) arms nothing");
+  DURASIM_CHECK_MSG(kept_classes_[static_cast<size_t>(ClassOf(kind))], "an arm the attempt did not announce (ExpectArms)");
   DURASIM_CHECK_GE(nth, 1);  // points are counted from 1: nth 0 would never fire
   Armed armed{kind, nth, subtask, select, std::nullopt};
   if (select.action) armed.action_hash = ActionHash(*select.action);
@@ -66,7 +77,7 @@ void FaultPlan::DisarmAll() {
 FaultPlan::Due FaultPlan::Count(PointClass cls, const FaultPoint& point, int64_t ordinal) {
   Due due;
   if (sealed_) return due;  // nothing is or will be armed to count it
-  seen_[static_cast<size_t>(cls)].push_back(Seen{ordinal, point});
+  if (kept_classes_[static_cast<size_t>(cls)]) seen_[static_cast<size_t>(cls)].push_back(Seen{ordinal, point});
   for (size_t i = 0; i < armed_.size(); ++i) {
     Armed& armed = armed_[i];
     if (ClassOf(armed.kind) != cls || !Counts(armed, point)) continue;
@@ -102,7 +113,10 @@ FaultPlan::PutFate FaultPlan::OnProduce(int64_t& ordinal, const FaultPoint& poin
   // A rejection outranks a lost acknowledgement; a cancel_put whose nth
   // write this is cancels the write's wait, when it comes.
   const Due due = Count(PointClass::kProduced, point, ordinal);
-  produced_[ordinal] = Produced{point, DueOf(due, FaultKind::kCancelPut)};
+  // Only a cancel_put reads it back, in OnWaitStarted.
+  if (kept_classes_[static_cast<size_t>(PointClass::kProduced)]) {
+    produced_[ordinal] = Produced{point, DueOf(due, FaultKind::kCancelPut)};
+  }
   if (Fire(due, FaultKind::kRejectPut, point)) return PutFate::kReject;
   if (Fire(due, FaultKind::kLoseAck, point)) return PutFate::kLoseAck;
   return PutFate::kDeliver;
@@ -123,7 +137,8 @@ void FaultPlan::OnAcked(const FaultPoint& point) {
 }
 
 void FaultPlan::OnWaitStarted(int64_t ordinal) {
-  if (sealed_) return;  // no cancel_put is armed for it
+  // No cancel_put is or will be armed for it.
+  if (sealed_ || !kept_classes_[static_cast<size_t>(PointClass::kProduced)]) return;
   // A wait is for a write produced in this attempt, and comes once.
   auto produced = produced_.find(ordinal);
   DURASIM_CHECK(produced != produced_.end());

@@ -45,6 +45,11 @@ class FaultPlan {
   // count only that subtask's points; `select`: only the points it selects.
   size_t Arm(FaultKind kind, int64_t nth, std::optional<int32_t> subtask = std::nullopt,
              const FaultSelector& select = {});
+  // The attempt's script arms only faults of these kinds (its arm steps):
+  // the points of the other kinds' classes are not kept for arms to come.
+  // Without it every point is kept. REQUIRES: nothing counted or armed
+  // yet; Arm refuses a kind not announced.
+  void ExpectArms(const std::vector<FaultKind>& kinds);
   // Faults off, e.g. for the healed epilogue of a run.
   void DisarmAll();
   // No fault will ever be armed: the run without faults (sim/runner.cc's
@@ -125,6 +130,14 @@ class FaultPlan {
   bool sealed_ = false;
   std::vector<Armed> armed_;
   std::array<std::vector<Seen>, kPointClasses> seen_;  // by class
+  // By class: whether an arm to come may count its points (ExpectArms).
+  std::array<bool, kPointClasses> kept_classes_ = MakeAllKept();
+  bool expected_ = false;  // ExpectArms was called
+  static constexpr std::array<bool, kPointClasses> MakeAllKept() {
+    std::array<bool, kPointClasses> all{};
+    all.fill(true);
+    return all;
+  }
   std::map<int64_t, Produced> produced_;  // by the job's write ordinal
   // The job's points of each class so far, for the crash reasons.
   int64_t writes_ = 0;

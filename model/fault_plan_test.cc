@@ -57,6 +57,24 @@ TEST(FaultPlanTest, AScopedArmCountsOnlyItsSubtasksPoints) {
   EXPECT_EQ(fired[1].nth, 3);  // subtask 1's third put is the job's fifth
 }
 
+// Strategy: a plan told which kinds the script arms still counts, for an
+// announced arm made late, the points before it (its nth is the attempt's
+// nth), and refuses an arm of a kind it was not told of, whose points it
+// did not keep.
+TEST(FaultPlanTest, AnAnnouncedLateArmCountsFromTheAttemptsStart) {
+  std::vector<Fired> fired;
+  std::vector<int> cancelled;
+  FaultPlan plan = PlanRecording(fired, cancelled);
+  plan.ExpectArms({FaultKind::kRejectPut});
+  int64_t ordinal = 0;
+  for (int subtask : {0, 1}) EXPECT_EQ(plan.OnProduce(ordinal, Put(subtask)), FaultPlan::PutFate::kDeliver);
+  const size_t third = plan.Arm(FaultKind::kRejectPut, 3);
+  EXPECT_EQ(plan.OnProduce(ordinal, Put(0)), FaultPlan::PutFate::kReject);
+  ASSERT_EQ(fired.size(), 1u);
+  EXPECT_EQ(fired[0].armed, third);
+  EXPECT_DEATH(plan.Arm(FaultKind::kCrashAfterPutAcked, 1), "did not announce");
+}
+
 // Strategy: a sealed plan (the run without faults) numbers the job's
 // writes as an open one does and delivers each, takes every wait, fires
 // nothing, no longer needs put points, and refuses to arm; sealing a plan

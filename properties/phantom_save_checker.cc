@@ -1,6 +1,8 @@
 // PhantomSaveChecker implementation.
 #include "properties/phantom_save_checker.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "store/hash.h"
@@ -12,13 +14,21 @@ void PhantomSaveChecker::OnAttemptStart(int /*attempt*/) { unsaved_.clear(); }
 
 void PhantomSaveChecker::OnRecordAppended(const LogRecord& record, const DecodedState* decoded,
                                           size_t /*trace_index*/) {
-  if (decoded != nullptr) persisted_.emplace(record.key, StateDigest(decoded->state_key, decoded->state));
+  if (decoded == nullptr) return;
+  std::vector<std::string>& keys = persisted_[StateDigest(decoded->state_key, decoded->state)];
+  if (std::find(keys.begin(), keys.end(), record.key) == keys.end()) keys.push_back(record.key);
+}
+
+bool PhantomSaveChecker::Holds(const StateKey& key, uint64_t value_digest) const {
+  auto keys = persisted_.find(value_digest);
+  return keys != persisted_.end() && std::any_of(keys->second.begin(), keys->second.end(),
+                                                  [&](const std::string& record_key) { return IsRecordKeyOf(record_key, key); });
 }
 
 void PhantomSaveChecker::OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status,
                                      size_t trace_index) {
   if (!status.ok()) {
-    if (persisted_.count({EncodeRecordKey(key), value_digest}) == 0) {
+    if (!Holds(key, value_digest)) {
       unsaved_[key] = {value_digest, trace_index};
     } else {
       // The log holds that value already (an earlier write of it, or this
@@ -28,7 +38,7 @@ void PhantomSaveChecker::OnPutResult(const StateKey& key, uint64_t value_digest,
     return;
   }
   unsaved_.erase(key);
-  if (persisted_.count({EncodeRecordKey(key), value_digest}) == 0) {
+  if (!Holds(key, value_digest)) {
     Violate(Invariant::kPhantomSave,
             fmt::format("put of {:?} seq {} reported saved, but the log does not hold that value", key.key, key.seq),
             {trace_index});
@@ -42,7 +52,7 @@ void PhantomSaveChecker::OnGetHit(const StateKey& key, uint64_t value_digest, si
             fmt::format("get of {:?} seq {} returned a write that failed or was cancelled", key.key, key.seq),
             {unsaved->second.second, trace_index});
   }
-  if (persisted_.count({EncodeRecordKey(key), value_digest}) == 0) {
+  if (!Holds(key, value_digest)) {
     Violate(Invariant::kPhantomSave,
             fmt::format("get of {:?} seq {} returned a state the log does not hold", key.key, key.seq),
             {trace_index});

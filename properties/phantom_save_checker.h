@@ -4,7 +4,8 @@
 #pragma once
 
 #include <map>
-#include <set>
+#include <string>
+#include <vector>
 
 #include "properties/invariant_checker.h"
 
@@ -19,7 +20,11 @@ class PhantomSaveChecker : public InvariantChecker {
   void OnGetHit(const StateKey& key, uint64_t value_digest, size_t trace_index) override;
 
  private:
-  std::set<std::pair<std::string, uint64_t>> persisted_;  // (record key, value digest)
+  // Whether the log holds a record of `key` whose value has `value_digest`.
+  bool Holds(const StateKey& key, uint64_t value_digest) const;
+
+  // Value digest -> the record keys of the records with that value.
+  std::map<uint64_t, std::vector<std::string>> persisted_;
   // Within the current attempt: the last unsuccessful put per state key.
   std::map<StateKey, std::pair<uint64_t, size_t>> unsaved_;
 };

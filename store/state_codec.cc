@@ -346,8 +346,25 @@ std::optional<CallStatus> state_codec_internal::ParseCallStatus(std::string_view
   return std::nullopt;
 }
 
+namespace {
+
+// HashString(key), remembering the last key hashed on this thread: a run
+// digests the states of a few input keys over and over, and hashing a long
+// key byte by byte costs more than comparing it.
+uint64_t KeyHash(const std::string& key) {
+  thread_local std::string last_key;
+  thread_local uint64_t last_hash = HashString("");
+  if (key != last_key) {
+    last_key = key;
+    last_hash = HashString(key);
+  }
+  return last_hash;
+}
+
+}  // namespace
+
 uint64_t StateDigest(const StateKey& k, const ActionState& state) {
-  uint64_t d = HashString(k.key);
+  uint64_t d = KeyHash(k.key);
   d = HashCombine(d, static_cast<uint64_t>(k.seq));
   d = HashCombine(d, k.event_hash);
   d = HashCombine(d, k.action_hash);
