@@ -64,7 +64,7 @@ bool AppendString(std::string& out, std::string_view text) {
 void AppendInteger(std::string& out, int64_t value) {
   char digits[24];
   const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-  out.append(digits, end);
+  out.append(digits, static_cast<size_t>(end - digits));
 }
 
 void AppendHexString(std::string& out, uint64_t value) {
