@@ -25,6 +25,7 @@
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -88,6 +89,17 @@ class Scheduler {
   auto AsyncSleepInScriptOrder(SimDuration delay, Token&& token) {
     return asio::async_initiate<Token, void(ErrorCode)>(
         [this, delay](auto handler) { Arm(clock_.now + delay, std::move(handler), true); }, token);
+  }
+
+  // Calls `callback` after `delay` of simulated time, from the run loop, as
+  // a handler of its own (it counts toward the handler budget), where a
+  // sleeping handler would run: nothing else is ready when a timer fires.
+  // Not cancellable; a crash drops it. Cheaper than AsyncSleep with a plain
+  // function: nothing is type-erased or queued in asio.
+  void After(SimDuration delay, std::function<void()> callback) {
+    Waiter waiter;
+    waiter.callback = std::move(callback);
+    Insert(TimerKeyFor(clock_.now + delay, false), std::move(waiter));
   }
 
   // A latency of `min_ms`, or on a perturbed schedule one drawn in
@@ -158,13 +170,15 @@ class Scheduler {
              std::tie(other.due, other.epoch, other.script, other.rank, other.sequence);
     }
   };
+  // A handler (or, for a timer of After, a callback) and its slot.
   struct Waiter {
     asio::any_completion_handler<void(ErrorCode)> handler;
     asio::cancellation_slot slot;
+    std::function<void()> callback;
   };
 
-  template <typename Handler>
-  void Arm(SimTime due, Handler handler, bool script) {
+  // The key of the next timer due at `due`.
+  TimerKey TimerKeyFor(SimTime due, bool script) {
     // Simulated time only moves forward: a timer is never due in the past.
     DURASIM_CHECK(due >= clock_.now);
     const uint64_t sequence = next_sequence_++;
@@ -175,12 +189,21 @@ class Scheduler {
       key.rank = perturbation_->TieRank(sequence);
       if (script) ++script_sleeps_;
     }
+    return key;
+  }
+  void Insert(const TimerKey& key, Waiter waiter) {
+    const bool fresh = timers_.emplace(key, std::move(waiter)).second;
+    DURASIM_CHECK(fresh);  // the sequence number makes every key unique
+  }
+
+  template <typename Handler>
+  void Arm(SimTime due, Handler handler, bool script) {
+    const TimerKey key = TimerKeyFor(due, script);
     Waiter waiter = Wrap(std::move(handler));
     if (waiter.slot.is_connected()) {
       waiter.slot.assign([this, key](asio::cancellation_type) { Cancel(key); });
     }
-    const bool fresh = timers_.emplace(key, std::move(waiter)).second;
-    DURASIM_CHECK(fresh);  // the sequence number makes every key unique
+    Insert(key, std::move(waiter));
   }
 
   // Type-erases a handler. any_completion_handler installs its own
@@ -190,7 +213,7 @@ class Scheduler {
   static Waiter Wrap(Handler handler) {
     asio::any_completion_handler<void(ErrorCode)> erased(std::move(handler));
     asio::cancellation_slot slot = asio::get_associated_cancellation_slot(erased);
-    return Waiter{std::move(erased), slot};
+    return Waiter{std::move(erased), slot, nullptr};
   }
 
   void Cancel(TimerKey key);

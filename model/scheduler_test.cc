@@ -92,6 +92,38 @@ TEST(SchedulerTest, TimersWithTheSameDueTimeFireInArmingOrder) {
   EXPECT_EQ(order, (std::vector<std::string>{"e", "b", "d", "a", "c", "late"}));
 }
 
+TEST(SchedulerTest, ACallbackTimerFiresInItsPlaceAmongSleeps) {
+  // Strategy: callbacks of After and sleeps due at the same instant fire in
+  // arming order, each at its due time, and what a callback posts runs
+  // before the next timer, as it would after a sleeping handler; each
+  // callback counts as one handler toward the budget (a budget of 1 stops
+  // Run after the first); destroying the scheduler drops one not yet fired.
+  SimClock clock;
+  std::vector<Fired> fired;
+  {
+    Scheduler scheduler(clock);
+    scheduler.AsyncSleep(milliseconds(5), Recorder(fired, clock, "sleep 1"));
+    scheduler.After(milliseconds(5), [&] {
+      fired.push_back(Fired{"callback", clock.now, ErrorCode()});
+      asio::post(scheduler.executor(), [&] { fired.push_back(Fired{"posted", clock.now, ErrorCode()}); });
+    });
+    scheduler.AsyncSleep(milliseconds(5), Recorder(fired, clock, "sleep 2"));
+    scheduler.After(milliseconds(7), [&] { fired.push_back(Fired{"later", clock.now, ErrorCode()}); });
+    scheduler.After(milliseconds(9), [&] { fired.push_back(Fired{"budget", clock.now, ErrorCode()}); });
+    scheduler.After(milliseconds(20), [&] { fired.push_back(Fired{"never", clock.now, ErrorCode()}); });
+
+    EXPECT_EQ(scheduler.Run(milliseconds(8)), Scheduler::RunEnd::kDeadline);
+    EXPECT_EQ(scheduler.Run(seconds(1), 1), Scheduler::RunEnd::kBudget);
+    EXPECT_EQ(scheduler.armed_timers(), 1u);
+  }
+  const std::vector<Fired> expected = {
+      {"sleep 1", milliseconds(5), ErrorCode()}, {"callback", milliseconds(5), ErrorCode()},
+      {"posted", milliseconds(5), ErrorCode()},  {"sleep 2", milliseconds(5), ErrorCode()},
+      {"later", milliseconds(7), ErrorCode()},   {"budget", milliseconds(9), ErrorCode()},
+  };
+  EXPECT_EQ(fired, expected);
+}
+
 TEST(SchedulerTest, ReadyHandlersRunBeforeTimeAdvances) {
   // Strategy: a 1 ms timer is armed first, then a handler is posted that
   // posts another; both posted handlers run at time 0, in FIFO order, before

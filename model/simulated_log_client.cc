@@ -28,11 +28,11 @@ ProduceTicket SimulatedLogClient::Produce(int32_t partition, std::string key, st
   const ProduceTicket ticket = next_ticket_++;
   auto [pending, fresh] = pending_.emplace(ticket, Pending{});
   DURASIM_CHECK(fresh);  // tickets are never reused
-  pending->second.arrived = std::make_unique<SimSignal>(scheduler_);
+  pending->second.arrived.emplace(scheduler_);
   buffer_.push_back(Buffered{ticket, partition, std::move(key), std::move(value), scheduler_.now()});
   if (!linger_armed_) {
     linger_armed_ = true;
-    scheduler_.AsyncSleep(scheduler_.LatencyMs(config_.linger_ms, config_.linger_ms_max), [this](ErrorCode) {
+    scheduler_.After(scheduler_.LatencyMs(config_.linger_ms, config_.linger_ms_max), [this] {
       linger_armed_ = false;
       SendBuffered();
     });
@@ -46,7 +46,7 @@ void SimulatedLogClient::ArmRetry(SimTime at) {
   if (retry_armed_) return;
   DURASIM_CHECK(at > scheduler_.now());  // the broker is down now: retry later
   retry_armed_ = true;
-  scheduler_.AsyncSleep(at - scheduler_.now(), [this](ErrorCode) {
+  scheduler_.After(at - scheduler_.now(), [this] {
     retry_armed_ = false;
     SendBuffered();
   });
@@ -80,7 +80,7 @@ void SimulatedLogClient::SendBuffered() {
     SimTime& last = last_ack_at_[sent.partition];
     last = std::max(scheduler_.now() + scheduler_.LatencyMs(config_.ack_latency_ms, config_.ack_latency_ms_max), last);
     acks_due_[sent.partition].push_back(DueAck{sent.ticket, std::move(answer)});
-    scheduler_.AsyncSleep(last - scheduler_.now(), [this, partition = sent.partition](ErrorCode) {
+    scheduler_.After(last - scheduler_.now(), [this, partition = sent.partition] {
       std::deque<DueAck>& due = acks_due_[partition];
       DURASIM_CHECK(!due.empty());  // one timer per queued acknowledgement
       DueAck ack = std::move(due.front());

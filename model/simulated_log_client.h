@@ -62,7 +62,7 @@ class SimulatedLogClient : public LogClient {
   };
   struct Pending {
     std::optional<Result<RecordPosition>> result;
-    std::unique_ptr<SimSignal> arrived;
+    std::optional<SimSignal> arrived;  // in the node: a pending produce never moves
   };
 
   void SendBuffered();
