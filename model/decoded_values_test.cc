@@ -40,5 +40,28 @@ TEST(DecodedValuesTest, ASecondDecodeOfTheSameBytesIsALookupWithTheSameResult) {
   EXPECT_EQ(values.hits(), 3);
 }
 
+// Strategy: a record key parsed again is a hit with what ParseRecordKey
+// gives, errors included; key parses and value decodes are remembered apart
+// (a key does not evict a value) and both count as hits.
+TEST(DecodedValuesTest, ARecordKeyParsedAgainIsALookupWithTheSameResult) {
+  DecodedValues values;
+  const std::string record_key = EncodeRecordKey(StateKey{"k", 7, 1, 2});
+  const Result<DecodedState>& decoded = values.Decode(ValueOf(1));
+  const Result<StateKey>& parsed = values.Key(record_key);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(*parsed, (StateKey{"k", 7, 1, 2}));
+  EXPECT_EQ(values.hits(), 0);
+  EXPECT_EQ(values.Key(record_key)->seq, 7);
+  EXPECT_EQ(values.hits(), 1);
+  EXPECT_EQ(decoded->state_key.seq, 1);  // the value's memo still holds it
+  values.Decode(ValueOf(1));
+  EXPECT_EQ(values.hits(), 2);
+
+  const std::string not_a_key = "no_fields";
+  EXPECT_EQ(values.Key(not_a_key).status().message(), ParseRecordKey(not_a_key).status().message());
+  EXPECT_FALSE(values.Key(not_a_key).ok());
+  EXPECT_EQ(values.hits(), 3);
+}
+
 }  // namespace
 }  // namespace durasim

@@ -82,7 +82,7 @@ class FaultPlan {
  private:
   // Which points an arm counts: its kind's class of points.
   enum class PointClass { kProduced, kPersisted, kAcked, kCallSaved, kAsyncStarted, kCallStarted, kBarrier, kSnapshot };
-  static constexpr size_t kPointClasses = static_cast<size_t>(PointClass::kSnapshot) + 1;
+  static constexpr size_t kPointClasses = static_cast<size_t>(PointClass::kSnapshot) + 1;  // kSnapshot stays last
   static PointClass ClassOf(FaultKind kind);
 
   struct Armed {
@@ -105,8 +105,9 @@ class FaultPlan {
   // Per fault kind, the first arm (in arming order) whose nth point a point
   // is, if any.
   using Due = std::array<std::optional<size_t>, static_cast<size_t>(FaultKind::kCorruptRecord) + 1>;
-  static std::optional<size_t>& DueOf(Due& due, FaultKind kind) { return due[static_cast<size_t>(kind)]; }
-  static std::optional<size_t> DueOf(const Due& due, FaultKind kind) { return due[static_cast<size_t>(kind)]; }
+  // at(): a kind declared after kCorruptRecord throws instead of overflowing.
+  static std::optional<size_t>& DueOf(Due& due, FaultKind kind) { return due.at(static_cast<size_t>(kind)); }
+  static std::optional<size_t> DueOf(const Due& due, FaultKind kind) { return due.at(static_cast<size_t>(kind)); }
 
   // Counts `point` for every live arm of `cls` that selects it.
   Due Count(PointClass cls, const FaultPoint& point, int64_t ordinal = 0);

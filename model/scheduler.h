@@ -13,11 +13,15 @@
 // A crash is modelled by destroying the Scheduler: every queued handler and
 // every suspended coroutine is dropped without running.
 //
+// Every handler given to the scheduler runs on its io_context: coroutines are
+// spawned on executor(), and nothing binds a strand or another context. So a
+// completion is queued as a function that calls the handler directly, which
+// is what dispatching it through its executor would do on this thread.
+//
 // Thread-safety: none; one thread drives one Scheduler.
 #pragma once
 
 #include <boost/asio/any_completion_handler.hpp>
-#include <boost/asio/append.hpp>
 #include <boost/asio/associated_cancellation_slot.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/io_context.hpp>
@@ -95,7 +99,7 @@ class Scheduler {
   // a handler of its own (it counts toward the handler budget), where a
   // sleeping handler would run: nothing else is ready when a timer fires.
   // Not cancellable; a crash drops it. Cheaper than AsyncSleep with a plain
-  // function: nothing is type-erased or queued in asio.
+  // function: no asio handler is built, allocated or queued for it.
   void After(SimDuration delay, std::function<void()> callback) {
     Waiter waiter;
     waiter.callback = std::move(callback);

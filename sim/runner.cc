@@ -537,7 +537,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
 
 // The run of the attempts, explained (RunAttempts) when it found a
 // violation or `options` ask for the record lines. Watching for causes costs
-// a tenth of a run, and most runs pass: on the model, which is
+// a few percent of a run, and most runs pass: on the model, which is
 // deterministic, a run is first made unexplained, and only one that found a
 // violation is made again, explained; the second run replaces the first
 // whole, so the report is the one a single explained run gives. A tapped run
@@ -549,7 +549,12 @@ void RunExplainedAttempts(const Scenario& scenario, const RunOptions& options, c
       options.record_lines || options.backend != BackendKind::kModel || options.tap != nullptr;
   if (explain_first) return RunAttempts(scenario, options, parts, reference, true, report);
   RunReport unexplained = report;  // what the runner filled before the attempts
-  RunAttempts(scenario, options, parts, reference, false, unexplained);
+  try {
+    RunAttempts(scenario, options, parts, reference, false, unexplained);
+  } catch (...) {
+    report = std::move(unexplained);  // what the run got to, as a single run leaves it
+    throw;
+  }
   if (unexplained.violations.empty()) {
     report = std::move(unexplained);
     return;

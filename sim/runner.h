@@ -111,7 +111,8 @@ struct RunReport {
   // Per trace line of a record appended or discovered: the record, for the
   // readable trace to say what it holds (sim/record_summary.h). Not in the
   // trace hash. Kept when RunOptions::record_lines asks, when the run found
-  // a violation, and always on mock and kafka.
+  // a violation, for a tapped run (RunOptions::tap), and always on mock and
+  // kafka.
   std::map<size_t, LogRecord> record_lines;
   // With RunOptions::keep_topic: each completed checkpoint's id and its
   // recovery marker (the union list's minimum, with the checkpoint's

@@ -425,6 +425,17 @@ TEST(StateDigest, EqualStatesEqualDigestsAndEveryFieldCounts) {
   changed = state;
   changed.emitted_events.back().value += 1;
   EXPECT_NE(digest, StateDigest(key, changed));
+
+  // The digest remembers the last input key's hash: a key, another, the
+  // first again each give their own digest, the same as the first time.
+  StateKey other_input = key;
+  other_input.key = "k_2";
+  const uint64_t other_digest = StateDigest(other_input, state);
+  EXPECT_NE(digest, other_digest);
+  EXPECT_EQ(digest, StateDigest(key, state));
+  EXPECT_EQ(other_digest, StateDigest(other_input, state));
+  other_input.key = "";
+  EXPECT_NE(digest, StateDigest(other_input, state));
 }
 
 }  // namespace
