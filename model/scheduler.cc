@@ -19,9 +19,7 @@ Scheduler::~Scheduler() {
 
 void Scheduler::Complete(asio::any_completion_handler<void(ErrorCode)> handler, ErrorCode error) {
   DURASIM_CHECK(handler);  // each handler completes once
-  // Every handler's executor is io_'s (one thread runs the simulation): the
-  // queued function calls it directly, which is what a dispatch through its
-  // executor does on io_'s thread, without the type-erased hop per handler.
+  // Called directly when it runs: its executor is io_'s (see the header).
   asio::post(io_, [handler = std::move(handler), error]() mutable { std::move(handler)(error); });
 }
 

@@ -163,32 +163,43 @@ const char* CallStatusName(CallStatus status) {
   return "UNKNOWN";
 }
 
+namespace {
+
+// What follows the input key in its record key, "_<seq>_<event hash>_<action
+// hash>", at most 1 + 20 + 1 + 16 + 1 + 16 bytes, built on the stack.
+class RecordKeySuffix {
+ public:
+  explicit RecordKeySuffix(const StateKey& k) {
+    char* end = bytes_;
+    *end++ = '_';
+    end = std::to_chars(end, bytes_ + sizeof bytes_, k.seq).ptr;
+    *end++ = '_';
+    end = state_codec_internal::WriteHex64(end, k.event_hash);
+    *end++ = '_';
+    end = state_codec_internal::WriteHex64(end, k.action_hash);
+    size_ = static_cast<size_t>(end - bytes_);
+  }
+  std::string_view view() const { return std::string_view(bytes_, size_); }
+
+ private:
+  char bytes_[64];
+  size_t size_;
+};
+
+}  // namespace
+
 std::string EncodeRecordKey(const StateKey& k) {
-  char digits[24];
-  const std::string_view seq(digits, std::to_chars(digits, digits + sizeof digits, k.seq).ptr);
+  const RecordKeySuffix suffix(k);
   std::string out;
-  out.reserve(k.key.size() + seq.size() + 35);
-  out.append(k.key).append(1, '_').append(seq).append(1, '_');
-  AppendHex64(out, k.event_hash);
-  out.push_back('_');
-  AppendHex64(out, k.action_hash);
+  out.reserve(k.key.size() + suffix.view().size());
+  out.append(k.key).append(suffix.view());
   return out;
 }
 
 bool IsRecordKeyOf(std::string_view record_key, const StateKey& k) {
-  // "<key>_<seq>_<event hash>_<action hash>": the key, then a suffix of at
-  // most 1 + 20 + 1 + 16 + 1 + 16 bytes built on the stack.
-  char suffix[64];
-  char* end = suffix;
-  *end++ = '_';
-  end = std::to_chars(end, suffix + sizeof suffix, k.seq).ptr;
-  *end++ = '_';
-  end = state_codec_internal::WriteHex64(end, k.event_hash);
-  *end++ = '_';
-  end = state_codec_internal::WriteHex64(end, k.action_hash);
-  const std::string_view tail(suffix, static_cast<size_t>(end - suffix));
-  return record_key.size() == k.key.size() + tail.size() && record_key.starts_with(k.key) &&
-         record_key.ends_with(tail);
+  const RecordKeySuffix suffix(k);
+  return record_key.size() == k.key.size() + suffix.view().size() && record_key.starts_with(k.key) &&
+         record_key.ends_with(suffix.view());
 }
 
 Result<StateKey> ParseRecordKey(const std::string& record_key) {
