@@ -2,10 +2,18 @@
 #include "model/parts.h"
 
 #include "model/agent_runtime.h"
+#include "model/instant_state_store.h"
 #include "store/kafka_action_state_store.h"
 
 namespace durasim {
 
 AttemptParts ProductionParts() { return AttemptParts{StoreOf<KafkaActionStateStore>(), RuntimeOf<AgentRuntime>()}; }
+
+AttemptParts ReferenceParts() {
+  StoreFactory instant = [](LogClient& /*client*/, const LogConfig& /*log*/) -> std::unique_ptr<ActionStateStore> {
+    return std::make_unique<InstantStateStore>();
+  };
+  return AttemptParts{std::move(instant), RuntimeOf<AgentRuntime>()};
+}
 
 }  // namespace durasim

@@ -58,5 +58,9 @@ RuntimeFactory RuntimeOf() {
 
 // KafkaActionStateStore and AgentRuntime.
 AttemptParts ProductionParts();
+// The parts of the run without faults: InstantStateStore (states in memory,
+// every put acknowledged at once; model/instant_state_store.h says why it
+// may stand in) and the production AgentRuntime.
+AttemptParts ReferenceParts();
 
 }  // namespace durasim

@@ -23,6 +23,7 @@
 #include "properties/retry_budget_checker.h"
 #include "properties/same_answer_checker.h"
 #include "sim/differential.h"
+#include "sim/reference_run.h"
 #include "sim/run_context.h"
 #include "sim/violation_cause.h"
 #include "store/hash.h"
@@ -30,8 +31,6 @@
 
 namespace durasim {
 namespace {
-
-using OutputMap = std::map<std::pair<int64_t, int64_t>, int64_t>;
 
 constexpr const char* kFinalCheckpoint = "__final__";
 
@@ -55,107 +54,6 @@ std::vector<std::pair<std::string, std::string>> CompletedMarkers(World& world, 
     markers.emplace_back(id, MarkerToJson(marker));
   }
   return markers;
-}
-
-class OutputCollector : public RunObserver {
- public:
-  void OnOutput(int64_t input_offset, int64_t index, int64_t value, size_t) override {
-    outputs.emplace(std::make_pair(input_offset, index), value);
-  }
-  OutputMap outputs;
-};
-
-// What the run without faults answers.
-struct Reference {
-  OutputMap outputs;
-  MemoryByKey memory;
-  bool finished = true;  // false: a durable call failed the job over (on_error: fail)
-};
-
-// `plan` (null: the scenario's own) and the scenario's inputs in one
-// attempt without faults.
-Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, const RunOptions& options) {
-  Scenario reference = scenario;
-  if (plan != nullptr) {
-    reference.suppliers = plan->suppliers;
-    reference.actions = plan->actions;
-  }
-  AttemptSpec attempt;
-  AttemptStep read_all;
-  read_all.kind = AttemptStep::Kind::kRead;
-  read_all.count = -1;
-  attempt.steps.push_back(read_all);
-  reference.attempts = {attempt};
-  World world(reference, Trace::Text::kNone);  // only its outputs are read
-  OutputCollector collector;
-  world.AddObserver(&collector);
-  Attempt run(world, reference.attempts[0], 1, ProductionParts());
-  run.RunWithoutFaults();  // its only observer reads outputs
-  const Attempt::End end = run.Run(std::max(options.attempt_time_bound, AttemptTimeNeeded(reference, 1)));
-  // A failing supplier is part of the world, not a fault: the run without
-  // faults fails over too when an action does not handle it.
-  const bool call_failed = end == Attempt::End::kFailed && !run.call_failure().empty();
-  if (!call_failed && (end != Attempt::End::kFinished || !run.AllInputsFinished())) {
-    return Status(StatusCode::kInternal,
-                  fmt::format("the run without faults did not finish (it ended {}){}", AttemptEndName(end),
-                              end == Attempt::End::kError   ? ": " + run.error_message()
-                              : end == Attempt::End::kStuck ? ": " + run.stuck_reason()
-                                                            : std::string()));
-  }
-  return Reference{collector.outputs, MemoryOf(run.keyed_states()), !call_failed};
-}
-
-// Where the answer without faults under another plan (`b`) first differs
-// from the scenario's plan's (`a`), or "" when they agree.
-std::string FirstDifference(const Reference& a, const Reference& b) {
-  if (a.finished != b.finished) {
-    return fmt::format("{} fails over on a durable call failure, the other finishes every input",
-                       a.finished ? "this plan" : "the scenario's plan");
-  }
-  for (const auto& [id, value] : a.outputs) {
-    auto other = b.outputs.find(id);
-    if (other == b.outputs.end()) {
-      return fmt::format("output {} of input {} is {} under the scenario's plan, missing under this one", id.second,
-                         id.first, value);
-    }
-    if (other->second != value) {
-      return fmt::format("output {} of input {} is {} under the scenario's plan, {} under this one", id.second,
-                         id.first, value, other->second);
-    }
-  }
-  for (const auto& [id, value] : b.outputs) {
-    if (a.outputs.count(id) == 0) {
-      return fmt::format("output {} of input {} is missing under the scenario's plan, {} under this one", id.second,
-                         id.first, value);
-    }
-  }
-  if (a.memory != b.memory) return "the final memory differs";
-  return "";
-}
-
-// The answer without faults. A scenario whose attempts deploy other plans
-// has one answer only when every plan gives it (docs/scenarios.md, "Plans"):
-// a plan change is a new version of the agent that must answer the same, and
-// recovery across the deployment must keep that answer.
-Result<Reference> ReferenceOutputs(const Scenario& scenario, const RunOptions& options) {
-  Result<Reference> reference = ReferenceOf(scenario, nullptr, options);
-  if (!reference.ok()) return reference;
-  for (size_t i = 0; i < scenario.attempts.size(); ++i) {
-    const std::optional<PlanSpec>& plan = scenario.attempts[i].plan;
-    if (!plan.has_value()) continue;
-    Result<Reference> other = ReferenceOf(scenario, &*plan, options);
-    if (!other.ok()) {
-      return Status(other.status().code(),
-                    fmt::format("under the plan of attempt {}: {}", i + 1, other.status().message()));
-    }
-    if (const std::string difference = FirstDifference(*reference, *other); !difference.empty()) {
-      return Status(StatusCode::kInvalidArgument,
-                    fmt::format("{}:{}:{}: the plan of attempt {} answers differently from the scenario's plan without "
-                                "faults ({}); a plan change must keep the answer (docs/scenarios.md, \"Plans\")",
-                                scenario.path, plan->pos.line, plan->pos.column, i + 1, difference));
-    }
-  }
-  return reference;
 }
 
 // The input position of each (key, sequence number): the nth input of a
@@ -633,7 +531,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   const AttemptParts parts = PartsWith(mutant);
 
   try {
-    Result<Reference> reference = ReferenceOutputs(scenario, options);
+    Result<Reference> reference = ReferenceOutputs(scenario, options.attempt_time_bound);
     if (!reference.ok()) {
       report.verdict = Verdict::kError;
       report.error = reference.status().ToString();

@@ -1,0 +1,55 @@
+// InstantStateStore implementation.
+#include "model/instant_state_store.h"
+
+#include <limits>
+
+namespace durasim {
+
+namespace {
+
+// The first state key of input key `key` with a sequence number above `seq`
+// in StateKey's order (input key, seq, event hash, action hash).
+StateKey FirstAbove(const std::string& key, int64_t seq) {
+  if (seq == std::numeric_limits<int64_t>::max()) return StateKey{key + '\0', std::numeric_limits<int64_t>::min(), 0, 0};
+  return StateKey{key, seq + 1, 0, 0};
+}
+
+}  // namespace
+
+boost::asio::awaitable<Status> InstantStateStore::Put(const StateKey& state_key, const ActionState& state) {
+  states_[state_key] = state;
+  co_return Status::Ok();
+}
+
+std::optional<ActionState> InstantStateStore::Get(const StateKey& state_key) const {
+  auto it = states_.find(state_key);
+  if (it == states_.end()) return std::nullopt;
+  return it->second;
+}
+
+Status InstantStateStore::Rebuild(const RecoveryMarker& /*marker*/) {
+  return Status(StatusCode::kInternal, "the store of the run without faults has no log to rebuild from");
+}
+
+Result<RecoveryMarker> InstantStateStore::GetRecoveryMarker(const CompletedBoundaries& /*completed*/) {
+  return Status(StatusCode::kInternal, "the store of the run without faults has no log to mark a position in");
+}
+
+void InstantStateStore::SetOwnership(KeyOwnership /*owns*/) {}
+
+void InstantStateStore::Prune(const std::string& key, int64_t seq) {
+  states_.erase(states_.lower_bound(StateKey{key, std::numeric_limits<int64_t>::min(), 0, 0}),
+                states_.lower_bound(FirstAbove(key, seq)));
+}
+
+StoreStats InstantStateStore::Stats() const { return StoreStats{states_.size(), 0, 0}; }
+
+std::vector<std::string> InstantStateStore::CachedInputKeys() const {
+  std::vector<std::string> keys;
+  for (const auto& [state_key, state] : states_) {
+    if (keys.empty() || keys.back() != state_key.key) keys.push_back(state_key.key);
+  }
+  return keys;
+}
+
+}  // namespace durasim
