@@ -2,9 +2,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <string>
+
+#include "model/fifo.h"
 
 namespace durasim {
 
@@ -36,8 +37,8 @@ struct KeyedState {
   int64_t last_completed_seq = 0;  // last sequence number whose run finished
   int64_t run_input_offset = -1;   // input of the run in progress, -1 if none
   int64_t run_outputs = 0;         // outputs the run in progress emitted so far
-  std::deque<ActionTask> tasks;    // unfinished tasks of the run in progress, in order
-  std::deque<InputRecord> pending_inputs;  // inputs waiting for the run in progress
+  Fifo<ActionTask> tasks;          // unfinished tasks of the run in progress, in order
+  Fifo<InputRecord> pending_inputs;  // inputs waiting for the run in progress
   // Short-term memory: lives across the key's inputs, is checkpointed and
   // restored with the rest. An action's updates are applied when it
   // completes (or is replayed from its completed state), in step order.

@@ -16,7 +16,7 @@ boost::asio::awaitable<void> Mailbox::Acquire(bool priority) {
     held_ = true;
     co_return;
   }
-  std::deque<uint64_t>& queue = priority ? priority_waiters_ : waiters_;
+  Fifo<uint64_t>& queue = priority ? priority_waiters_ : waiters_;
   // Ownership passes to us in Release(); held_ stays true across the handover.
   auto token = asio::as_tuple(asio::use_awaitable);
   co_await asio::async_initiate<decltype(token), void(ErrorCode)>(
@@ -29,7 +29,7 @@ boost::asio::awaitable<void> Mailbox::Acquire(bool priority) {
 
 void Mailbox::Release() {
   DURASIM_CHECK(held_);  // only its one holder releases it
-  std::deque<uint64_t>& queue = !priority_waiters_.empty() ? priority_waiters_ : waiters_;
+  Fifo<uint64_t>& queue = !priority_waiters_.empty() ? priority_waiters_ : waiters_;
   if (queue.empty()) {
     held_ = false;
     return;

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
-#include <deque>
 
+#include "model/fifo.h"
 #include "model/scheduler.h"
 
 namespace durasim {
@@ -33,8 +33,8 @@ class Mailbox {
  private:
   Scheduler& scheduler_;
   bool held_ = false;
-  std::deque<uint64_t> waiters_;           // parked tickets
-  std::deque<uint64_t> priority_waiters_;  // parked tickets
+  Fifo<uint64_t> waiters_;           // parked tickets
+  Fifo<uint64_t> priority_waiters_;  // parked tickets
 };
 
 }  // namespace durasim
