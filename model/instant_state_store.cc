@@ -5,17 +5,6 @@
 
 namespace durasim {
 
-namespace {
-
-// The first state key of input key `key` with a sequence number above `seq`
-// in StateKey's order (input key, seq, event hash, action hash).
-StateKey FirstAbove(const std::string& key, int64_t seq) {
-  if (seq == std::numeric_limits<int64_t>::max()) return StateKey{key + '\0', std::numeric_limits<int64_t>::min(), 0, 0};
-  return StateKey{key, seq + 1, 0, 0};
-}
-
-}  // namespace
-
 boost::asio::awaitable<Status> InstantStateStore::Put(const StateKey& state_key, const ActionState& state) {
   states_[state_key] = state;
   co_return Status::Ok();
@@ -38,8 +27,10 @@ Result<RecoveryMarker> InstantStateStore::GetRecoveryMarker(const CompletedBound
 void InstantStateStore::SetOwnership(KeyOwnership /*owns*/) {}
 
 void InstantStateStore::Prune(const std::string& key, int64_t seq) {
+  // StateKey orders by input key, seq, event hash, action hash.
+  constexpr uint64_t kHashMax = std::numeric_limits<uint64_t>::max();
   states_.erase(states_.lower_bound(StateKey{key, std::numeric_limits<int64_t>::min(), 0, 0}),
-                states_.lower_bound(FirstAbove(key, seq)));
+                states_.upper_bound(StateKey{key, seq, kHashMax, kHashMax}));
 }
 
 StoreStats InstantStateStore::Stats() const { return StoreStats{states_.size(), 0, 0}; }

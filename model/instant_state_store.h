@@ -7,13 +7,15 @@
 // written and read back within the attempt, and what it is asked for is the
 // agent's answer (outputs, memory, whether a call failure fails the job
 // over), which the `same-answer` invariant already requires not to depend on
-// how long a put takes. What it saves: encoding every state, the producer's
+// how long a put takes (but for a supplier's `fails: {nth}`, which counts
+// invocations across keys: hand-written scenarios only). What it saves: encoding every state, the producer's
 // timers and the log's observers, about a sixth of a generated run
 // (docs/benchmarks.md, "Issue 15, part 6").
 //
 // Not thread-safe; one per subtask of the run without faults.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>

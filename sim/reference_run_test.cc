@@ -2,7 +2,8 @@
 // (its store) as over the production store on the simulated log (its store
 // before issue 15, part 6): outputs, final memory, and whether a call
 // failure fails the job over, under the scenario's plan and every plan an
-// attempt deploys, for every scenario file of the repository and for the
+// attempt deploys, and the same verdict on whether the plans agree, for
+// every scenario file of the repository and for the
 // scenarios of explore seeds 1..2000 (the default mix's features: subtasks,
 // plans, failing suppliers, memory, retries, log lifecycle steps).
 #include "sim/reference_run.h"
@@ -44,12 +45,22 @@ std::string Disagreement(const Reference& logged, const Reference& instant) {
   return "";
 }
 
-// "" when the two answers agree under every plan of `scenario`, else what differs.
-std::string AnswersDiffer(const Scenario& scenario) {
+// What the seeds reached, so that the test shows it met the cases where the
+// store could matter.
+struct Reached {
+  int plans = 0;       // deployed plans whose answer was compared
+  int failed_over = 0;  // answers that fail over on a call failure
+};
+
+// "" when the two stores give the same answer under every plan of
+// `scenario`, and the same verdict on whether its plans agree
+// (ReferenceOutputs), else what differs.
+std::string AnswersDiffer(const Scenario& scenario, Reached& reached) {
   std::vector<const PlanSpec*> plans = {nullptr};
   for (const AttemptSpec& attempt : scenario.attempts) {
     if (attempt.plan.has_value()) plans.push_back(&*attempt.plan);
   }
+  reached.plans += static_cast<int>(plans.size()) - 1;
   for (const PlanSpec* plan : plans) {
     const Result<Reference> instant = ReferenceOf(scenario, plan, kBound, ReferenceParts());
     const Result<Reference> logged = ReferenceOf(scenario, plan, kBound, ProductionParts());
@@ -57,38 +68,43 @@ std::string AnswersDiffer(const Scenario& scenario) {
       return "one run did not finish: " + (instant.ok() ? logged : instant).status().message();
     }
     if (!instant.ok()) continue;  // neither finished (the runner reports it)
+    reached.failed_over += instant->finished ? 0 : 1;
     if (const std::string difference = Disagreement(*logged, *instant); !difference.empty()) return difference;
+  }
+  const Result<Reference> instant = ReferenceOutputs(scenario, kBound, ReferenceParts());
+  const Result<Reference> logged = ReferenceOutputs(scenario, kBound, ProductionParts());
+  if (instant.status().code() != logged.status().code()) {
+    return "the plans' check: " + logged.status().ToString() + " over the production store, " +
+           instant.status().ToString() + " over the instant one";
   }
   return "";
 }
 
 TEST(ReferenceRunTest, InstantStoreAnswersAsTheProductionStoreOnEveryScenarioFile) {
   int files = 0;
+  Reached reached;
   for (const char* folder : {"fast", "regressions", "negative"}) {
     const std::filesystem::path dir = std::filesystem::path(DURASIM_SOURCE_DIR) / "scenarios" / folder;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       if (entry.path().extension() != ".yaml") continue;
       Result<Scenario> scenario = LoadScenarioFile(entry.path().string());
       ASSERT_TRUE(scenario.ok()) << scenario.status().message();
-      EXPECT_EQ(AnswersDiffer(*scenario), "") << entry.path();
+      EXPECT_EQ(AnswersDiffer(*scenario, reached), "") << entry.path();
       ++files;
     }
   }
   EXPECT_GE(files, 80);  // the repository's files were found
+  EXPECT_GT(reached.plans, 0);
+  EXPECT_GT(reached.failed_over, 0);
 }
 
 TEST(ReferenceRunTest, InstantStoreAnswersAsTheProductionStoreOnGeneratedScenarios) {
-  int with_plans = 0, failed_over = 0;
+  Reached reached;
   for (uint64_t seed = 1; seed <= 2000; ++seed) {
-    const Scenario scenario = GenerateFromSeed(seed).scenario;
-    EXPECT_EQ(AnswersDiffer(scenario), "") << "explore seed " << seed;
-    for (const AttemptSpec& attempt : scenario.attempts) with_plans += attempt.plan.has_value() ? 1 : 0;
-    const Result<Reference> reference = ReferenceOf(scenario, nullptr, kBound);
-    failed_over += reference.ok() && !reference->finished ? 1 : 0;
+    EXPECT_EQ(AnswersDiffer(GenerateFromSeed(seed).scenario, reached), "") << "explore seed " << seed;
   }
-  // The seeds reach the cases where the store could matter.
-  EXPECT_GT(with_plans, 0);
-  EXPECT_GT(failed_over, 0);
+  EXPECT_GT(reached.plans, 0);
+  EXPECT_GT(reached.failed_over, 0);
 }
 
 }  // namespace
