@@ -20,36 +20,6 @@ class OutputCollector : public RunObserver {
   OutputMap outputs;
 };
 
-// Where the answer under another plan (`b`) first differs from the
-// scenario's plan's (`a`), or "" when they agree (the rule: ReferenceOutputs).
-std::string FirstDifference(const Reference& a, const Reference& b) {
-  if (a.finished != b.finished) {
-    return fmt::format("{} fails over on a durable call failure, the other finishes every input",
-                       a.finished ? "this plan" : "the scenario's plan");
-  }
-  for (const auto& [id, value] : a.outputs) {
-    auto other = b.outputs.find(id);
-    if (other == b.outputs.end()) {
-      if (!a.finished) continue;  // past the failure that stopped the other
-      return fmt::format("output {} of input {} is {} under the scenario's plan, missing under this one", id.second,
-                         id.first, value);
-    }
-    if (other->second != value) {
-      return fmt::format("output {} of input {} is {} under the scenario's plan, {} under this one", id.second,
-                         id.first, value, other->second);
-    }
-  }
-  if (!a.finished) return "";
-  for (const auto& [id, value] : b.outputs) {
-    if (a.outputs.count(id) == 0) {
-      return fmt::format("output {} of input {} is missing under the scenario's plan, {} under this one", id.second,
-                         id.first, value);
-    }
-  }
-  if (a.memory != b.memory) return "the final memory differs";
-  return "";
-}
-
 }  // namespace
 
 Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, SimDuration attempt_time_bound,
@@ -84,6 +54,34 @@ Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, Si
   return Reference{collector.outputs, MemoryOf(run.keyed_states()), !call_failed};
 }
 
+std::string AnswerDifference(const Reference& a, const Reference& b) {
+  if (a.finished != b.finished) {
+    return fmt::format("{} fails over on a durable call failure, the other finishes every input",
+                       a.finished ? "this plan" : "the scenario's plan");
+  }
+  for (const auto& [id, value] : a.outputs) {
+    auto other = b.outputs.find(id);
+    if (other == b.outputs.end()) {
+      if (!a.finished) continue;  // past the failure that stopped the other
+      return fmt::format("output {} of input {} is {} under the scenario's plan, missing under this one", id.second,
+                         id.first, value);
+    }
+    if (other->second != value) {
+      return fmt::format("output {} of input {} is {} under the scenario's plan, {} under this one", id.second,
+                         id.first, value, other->second);
+    }
+  }
+  if (!a.finished) return "";
+  for (const auto& [id, value] : b.outputs) {
+    if (a.outputs.count(id) == 0) {
+      return fmt::format("output {} of input {} is missing under the scenario's plan, {} under this one", id.second,
+                         id.first, value);
+    }
+  }
+  if (a.memory != b.memory) return "the final memory differs";
+  return "";
+}
+
 Result<Reference> ReferenceOutputs(const Scenario& scenario, SimDuration attempt_time_bound,
                                    const AttemptParts& parts) {
   Result<Reference> reference = ReferenceOf(scenario, nullptr, attempt_time_bound, parts);
@@ -96,7 +94,7 @@ Result<Reference> ReferenceOutputs(const Scenario& scenario, SimDuration attempt
       return Status(other.status().code(),
                     fmt::format("under the plan of attempt {}: {}", i + 1, other.status().message()));
     }
-    if (const std::string difference = FirstDifference(*reference, *other); !difference.empty()) {
+    if (const std::string difference = AnswerDifference(*reference, *other); !difference.empty()) {
       return Status(StatusCode::kInvalidArgument,
                     fmt::format("{}:{}:{}: the plan of attempt {} answers differently from the scenario's plan without "
                                 "faults ({}); a plan change must keep the answer (docs/scenarios.md, \"Plans\")",

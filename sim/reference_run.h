@@ -41,17 +41,21 @@ struct Reference {
 Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, SimDuration attempt_time_bound,
                               const AttemptParts& parts = ReferenceParts());
 
+// Where the answer under another plan (`b`) first differs from the
+// scenario's plan's (`a`), or "" when they agree. They agree as
+// `same-answer` compares a run with the run without faults: both fail over
+// on a call failure or neither does; every output both emitted has one
+// value; and when every input finished, the outputs and the final memory
+// are the same (a job that failed over stopped at a moment where how far
+// its other keys had got depends on timing).
+std::string AnswerDifference(const Reference& a, const Reference& b);
+
 // The answer without faults. A scenario whose attempts deploy other plans
-// has one answer only when every plan gives it (docs/scenarios.md, "Plans"):
-// a plan change is a new version of the agent that must answer the same, and
-// recovery across the deployment must keep that answer. Two answers agree
-// as `same-answer` compares a run with the run without faults: both fail
-// over on a call failure or neither does; every output both emitted has
-// one value; and when every input finished, the outputs and the final
-// memory are the same (a job that failed over stopped at a moment where how
-// far its other keys had got depends on timing). Errors: those of
-// ReferenceOf, and kInvalidArgument (file:line:column) for a plan that
-// answers differently.
+// has one answer only when every plan gives it (AnswerDifference;
+// docs/scenarios.md, "Plans"): a plan change is a new version of the agent
+// that must answer the same, and recovery across the deployment must keep
+// that answer. Errors: those of ReferenceOf, and kInvalidArgument
+// (file:line:column) for a plan that answers differently.
 Result<Reference> ReferenceOutputs(const Scenario& scenario, SimDuration attempt_time_bound,
                                    const AttemptParts& parts = ReferenceParts());
 

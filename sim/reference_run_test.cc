@@ -80,6 +80,34 @@ std::string AnswersDiffer(const Scenario& scenario, Reached& reached) {
   return "";
 }
 
+// Strategy: AnswerDifference, the plans' check, on answers built by hand:
+// the cases where a failed-over answer is compared less than a finished one.
+TEST(ReferenceRunTest, AnswerDifferenceComparesAFailedOverAnswerOnlyWhereBothGotTo) {
+  Reference finished{{{{0, 0}, 10}, {{1, 0}, 20}}, {{"a", {{"m", 1}}}}, true};
+  Reference fewer = finished;
+  fewer.outputs.erase({1, 0});
+  EXPECT_EQ(AnswerDifference(finished, fewer),
+            "output 0 of input 1 is 20 under the scenario's plan, missing under this one");
+  EXPECT_EQ(AnswerDifference(fewer, finished),
+            "output 0 of input 1 is missing under the scenario's plan, 20 under this one");
+  Reference other_memory = finished;
+  other_memory.memory["a"]["m"] = 2;
+  EXPECT_EQ(AnswerDifference(finished, other_memory), "the final memory differs");
+
+  // Both failed over: outputs only one of them got to and the memory at the
+  // failure are not compared; an output both emitted is.
+  Reference failed = finished, failed_sooner = other_memory;
+  failed.finished = failed_sooner.finished = false;
+  failed_sooner.outputs.erase({1, 0});
+  EXPECT_EQ(AnswerDifference(failed, failed_sooner), "");
+  EXPECT_EQ(AnswerDifference(failed_sooner, failed), "");
+  failed_sooner.outputs[{0, 0}] = 11;
+  EXPECT_EQ(AnswerDifference(failed, failed_sooner),
+            "output 0 of input 0 is 10 under the scenario's plan, 11 under this one");
+  EXPECT_EQ(AnswerDifference(finished, failed),
+            "this plan fails over on a durable call failure, the other finishes every input");
+}
+
 TEST(ReferenceRunTest, InstantStoreAnswersAsTheProductionStoreOnEveryScenarioFile) {
   int files = 0;
   Reached reached;
