@@ -61,7 +61,7 @@ class Attempt {
   Attempt(World& world, const AttemptSpec& spec, int number, const AttemptParts& parts);
   ~Attempt();
 
-  // The run without faults (sim/runner.cc's reference): no fault will be
+  // The run without faults (sim/run/runner.cc's reference): no fault will be
   // armed, so the fault plan is sealed and no put's fault point is worked
   // out, and appended records reach the observers undecoded (state null).
   // REQUIRES: before Run; the script arms nothing; no observer of the world

@@ -52,7 +52,7 @@ class FaultPlan {
   void ExpectArms(const std::vector<FaultKind>& kinds);
   // Faults off, e.g. for the healed epilogue of a run.
   void DisarmAll();
-  // No fault will ever be armed: the run without faults (sim/runner.cc's
+  // No fault will ever be armed: the run without faults (sim/run/runner.cc's
   // reference), whose points nobody counts. Points are no longer kept, and
   // a put's point need not be worked out (needs_put_points). REQUIRES:
   // nothing armed yet; Arm is refused from now on.

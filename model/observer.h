@@ -52,7 +52,7 @@ struct RestoreView {
   CompletedBoundaries completed;  // captured by the restored checkpoint
   int64_t source_offset = 0;      // inputs below it were read before the checkpoint
   // What the rebuild read from, how much it scanned, and which subtask's
-  // store it was (for the causes a violation quotes: sim/violation_cause.h).
+  // store it was (for the causes a violation quotes: sim/run/violation_cause.h).
   MarkerOffsets marker = {};
   int64_t records_scanned = 0;
   int32_t subtask = 0;

@@ -1,5 +1,5 @@
 // The limits of a scenario file, in one place: every dimension a file can
-// grow has a maximum here, checked by the parser (sim/scenario_parser.cc)
+// grow has a maximum here, checked by the parser (sim/scenario/scenario_parser.cc)
 // with the file position and the limit's name, and documented in one table
 // (docs/scenarios.md, "Limits"). They are chosen so that any file within
 // them runs within the bound docs/benchmarks.md measures ("Worst case"); the

@@ -231,7 +231,7 @@ void DrawFailingCalls(Choices& choices, Scenario& scenario) {
 // whose gate falls outside both ranges names the same scenario as before
 // they existed. The ranges (16% memory, 14% failures, each with a 30%
 // chance of the other too) leave out the gate draws of the seeds the docs
-// and the kill matrix quote (sim/seed_snapshot_test.cc), so those keep
+// and the kill matrix quote (sim/run/seed_snapshot_test.cc), so those keep
 // their meaning. Failures come from `fail_percent` only, a digest of the
 // call's identity, so the run without faults fails the same calls; a
 // supplier's `nth` failure would move with every legitimate repeat of an
@@ -259,7 +259,7 @@ bool IsPlainScale(const std::vector<SupplierSpec>& suppliers, const std::string&
 constexpr const char* kEchoSupplier = "echo";
 
 // One edit of a plan that keeps its answer, so the run without faults
-// answers the same under both plans (sim/runner.cc checks it): an argument
+// answers the same under both plans (sim/run/runner.cc checks it): an argument
 // gains or loses its attempt part; two neighbouring calls of plain-scale
 // suppliers swap; a plain-scale supplier is renamed for one action; a call
 // to a scale-1 supplier is added after an action's last call, or removed.
@@ -329,7 +329,7 @@ void EditPlan(Choices& choices, PlanSpec& plan, int version) {
 // Arguments that change across a restore and plans deployed at restores,
 // drawn after every other draw behind one gate of their own (the late-draw
 // rule above; the range leaves out the gate draws of the quoted seeds,
-// sim/seed_snapshot_test.cc). Every plan keeps the answer (EditPlan).
+// sim/run/seed_snapshot_test.cc). Every plan keeps the answer (EditPlan).
 void DrawChangingCalls(Choices& choices, Scenario& scenario) {
   const uint64_t gate = choices.Below(100);
   if (gate < kChangingCallsGateLow || gate > kChangingCallsGateHigh) return;
@@ -350,7 +350,7 @@ void DrawChangingCalls(Choices& choices, Scenario& scenario) {
 
 // Several subtasks and rescaling, drawn after every other draw behind one
 // gate of their own (the late-draw rule above; the range leaves out the gate
-// draws of the quoted seeds, sim/seed_snapshot_test.cc). Small max
+// draws of the quoted seeds, sim/run/seed_snapshot_test.cc). Small max
 // parallelisms come often, so that subtasks share key groups and a rescale
 // moves keys; each restore may rescale, up or down.
 void DrawParallelism(Choices& choices, Scenario& scenario) {
@@ -383,7 +383,7 @@ constexpr uint64_t kLogEventsGateTo = 97;
 // Log events (the log's lifecycle: docs/scenarios.md), drawn last of all
 // behind one gate draw, so a seed whose gate falls outside the range names
 // the same scenario as before they existed; the range leaves out the gate
-// draws of the pinned and quoted seeds (sim/seed_snapshot_test.cc). A
+// draws of the pinned and quoted seeds (sim/run/seed_snapshot_test.cc). A
 // delete_records lands at a drawn place of a faulty attempt (never the
 // healed last one), and so may one recreate_topic; retention is on for the
 // whole run. Each may make a checkpoint's marker stale, and its restore must

@@ -6,6 +6,11 @@ lower one, never a higher one (docs/architecture.md).
                    FILE:LINE: the offending include and exits 1 when one
                    breaks the rule, 0 otherwise.
 
+Inside sim/, the rooms (docs/architecture.md "The rooms of sim/") obey the
+same rule: a file includes its own room, a room before it, or sim/'s root
+(what the rooms share); explore/ and fuzz/ stand side by side and include
+neither the other; sim/main.cc, the dispatch, may include every room.
+
 The build enforces the same rule (each target sees only the floors it
 links); this lint names the line, and also sees headers no target compiles.
 """
@@ -15,6 +20,10 @@ import sys
 
 FLOORS = ["store", "model", "properties", "sim"]  # ground floor first
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/')
+ROOM_INCLUDE = re.compile(r'^\s*#\s*include\s+"sim/([^"]+)"')
+# sim/'s rooms, lowest first; rooms of one rank include neither the other.
+ROOM_RANKS = {"scenario": 1, "run": 2, "view": 3, "explore": 4, "fuzz": 4, "cli": 5}
+DISPATCH = "main.cc"  # sim/main.cc, above every room
 
 
 def check(root: pathlib.Path) -> list[str]:
@@ -34,6 +43,36 @@ def check(root: pathlib.Path) -> list[str]:
     return problems
 
 
+def room_of(relative: pathlib.PurePath) -> tuple[str, int]:
+    """A path under sim/ -> (room, rank): "" and 0 for what the rooms share."""
+    parts = relative.parts
+    if len(parts) == 1:
+        return ("main", 9) if parts[0] == DISPATCH else ("", 0)
+    return parts[0], ROOM_RANKS.get(parts[0], 0)
+
+
+def check_rooms(root: pathlib.Path) -> list[str]:
+    problems = []
+    sim = root / "sim"
+    if not sim.is_dir():
+        return problems
+    for path in sorted(sim.rglob("*")):
+        if path.suffix not in (".h", ".cc"):
+            continue
+        room, rank = room_of(path.relative_to(sim))
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            match = ROOM_INCLUDE.match(line)
+            if not match:
+                continue
+            target, target_rank = room_of(pathlib.PurePath(match.group(1)))
+            if target == room:
+                continue
+            if target_rank > rank or (target_rank == rank and target != room):
+                problems.append(f"{path.relative_to(root)}:{number}: room sim/{room or '.'} includes room "
+                                f"sim/{target or '.'}, not one before it: {line.strip()}")
+    return problems
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print("usage: floors.py ROOT", file=sys.stderr)
@@ -42,10 +81,10 @@ def main() -> int:
     if not all((root / floor).is_dir() for floor in FLOORS[:2]):
         print(f"floors.py: {root} has no store/ and model/ folders", file=sys.stderr)
         return 2
-    problems = check(root)
+    problems = check(root) + check_rooms(root)
     for problem in problems:
         print(problem)
-    print(f"floors: {len(problems)} include(s) from a lower floor to a higher one")
+    print(f"floors: {len(problems)} include(s) from a lower floor or room to a higher one")
     return 1 if problems else 0
 
 

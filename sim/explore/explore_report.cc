@@ -10,7 +10,7 @@
 #include "model/coverage.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/interrupt.h"
-#include "sim/report.h"
+#include "sim/view/report.h"
 
 namespace durasim {
 namespace {

@@ -61,7 +61,7 @@ struct SweepResult {
   std::vector<std::string> never_fired;  // required coverage points with no hit
   std::vector<std::string> unwritten;    // outputs that could not be written (sim/exit_codes.h kExitOutput)
   // Why the sweep stopped on infrastructure failures before every seed ran
-  // (sim/infra_guard.h); empty when it did not.
+  // (sim/run/infra_guard.h); empty when it did not.
   std::string infra_stop;
 };
 

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "sim/output_file.h"
-#include "sim/scenario_writer.h"
+#include "sim/scenario/scenario_writer.h"
 
 namespace durasim {
 

@@ -20,7 +20,7 @@
 #include "model/scenario.h"
 #include "model/verdict.h"
 #include "sim/explore/shrink.h"
-#include "sim/runner.h"
+#include "sim/run/runner.h"
 #include "store/status.h"
 
 namespace durasim {

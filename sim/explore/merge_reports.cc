@@ -10,7 +10,7 @@
 
 #include "sim/exit_codes.h"
 #include "sim/explore/explore_report.h"
-#include "sim/report.h"
+#include "sim/view/report.h"
 
 namespace durasim {
 

@@ -11,8 +11,8 @@
 #include "sim/exit_codes.h"
 #include "sim/explore/interrupt.h"
 #include "sim/output_file.h"
-#include "sim/report.h"
-#include "sim/runner.h"
+#include "sim/view/report.h"
+#include "sim/run/runner.h"
 
 namespace durasim {
 namespace {

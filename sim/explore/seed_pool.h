@@ -22,7 +22,7 @@ struct SeedPoolOptions {
   bool progress = true;       // false: no progress output at all
   bool progress_tty = false;  // a redrawn progress bar instead of periodic lines
   // Asked before each seed starts: true stops the pool like a budget (the
-  // sweep's InfraGuard: infrastructure failures in a row, sim/infra_guard.h).
+  // sweep's InfraGuard: infrastructure failures in a row, sim/run/infra_guard.h).
   std::function<bool()> stop;
 };
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "sim/explore/interrupt.h"
-#include "sim/scenario_writer.h"
-#include "sim/scenario_parser.h"
+#include "sim/scenario/scenario_writer.h"
+#include "sim/scenario/scenario_parser.h"
 
 namespace durasim {
 namespace {

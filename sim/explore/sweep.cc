@@ -12,9 +12,9 @@
 #include "sim/explore/failure_file.h"
 #include "sim/explore/interrupt.h"
 #include "sim/explore/seed_pool.h"
-#include "sim/report.h"
-#include "sim/runner.h"
-#include "sim/timeline_recorder.h"
+#include "sim/view/report.h"
+#include "sim/run/runner.h"
+#include "sim/view/timeline_recorder.h"
 
 namespace durasim {
 namespace {

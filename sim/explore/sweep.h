@@ -15,7 +15,7 @@
 
 #include "model/backends/backend_kind.h"
 #include "sim/explore/explore_report.h"
-#include "sim/infra_guard.h"
+#include "sim/run/infra_guard.h"
 
 namespace durasim {
 
@@ -31,7 +31,7 @@ struct SweepOptions {
   BackendKind backend = BackendKind::kModel;
   std::string bootstrap_servers;
   bool compare_model = false;
-  // Infrastructure failures (sim/infra_guard.h): the broker check's
+  // Infrastructure failures (sim/run/infra_guard.h): the broker check's
   // deadline before a seed after an infra seed (0: none), and the infra
   // seeds in a row that stop the sweep (0: never).
   double broker_check_s = kBrokerCheckSDefault;

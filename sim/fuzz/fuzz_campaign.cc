@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "sim/exit_codes.h"
-#include "sim/scenario_parser.h"
+#include "sim/scenario/scenario_parser.h"
 #include "store/hash.h"
 
 namespace durasim {

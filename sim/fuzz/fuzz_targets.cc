@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "model/verdict.h"
-#include "sim/runner.h"
-#include "sim/scenario_parser.h"
+#include "sim/run/runner.h"
+#include "sim/scenario/scenario_parser.h"
 #include "store/recovery_marker.h"
 #include "store/state_codec.h"
 

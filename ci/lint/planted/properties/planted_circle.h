@@ -1,0 +1,2 @@
+// Planted (planted_long.cc).
+#pragma once

@@ -1,0 +1,202 @@
+// What the commands share (sim/cli/cli_options.h).
+#include "sim/cli/cli_options.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "properties/mutants/mutant.h"
+#include "sim/exit_codes.h"
+#include "sim/output_file.h"
+#include "sim/suggest.h"
+
+namespace durasim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The *.yaml and *.yml files under `folder`, sorted, skipping malformed/.
+Status CollectFolder(const std::string& folder, std::vector<std::string>& files) {
+  std::error_code error;
+  std::vector<std::string> found;
+  for (auto it = fs::recursive_directory_iterator(folder, error); !error && it != fs::recursive_directory_iterator();
+       it.increment(error)) {
+    if (it->is_directory() && it->path().filename() == "malformed") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    const fs::path extension = it->path().extension();
+    if (it->is_regular_file() && (extension == ".yaml" || extension == ".yml")) found.push_back(it->path().string());
+  }
+  if (error) return Status(StatusCode::kInvalidArgument, folder + ": " + error.message());
+  std::sort(found.begin(), found.end());
+  files.insert(files.end(), found.begin(), found.end());
+  return Status::Ok();
+}
+
+// "log backend: model (in-memory), mock (...), kafka (...)".
+std::string BackendHelp() {
+  std::string list;
+  for (BackendKind kind : AllOf<BackendKind>()) {
+    list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", NameOf(kind), DescriptionOf(kind));
+  }
+  return "log backend: " + list;
+}
+
+std::vector<std::string> MutantNames() {
+  std::vector<std::string> names;
+  for (const Mutant& m : AllMutants()) names.push_back(m.name);
+  return names;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    if (fs::is_directory(path, error)) {
+      if (Status collected = CollectFolder(path, files); !collected.ok()) return collected;
+    } else if (fs::is_regular_file(path, error)) {
+      files.push_back(path);
+    } else {
+      return Status(StatusCode::kInvalidArgument, path + ": no such file or folder");
+    }
+  }
+  if (files.empty()) return Status(StatusCode::kInvalidArgument, "no scenario files (*.yaml, *.yml) found");
+  return files;
+}
+
+void PrintTrace(const RunReport& report, const Scenario& scenario, const TraceFlags& flags, const std::string& title) {
+  if (!flags.wanted() || (flags.failing && report.ok)) return;
+  if (!title.empty()) std::cout << title << "\n";
+  if (flags.raw && !flags.filter.any()) {
+    for (size_t i = 0; i < report.trace.size(); ++i) std::cout << "  " << report.trace.line(i) << "\n";
+    return;
+  }
+  for (const std::string& line : ReadableTrace(report, scenario, flags.filter)) std::cout << "  " << line << "\n";
+}
+
+void AddTraceOptions(CLI::App& command, TraceFlags& flags, bool every_run) {
+  if (every_run) {
+    command.add_flag("--trace", flags.print,
+                     "print every run's trace, readable: event numbers (the #N violations cite), action and event "
+                     "names, what each record holds");
+    command.add_flag("--trace-raw", flags.raw,
+                     "print the trace lines exactly as rendered (FNV-1a over them is --text-hash's trace_text_hash)");
+  }
+  command.add_flag("--trace-failing", flags.failing, "print the trace only of runs that were not as expected");
+  command.add_option_function<std::string>(
+      "--trace-key", [&flags](const std::string& key) { flags.filter.key = key; },
+      "print only the trace lines of this input key (and those that name no key)");
+  command.add_option_function<int>(
+      "--trace-attempt", [&flags](int attempt) { flags.filter.attempt = attempt; },
+      "print only the trace lines of this attempt (1-based)")
+      ->check(CLI::Range(1, 1'000'000));
+  command.add_option_function<int32_t>(
+      "--trace-subtask", [&flags](int32_t subtask) { flags.filter.subtask = subtask; },
+      "print only the trace lines of this subtask (by the owner of a line's key in its attempt)")
+      ->check(CLI::Range(0, 1'000'000));
+}
+
+void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& bootstrap_servers, bool& compare_model,
+                       double& broker_check_s, int& infra_errors_max) {
+  command
+      .add_option_function<std::string>(
+          "--backend", [&backend](const std::string& name) { backend = ParseName<BackendKind>(name).value(); },
+          BackendHelp())
+      ->check(CLI::IsMember(NamesOf<BackendKind>()))
+      ->default_str(NameOf(backend));
+  command.add_option("--bootstrap-servers", bootstrap_servers, "the broker for --backend kafka");
+  command.add_flag("--compare-model", compare_model,
+                   "also run on the model; any different observation, down to the trace, is a failure");
+  command
+      .add_option("--broker-check-s", broker_check_s,
+                  "mock and kafka: how long the broker may take to answer the check at the start (and after a run "
+                  "ended infra, before the next); 0: no checks")
+      ->check(Seconds());
+  command
+      .add_option("--infra-errors-max", infra_errors_max,
+                  "mock and kafka: stop after this many runs in a row ended infra (the broker failed); 0: never stop")
+      ->check(CLI::Range(0, 1'000'000));
+}
+
+std::optional<int> CheckBackendAtStart(const InfraOptions& options) {
+  const Status checked = CheckBrokerAtStart(options);
+  if (checked.ok()) return std::nullopt;
+  std::cerr << "durasim: " << checked.message() << "\n";
+  if (checked.code() == StatusCode::kInvalidArgument) return kExitUsage;
+  std::cerr << fmt::format("durasim: nothing ran: the broker did not pass the check at the start (exit {}; "
+                           "--broker-check-s sets its deadline, 0 skips it)\n",
+                           kExitInfra);
+  return kExitInfra;
+}
+
+CLI::Validator WholeNumber(uint64_t minimum, const std::string& what) {
+  return CLI::Validator(
+      [minimum, what](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          if (!text.empty() && text[0] == '-') return fmt::format("cannot be negative, got {}", text);
+          return fmt::format("{} is a whole number, got \"{}\"", what, text);
+        }
+        uint64_t value = 0;
+        try {
+          value = std::stoull(text);
+        } catch (const std::exception&) {
+          return fmt::format("must be at most 2^64 - 1, got {}", text);
+        }
+        if (value < minimum) return fmt::format("must be at least {}, got {}", minimum, text);
+        return "";
+      },
+      minimum == 0 ? "N>=0" : fmt::format("N>={}", minimum));
+}
+
+CLI::Validator Jobs() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        int value = 0;
+        try {
+          size_t used = 0;
+          value = std::stoi(text, &used);
+          if (used != text.size()) value = 0;
+        } catch (const std::exception&) {
+          value = 0;
+        }
+        if (value < 1 || value > 256) return fmt::format("takes 1 to 256 worker threads, got {}", text);
+        return "";
+      },
+      "1..256");
+}
+
+CLI::Validator Seconds() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          size_t used = 0;
+          const double value = std::stod(text, &used);
+          if (used == text.size() && value >= 0) return "";
+        } catch (const std::exception&) {
+        }
+        return fmt::format("takes seconds (0 or more), got {}", text);
+      },
+      "SECONDS");
+}
+
+bool KnownMutant(const std::string& name) {
+  if (name.empty() || FindMutant(name) != nullptr) return true;
+  std::cerr << "durasim: unknown mutant \"" << name << "\"" << DidYouMean(name, MutantNames())
+            << "; see `durasim mutants-list`\n";
+  return false;
+}
+
+void WriteReport(const std::string& path, const std::string& contents, std::vector<std::string>& unwritten) {
+  if (path.empty()) return;
+  const Status written = WriteFile(path, contents);
+  if (written.ok()) return;
+  std::cerr << "durasim: " << written.message() << "\n";
+  unwritten.push_back(path);
+}
+
+}  // namespace durasim

@@ -1,0 +1,78 @@
+// What the commands share: the backend flags and the broker check at the
+// start, the trace flags and printing a trace, validators that say what is
+// wrong in words, mutant names with "did you mean", the scenario files named
+// by paths, and writing a report a command was asked for.
+//
+// Thread-safety: none; the main thread's.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/backends/backend_kind.h"
+#include "sim/run/infra_guard.h"
+#include "sim/run/runner.h"
+#include "sim/view/trace_view.h"
+#include "store/status.h"
+
+namespace durasim {
+
+// Scenario files named by the arguments: files as given, folders searched
+// recursively for *.yaml and *.yml, sorted. scenarios/malformed/ holds
+// deliberately broken files for the parser tests and is skipped when a folder
+// is given.
+Result<std::vector<std::string>> CollectScenarioFiles(const std::vector<std::string>& paths);
+
+// Which traces are printed and how (sim/view/trace_view.h).
+struct TraceFlags {
+  bool print = false;    // --trace
+  bool raw = false;      // --trace-raw: the lines exactly as rendered
+  bool failing = false;  // --trace-failing: only runs that were not as expected
+  TraceFilter filter;
+  // A filter alone asks for the trace it filters.
+  bool wanted() const { return print || raw || failing || filter.any(); }
+};
+
+// Prints `report`'s trace as `flags` ask (nothing for a run that was as
+// expected under --trace-failing).
+void PrintTrace(const RunReport& report, const Scenario& scenario, const TraceFlags& flags, const std::string& title);
+
+// --trace, --trace-raw (`every_run`), --trace-failing and the filters, for
+// run and replay; explore has no --trace or --trace-raw (thousands of runs).
+void AddTraceOptions(CLI::App& command, TraceFlags& flags, bool every_run = true);
+
+// --backend, --bootstrap-servers, --compare-model, --broker-check-s and
+// --infra-errors-max, for run, explore, replay and shrink.
+void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& bootstrap_servers, bool& compare_model,
+                       double& broker_check_s, int& infra_errors_max);
+
+// The broker check at the start of a command (sim/run/infra_guard.h): nothing
+// when the command may go on, else its exit code (a usage error for kafka
+// without bootstrap servers; infra when the broker does not answer).
+std::optional<int> CheckBackendAtStart(const InfraOptions& options);
+
+// A whole number >= `minimum` (a seed, a count), with errors in words: a
+// negative number is rejected, never wrapped to 2^64 - 1, and a range is
+// never printed as its 300-digit limits. `what`: "a seed", "a count".
+CLI::Validator WholeNumber(uint64_t minimum, const std::string& what);
+// Jobs: 1..256 worker threads.
+CLI::Validator Jobs();
+// Seconds: a non-negative number.
+CLI::Validator Seconds();
+
+// An empty name (no --mutant) or a registered mutant's; else false, with
+// the error and a "did you mean" on stderr.
+bool KnownMutant(const std::string& name);
+
+// Writes `contents` to `path` (when asked for); a failure is named on stderr
+// and counted in `unwritten`.
+void WriteReport(const std::string& path, const std::string& contents, std::vector<std::string>& unwritten);
+
+inline constexpr const char* kTextHashHelp =
+    "also report each run's trace_text_hash in the JSON report: FNV-1a over its trace text, the trace hash of "
+    "builds before trace format 2 (renders every line: slower; for ci/compare-traces.sh)";
+
+}  // namespace durasim

@@ -1,0 +1,117 @@
+// Strategy: the run without faults answers the same over InstantStateStore
+// (its store) as over the production store on the simulated log (its store
+// before issue 15, part 6): outputs, final memory, and whether a call
+// failure fails the job over, under the scenario's plan and every plan an
+// attempt deploys, and the same verdict on whether the plans agree, for
+// every scenario file of the repository and for the
+// scenarios of explore seeds 1..2000 (the default mix's features: subtasks,
+// plans, failing suppliers, memory, retries, log lifecycle steps).
+#include "sim/run/reference_run.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "properties/scenario_generator.h"
+#include "sim/scenario/scenario_parser.h"
+
+namespace durasim {
+namespace {
+
+constexpr SimDuration kBound = std::chrono::minutes(10);
+
+// What the seeds reached, so that the test shows it met the cases where the
+// store could matter.
+struct Reached {
+  int plans = 0;       // deployed plans whose answer was compared
+  int failed_over = 0;  // answers that fail over on a call failure
+};
+
+// "" when the two stores give the same answer under every plan of
+// `scenario`, and the same verdict on whether its plans agree
+// (ReferenceOutputs), else what differs.
+std::string AnswersDiffer(const Scenario& scenario, Reached& reached) {
+  std::vector<const PlanSpec*> plans = {nullptr};
+  for (const AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan.has_value()) plans.push_back(&*attempt.plan);
+  }
+  reached.plans += static_cast<int>(plans.size()) - 1;
+  for (const PlanSpec* plan : plans) {
+    const Result<Reference> instant = ReferenceOf(scenario, plan, kBound, ReferenceParts());
+    const Result<Reference> logged = ReferenceOf(scenario, plan, kBound, ProductionParts());
+    if (instant.ok() != logged.ok()) {
+      return "one run did not finish: " + (instant.ok() ? logged : instant).status().message();
+    }
+    if (!instant.ok()) continue;  // neither finished (the runner reports it)
+    reached.failed_over += instant->finished ? 0 : 1;
+    // The rule the runner reads two answers by (same-answer's).
+    if (const std::string difference = AnswerDifference(*logged, *instant); !difference.empty()) return difference;
+  }
+  const Result<Reference> instant = ReferenceOutputs(scenario, kBound, ReferenceParts());
+  const Result<Reference> logged = ReferenceOutputs(scenario, kBound, ProductionParts());
+  if (instant.status().code() != logged.status().code()) {
+    return "the plans' check: " + logged.status().ToString() + " over the production store, " +
+           instant.status().ToString() + " over the instant one";
+  }
+  return "";
+}
+
+// Strategy: AnswerDifference, the plans' check, on answers built by hand:
+// the cases where a failed-over answer is compared less than a finished one.
+TEST(ReferenceRunTest, AnswerDifferenceComparesAFailedOverAnswerOnlyWhereBothGotTo) {
+  Reference finished{{{{0, 0}, 10}, {{1, 0}, 20}}, {{"a", {{"m", 1}}}}, true};
+  Reference fewer = finished;
+  fewer.outputs.erase({1, 0});
+  EXPECT_EQ(AnswerDifference(finished, fewer),
+            "output 0 of input 1 is 20 under the scenario's plan, missing under this one");
+  EXPECT_EQ(AnswerDifference(fewer, finished),
+            "output 0 of input 1 is missing under the scenario's plan, 20 under this one");
+  Reference other_memory = finished;
+  other_memory.memory["a"]["m"] = 2;
+  EXPECT_EQ(AnswerDifference(finished, other_memory), "the final memory differs");
+
+  // Both failed over: outputs only one of them got to and the memory at the
+  // failure are not compared; an output both emitted is.
+  Reference failed = finished, failed_sooner = other_memory;
+  failed.finished = failed_sooner.finished = false;
+  failed_sooner.outputs.erase({1, 0});
+  EXPECT_EQ(AnswerDifference(failed, failed_sooner), "");
+  EXPECT_EQ(AnswerDifference(failed_sooner, failed), "");
+  failed_sooner.outputs[{0, 0}] = 11;
+  EXPECT_EQ(AnswerDifference(failed, failed_sooner),
+            "output 0 of input 0 is 10 under the scenario's plan, 11 under this one");
+  EXPECT_EQ(AnswerDifference(finished, failed),
+            "this plan fails over on a durable call failure, the other finishes every input");
+}
+
+TEST(ReferenceRunTest, InstantStoreAnswersAsTheProductionStoreOnEveryScenarioFile) {
+  int files = 0;
+  Reached reached;
+  for (const char* folder : {"fast", "regressions", "negative"}) {
+    const std::filesystem::path dir = std::filesystem::path(DURASIM_SOURCE_DIR) / "scenarios" / folder;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".yaml") continue;
+      Result<Scenario> scenario = LoadScenarioFile(entry.path().string());
+      ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+      EXPECT_EQ(AnswersDiffer(*scenario, reached), "") << entry.path();
+      ++files;
+    }
+  }
+  EXPECT_GE(files, 80);  // the repository's files were found
+  EXPECT_GT(reached.plans, 0);
+  EXPECT_GT(reached.failed_over, 0);
+}
+
+TEST(ReferenceRunTest, InstantStoreAnswersAsTheProductionStoreOnGeneratedScenarios) {
+  Reached reached;
+  for (uint64_t seed = 1; seed <= 2000; ++seed) {
+    EXPECT_EQ(AnswersDiffer(GenerateFromSeed(seed).scenario, reached), "") << "explore seed " << seed;
+  }
+  EXPECT_GT(reached.plans, 0);
+  EXPECT_GT(reached.failed_over, 0);
+}
+
+}  // namespace
+}  // namespace durasim

@@ -1,0 +1,832 @@
+// Scenario parser: the grammar of scenario YAML (format reference:
+// docs/scenarios.md), from the plan and inputs to the attempts and the
+// expectation, into a validated Scenario, or into one
+// "<path>:<line>:<column>: <message>" error naming what was expected at the
+// first offending node. Reading YAML strictly is strict_yaml.h's job, the
+// references between parts scenario_checks.h's, the step keywords
+// scenario_keywords.h's.
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include "model/key_groups.h"
+#include "model/scenario.h"
+#include "model/scenario_cost.h"
+#include "model/scenario_limits.h"
+#include "sim/scenario/scenario_checks.h"
+#include "sim/scenario/scenario_keywords.h"
+#include "sim/scenario/strict_yaml.h"
+#include "sim/scenario/scenario_parser.h"
+
+namespace durasim {
+namespace {
+
+using namespace strict_yaml;  // NOLINT: the grammar is written in the reader's words
+using scenario_checks::CheckpointLedger;
+using scenario_checks::Listener;
+
+// Upper bounds of values: model/scenario_limits.h (one table in docs/scenarios.md).
+using limits::kCountMax;
+using limits::kDurationMsMax;
+using limits::kPartitionsMax;
+using limits::kPutRetriesMax;
+using limits::kRetriesMax;
+
+// The step keyword of `form` from `table`, its value required or refused as
+// the table says.
+template <typename Kind, size_t N>
+Kind ReadStepKind(const StepForm& form, const StepKeyword<Kind> (&table)[N], std::string_view what) {
+  const StepKeyword<Kind>* entry = FindStepKeyword(table, form.kind);
+  if (entry == nullptr) {
+    Fail(form.pos, fmt::format("unknown {} {}; expected one of: {}", what, Quoted(form.kind),
+                               Join(table, [](const StepKeyword<Kind>& k) { return std::string(k.keyword); })));
+  }
+  if (entry->takes_value) {
+    RequireArg(form);
+  } else {
+    RequireBare(form);
+  }
+  return entry->kind;
+}
+
+class ScenarioParser {
+ public:
+  Scenario Parse(const YAML::Node& root) {
+    Mapping top(Value{root, PosOf(root.Mark()), "the scenario"},
+                {"name", "description", "seed", "perturb_seed", "mutant", "parallelism", "max_parallelism", "log", "suppliers", "actions",
+                 "inputs", "attempts", "expect"});
+    scenario_.name = ReadName(top.Require("name"));
+    if (const Value* v = top.Find("description")) {
+      scenario_.description = ReadString(*v, limits::kDescriptionBytesMax);
+    }
+    if (const Value* v = top.Find("seed")) scenario_.seed = ReadUint64(*v);
+    if (const Value* v = top.Find("perturb_seed")) scenario_.perturb_seed = ReadUint64(*v);
+    if (const Value* v = top.Find("mutant")) scenario_.mutant = ReadName(*v);
+    if (const Value* v = top.Find("max_parallelism")) {
+      scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, limits::kMaxParallelismMax, "kMaxParallelismMax"));
+    }
+    if (const Value* v = top.Find("parallelism")) scenario_.parallelism = ReadParallelism(*v);
+    if (const Value* v = top.Find("log")) ParseLog(*v);
+    // Fixed order, not document order: calls need the suppliers, corrupt steps the partitions.
+    PlanSpec plan = ParsePlan(top.Require("suppliers"), top.Require("actions"));
+    scenario_.suppliers = std::move(plan.suppliers);
+    scenario_.actions = std::move(plan.actions);
+    for (const Value& item : ReadSequence(top.Require("inputs"), "an input", false, limits::kInputsMax, "kInputsMax")) {
+      ParseInput(item);
+    }
+    attempts_node_.reset(top.Require("attempts").node);  // rebinds; `=` would rewrite the node
+    partitions_now_ = scenario_.log.partitions;
+    for (const Value& item :
+         ReadSequence(top.Require("attempts"), "an attempt", true, limits::kAttemptsMax, "kAttemptsMax")) {
+      ParseAttempt(item);
+    }
+    if (const Value* v = top.Find("expect")) ParseExpect(*v);
+    CheckCost(top);
+    return std::move(scenario_);
+  }
+
+ private:
+  // The limits on what the file's shape makes a run do (model/scenario_cost.h).
+  void CheckCost(const Mapping& top) const {
+    const ScenarioCost cost = CostOf(scenario_);
+    if (cost.action_runs_per_input > limits::kActionRunsPerInputMax) {
+      Fail(top.Require("actions").pos,
+           fmt::format("one input triggers {} action runs (emits fan out), over the limit of {} "
+                       "(kActionRunsPerInputMax, docs/scenarios.md \"Limits\")",
+                       cost.action_runs_per_input, limits::kActionRunsPerInputMax));
+    }
+    if (cost.work_units > limits::kWorkUnitsMax) {
+      Fail(top.Require("inputs").pos,
+           fmt::format("the run's estimated work is {} units ({} inputs, {} action runs each, {} attempts), over "
+                       "the limit of {} (kWorkUnitsMax, docs/scenarios.md \"Limits\"): fewer inputs, calls or "
+                       "attempts",
+                       cost.work_units, scenario_.inputs.size(), cost.action_runs_per_input, scenario_.attempts.size(),
+                       limits::kWorkUnitsMax));
+    }
+  }
+
+  // --- The plan: log, suppliers, actions -----------------------------------
+
+  void ParseLog(const Value& v) {
+    Mapping log(v,
+                {"partitions", "linger_ms", "ack_latency_ms", "delivery_timeout_ms", "put_retries_max", "tombstones",
+                 "retention_ms", "delete_retention_ms"});
+    LogConfig& config = scenario_.log;
+    if (const Value* f = log.Find("partitions")) {
+      config.partitions = static_cast<int32_t>(ReadInt(*f, 1, kPartitionsMax, "kPartitionsMax"));
+    }
+    if (const Value* f = log.Find("linger_ms")) ReadLatencyMs(*f, config.linger_ms, config.linger_ms_max);
+    if (const Value* f = log.Find("ack_latency_ms")) {
+      ReadLatencyMs(*f, config.ack_latency_ms, config.ack_latency_ms_max);
+    }
+    if (const Value* f = log.Find("delivery_timeout_ms")) {
+      config.delivery_timeout_ms = ReadInt(*f, 1, kDurationMsMax, "kDurationMsMax");
+    }
+    if (const Value* f = log.Find("put_retries_max")) config.put_retries_max = ReadInt(*f, 0, kPutRetriesMax, "kPutRetriesMax");
+    if (const Value* f = log.Find("tombstones")) config.tombstones = ReadBool(*f);
+    if (const Value* f = log.Find("retention_ms")) config.retention_ms = ReadInt(*f, 0, kDurationMsMax, "kDurationMsMax");
+    if (const Value* f = log.Find("delete_retention_ms")) {
+      config.delete_retention_ms = ReadInt(*f, 0, kDurationMsMax, "kDurationMsMax");
+    }
+  }
+
+  // A latency: an integer (fixed), or a range `{min, max}` that a perturbed
+  // run draws from (model/perturbation.h); a run without --perturb takes min.
+  static void ReadLatencyMs(const Value& v, int64_t& min, std::optional<int64_t>& max) {
+    if (!v.node.IsMap()) {
+      min = ReadInt(v, 0, kDurationMsMax, "kDurationMsMax");
+      return;
+    }
+    Mapping range(v, {"min", "max"});
+    min = ReadInt(range.Require("min"), 0, kDurationMsMax, "kDurationMsMax");
+    const Value& upper = range.Require("max");
+    max = ReadInt(upper, 0, kDurationMsMax, "kDurationMsMax");
+    if (*max < min) {
+      Fail(upper.pos, fmt::format("expected a max >= its min ({}) in the range of {}, got {}", min, v.what, *max));
+    }
+  }
+
+  // The names a plan declared so far, for duplicates and listeners.
+  struct PlanNames {
+    std::map<std::string, SourcePos> suppliers;  // name -> where declared
+    std::map<std::string, SourcePos> actions;
+    std::vector<Listener> listeners;  // every `on` entry, in document order
+  };
+
+  // The suppliers, then the actions that call them, of the scenario or of an
+  // attempt's `plan:`.
+  PlanSpec ParsePlan(const Value& suppliers, const Value& actions) {
+    PlanSpec plan;
+    PlanNames names;
+    plan.suppliers = ParseSuppliers(suppliers, names);
+    plan.actions = ParseActions(actions, plan.suppliers, names);
+    return plan;
+  }
+
+  static std::vector<SupplierSpec> ParseSuppliers(const Value& v, PlanNames& names) {
+    std::vector<SupplierSpec> suppliers;
+    for (const Value& item : ReadSequence(v, "a supplier", true, limits::kSuppliersMax, "kSuppliersMax")) {
+      suppliers.push_back(ParseSupplier(item, names));
+    }
+    return suppliers;
+  }
+
+  // The actions, calling `suppliers`, with their listeners and emits checked.
+  static std::vector<ActionSpec> ParseActions(const Value& v, const std::vector<SupplierSpec>& suppliers,
+                                              PlanNames& names) {
+    std::vector<ActionSpec> actions;
+    for (const Value& item : ReadSequence(v, "an action", true, limits::kActionsMax, "kActionsMax")) {
+      actions.push_back(ParseAction(item, suppliers, names));
+    }
+    scenario_checks::CheckListenersHaveEmitters(actions, names.listeners);
+    scenario_checks::CheckNoEmitCycles(actions);
+    return actions;
+  }
+
+  static SupplierSpec ParseSupplier(const Value& v, PlanNames& names) {
+    Mapping map(v, {"name", "scale", "drifting", "latency_ms", "fails", "fail_percent"});
+    SupplierSpec supplier;
+    supplier.pos = v.pos;
+    supplier.name = ReadUniqueName(map.Require("name"), "supplier", names.suppliers);
+    if (const Value* f = map.Find("scale")) supplier.scale = ReadInt(*f, kInt64Min, kInt64Max);
+    if (const Value* f = map.Find("drifting")) supplier.drifting = ReadBool(*f);
+    if (const Value* f = map.Find("latency_ms")) ReadLatencyMs(*f, supplier.latency_ms, supplier.latency_ms_max);
+    if (const Value* f = map.Find("fails")) {
+      Mapping fails(*f, {"nth"});
+      supplier.fails_nth = ReadInt(fails.Require("nth"), 1, kCountMax, "kCountMax");
+    }
+    if (const Value* f = map.Find("fail_percent")) supplier.fail_percent = ReadInt(*f, 0, 100);
+    return supplier;
+  }
+
+  static std::string ReadUniqueName(const Value& v, std::string_view kind, std::map<std::string, SourcePos>& seen) {
+    std::string name = ReadName(v);
+    auto [it, inserted] = seen.emplace(name, v.pos);
+    if (!inserted) {
+      Fail(v.pos, fmt::format("duplicate {} name '{}'; first declared at {}", kind, name, PosText(it->second)));
+    }
+    return name;
+  }
+
+  static ActionSpec ParseAction(const Value& v, const std::vector<SupplierSpec>& suppliers, PlanNames& names) {
+    Mapping map(v, {"name", "on", "on_error", "steps"});
+    ActionSpec action;
+    action.pos = v.pos;
+    action.name = ReadUniqueName(map.Require("name"), "action", names.actions);
+    for (const Value& entry : ReadEventTypes(map.Require("on"))) {
+      std::string type = ReadName(entry);
+      if (std::find(action.on.begin(), action.on.end(), type) != action.on.end()) {
+        Fail(entry.pos, fmt::format("duplicate event type '{}' in 'on' of action '{}'", type, action.name));
+      }
+      action.on.push_back(type);
+      names.listeners.push_back(Listener{action.name, type, entry.pos});
+    }
+    if (const Value* f = map.Find("on_error")) action.on_error = ReadOnError(*f);
+    for (const Value& item :
+         ReadSequence(map.Require("steps"), "an action step", true, limits::kActionStepsMax, "kActionStepsMax")) {
+      action.steps.push_back(ParseActionStep(item, suppliers));
+    }
+    const auto calls = std::count_if(action.steps.begin(), action.steps.end(),
+                                     [](const ActionStep& step) { return step.kind == ActionStep::Kind::kCall; });
+    if (calls * action.on_error.tries_max() > limits::kCallResultsPerActionMax) {
+      Fail(v.pos, fmt::format("action '{}' can hold {} call results ({} calls, {} tries each), over the limit of {} "
+                              "(kCallResultsPerActionMax, docs/scenarios.md \"Limits\"): a state record holds every "
+                              "call, so its puts grow with the square of its calls",
+                              action.name, calls * action.on_error.tries_max(), calls, action.on_error.tries_max(),
+                              limits::kCallResultsPerActionMax));
+    }
+    return action;
+  }
+
+  // `on_error: fail`, `on_error: ignore` or `on_error: {retry: {max: <n>}}`.
+  static ErrorHandling ReadOnError(const Value& v) {
+    ErrorHandling handling;
+    if (v.node.IsMap()) {
+      Mapping on_error(v, {"retry"});
+      Mapping retry(on_error.Require("retry"), {"max"});
+      handling.kind = OnError::kRetry;
+      handling.retries_max = ReadInt(retry.Require("max"), 1, kRetriesMax, "kRetriesMax");
+      return handling;
+    }
+    const std::optional<OnError> kind = v.node.IsScalar() ? ParseName<OnError>(v.node.Scalar()) : std::nullopt;
+    if (!kind.has_value() || *kind == OnError::kRetry) {
+      Fail(v.pos, fmt::format("expected fail, ignore or {{retry: {{max: <n>}}}} for 'on_error', got {}",
+                              Describe(v.node)));
+    }
+    handling.kind = *kind;
+    return handling;
+  }
+
+  // `on: input` is shorthand for `on: [input]`.
+  static std::vector<Value> ReadEventTypes(const Value& on) {
+    if (on.node.IsScalar()) return {on};
+    if (!on.node.IsSequence()) {
+      Fail(on.pos, fmt::format("expected an event type or a sequence of event types for 'on', got {}",
+                               Describe(on.node)));
+    }
+    return ReadSequence(on, "an 'on' entry", true);
+  }
+
+  static ActionStep ParseActionStep(const Value& v, const std::vector<SupplierSpec>& suppliers) {
+    StepForm form = ReadStepForm(v);
+    ActionStep step;
+    step.pos = v.pos;
+    step.kind = ReadStepKind(form, kActionStepKeywords, "action step");
+    switch (step.kind) {
+      case ActionStep::Kind::kCall: ParseCall(*form.arg, suppliers, step); break;
+      case ActionStep::Kind::kMemory:
+      case ActionStep::Kind::kRecall:
+      case ActionStep::Kind::kMemoryAdd: step.name = ReadName(*form.arg); break;
+      case ActionStep::Kind::kEmit:
+        step.name = ReadName(*form.arg);
+        if (step.name == kInputEventType) {
+          Fail(form.arg->pos, "an action cannot emit 'input': input events come only from the source");
+        }
+        break;
+      case ActionStep::Kind::kOutput: break;
+    }
+    return step;
+  }
+
+  // `call: llm` or `call: {supplier: llm, mode: async, arg: {from: attempt}}`.
+  static void ParseCall(const Value& arg, const std::vector<SupplierSpec>& suppliers, ActionStep& step) {
+    SourcePos name_pos = arg.pos;
+    if (arg.node.IsMap()) {
+      Mapping call(arg, {"supplier", "mode", "arg"});
+      const Value& supplier = call.Require("supplier");
+      step.name = ReadName(supplier);
+      name_pos = supplier.pos;
+      if (const Value* mode = call.Find("mode")) step.mode = ReadCallMode(*mode);
+      if (const Value* from = call.Find("arg")) step.arg = ReadArgSource(*from);
+    } else {
+      step.name = ReadName(arg);
+    }
+    scenario_checks::CheckSupplierDeclared(suppliers, step.name, name_pos);
+  }
+
+  // `arg: {from: acc}` or `arg: {from: attempt}`.
+  static ArgSource ReadArgSource(const Value& v) {
+    Mapping arg(v, {"from"});
+    const Value& from = arg.Require("from");
+    const std::string name = ReadString(from);
+    if (std::optional<ArgSource> source = ParseName<ArgSource>(name)) return *source;
+    Fail(from.pos, fmt::format("unknown argument source {} for 'from'; expected one of: {}", Quoted(name),
+                               NameList<ArgSource>()));
+  }
+
+  static CallMode ReadCallMode(const Value& mode) {
+    std::string text = ReadString(mode);
+    if (text == "async") return CallMode::kAsync;
+    if (text != "sync") Fail(mode.pos, fmt::format("expected sync or async for 'mode', got {}", Describe(mode.node)));
+    return CallMode::kSync;
+  }
+
+  // --- Inputs and attempts -------------------------------------------------
+
+  void ParseInput(const Value& v) {
+    Mapping map(v, {"key", "value"});
+    InputSpec input;
+    input.pos = v.pos;
+    input.key = ReadBytes(map.Require("key"));
+    input.value = ReadInt(map.Require("value"), kInt64Min, kInt64Max);
+    scenario_.inputs.push_back(std::move(input));
+  }
+
+  void ParseAttempt(const Value& v) {
+    Mapping map(v, {"restore", "parallelism", "plan", "steps"});
+    AttemptSpec attempt;
+    attempt.pos = v.pos;
+    if (const Value* p = map.Find("parallelism")) attempt.parallelism = ReadParallelism(*p);
+    parallelism_ = attempt.parallelism.value_or(scenario_.ParallelismOf(static_cast<int>(scenario_.attempts.size())));
+    if (const Value* plan = map.Find("plan")) attempt.plan = ParseDeployedPlan(*plan);
+    // The restore happens before the attempt's steps, whatever the key order.
+    if (const Value* restore = map.Find("restore")) {
+      attempt.restore = ReadName(*restore);
+      checkpoints_.CheckRestore(*attempt.restore, restore->pos, scenario_.attempts.size(), attempts_node_);
+    }
+    for (const Value& item :
+         ReadSequence(map.Require("steps"), "an attempt step", false, limits::kAttemptStepsMax, "kAttemptStepsMax")) {
+      attempt.steps.push_back(ParseAttemptStep(item));
+    }
+    scenario_.attempts.push_back(std::move(attempt));
+  }
+
+  // A parallelism: at least 1 and at most the max parallelism (Flink: every
+  // subtask owns at least one key group).
+  int32_t ReadParallelism(const Value& v) const {
+    if (scenario_.max_parallelism > limits::kParallelismMax) {
+      return static_cast<int32_t>(ReadInt(v, 1, limits::kParallelismMax, "kParallelismMax"));
+    }
+    return static_cast<int32_t>(ReadInt(v, 1, scenario_.max_parallelism));
+  }
+
+  // `plan: {suppliers: [...], actions: [...]}`: a new version of the agent.
+  // A part left out is the one of the plan in effect before this attempt.
+  PlanSpec ParseDeployedPlan(const Value& v) {
+    const int attempt = static_cast<int>(scenario_.attempts.size()) + 1;
+    const PlanSpec* before = scenario_.DeployedPlan(attempt - 1);
+    const std::vector<SupplierSpec>& suppliers_before = before ? before->suppliers : scenario_.suppliers;
+    const std::vector<ActionSpec>& actions_before = before ? before->actions : scenario_.actions;
+    Mapping map(v, {"suppliers", "actions"});
+    const Value* suppliers = map.Find("suppliers");
+    const Value* actions = map.Find("actions");
+    if (suppliers == nullptr && actions == nullptr) {
+      Fail(v.pos, "a plan needs 'suppliers', 'actions' or both: the parts of the agent this attempt deploys anew");
+    }
+    PlanSpec plan;
+    plan.pos = v.pos;
+    PlanNames names;
+    plan.suppliers = suppliers != nullptr ? ParseSuppliers(*suppliers, names) : suppliers_before;
+    if (actions != nullptr) {
+      plan.actions = ParseActions(*actions, plan.suppliers, names);
+      CheckKeepsActions(plan.actions, actions_before, *actions);
+      return plan;
+    }
+    plan.actions = actions_before;
+    for (const ActionSpec& action : plan.actions) {
+      for (const ActionStep& step : action.steps) {
+        if (step.kind != ActionStep::Kind::kCall) continue;
+        if (std::none_of(plan.suppliers.begin(), plan.suppliers.end(),
+                         [&](const SupplierSpec& supplier) { return supplier.name == step.name; })) {
+          Fail(suppliers->pos, fmt::format("the plan's suppliers leave out '{}', which action '{}' calls at {}; "
+                                           "deploy the actions anew too",
+                                           step.name, action.name, PosText(step.pos)));
+        }
+      }
+    }
+    return plan;
+  }
+
+  // A deployed plan keeps the actions, in order, each listening on what it
+  // listened on: a queued task in keyed state names its action by position.
+  static void CheckKeepsActions(const std::vector<ActionSpec>& actions, const std::vector<ActionSpec>& before,
+                                const Value& node) {
+    for (size_t i = 0; i < actions.size() || i < before.size(); ++i) {
+      if (i >= actions.size()) {
+        Fail(node.pos, fmt::format("the plan leaves out action '{}': a plan keeps every action, in order, and may "
+                                   "change its steps, on_error and calls",
+                                   before[i].name));
+      }
+      if (i >= before.size()) {
+        Fail(actions[i].pos, fmt::format("the plan adds action '{}': a plan keeps the actions it replaces, in order, "
+                                         "and may change their steps, on_error and calls",
+                                         actions[i].name));
+      }
+      if (actions[i].name != before[i].name) {
+        Fail(actions[i].pos, fmt::format("expected action '{}' here, found '{}': a plan keeps every action, in order",
+                                         before[i].name, actions[i].name));
+      }
+      if (actions[i].on != before[i].on) {
+        Fail(actions[i].pos, fmt::format("action '{}' changes what it listens on: a plan keeps each action's 'on'",
+                                         actions[i].name));
+      }
+    }
+  }
+
+  AttemptStep ParseAttemptStep(const Value& v) {
+    StepForm form = ReadStepForm(v);
+    AttemptStep step;
+    step.pos = v.pos;
+    step.kind = ReadStepKind(form, kAttemptStepKeywords, "attempt step");
+    switch (step.kind) {
+      case AttemptStep::Kind::kRead: step.count = ReadCount(*form.arg); break;
+      case AttemptStep::Kind::kCheckpoint:
+        step.checkpoint = ReadName(*form.arg);
+        checkpoints_.Take(step.checkpoint, form.arg->pos);
+        break;
+      case AttemptStep::Kind::kComplete:
+        ParseComplete(*form.arg, step);
+        checkpoints_.Complete(step.checkpoint, form.arg->pos);
+        break;
+      case AttemptStep::Kind::kAbort:
+        step.checkpoint = ReadName(*form.arg);
+        checkpoints_.Abort(step.checkpoint, form.arg->pos);
+        break;
+      case AttemptStep::Kind::kRun:
+      case AttemptStep::Kind::kCrash:
+      case AttemptStep::Kind::kRecreateTopic:
+      case AttemptStep::Kind::kCompact: break;
+      case AttemptStep::Kind::kRunFor: step.duration_ms = ReadInt(*form.arg, 1, kDurationMsMax, "kDurationMsMax"); break;
+      case AttemptStep::Kind::kArm: ParseArm(*form.arg, step); break;
+      case AttemptStep::Kind::kBrokerDown:
+      case AttemptStep::Kind::kSlowFetch: {
+        Mapping window(*form.arg, {"for_ms"});
+        step.duration_ms = ReadInt(window.Require("for_ms"), 1, kDurationMsMax, "kDurationMsMax");
+        break;
+      }
+      case AttemptStep::Kind::kCorrupt: ParseCorrupt(*form.arg, step); break;
+      case AttemptStep::Kind::kDeleteRecords: ParseDeleteRecords(*form.arg, step); break;
+      case AttemptStep::Kind::kForeign: ParseForeign(*form.arg, step); break;
+      case AttemptStep::Kind::kAddPartitions: {
+        Value added{form.arg->node, form.arg->pos, "'add_partitions' (how many partitions are added)"};
+        step.count = ReadInt(added, 1, kPartitionsMax - partitions_now_, "kPartitionsMax");
+        partitions_now_ += static_cast<int32_t>(step.count);
+        break;
+      }
+    }
+    return step;
+  }
+
+  static int64_t ReadCount(const Value& v) {
+    if (v.node.IsScalar() && v.node.Scalar() == "all") return -1;
+    Value count{v.node, v.pos, "'read' (or 'all')"};
+    return ReadInt(count, 1, kCountMax, "kCountMax");
+  }
+
+  // `complete: <id>` or `complete: {id: <id>, notify: false}` (completed
+  // without notifying the operator: Flink's notifications are best-effort).
+  static void ParseComplete(const Value& arg, AttemptStep& step) {
+    if (!arg.node.IsMap()) {
+      step.checkpoint = ReadName(arg);
+      return;
+    }
+    Mapping complete(arg, {"id", "notify"});
+    step.checkpoint = ReadName(complete.Require("id"));
+    if (const Value* notify = complete.Find("notify")) step.notify = ReadBool(*notify);
+  }
+
+  void ParseArm(const Value& arg, AttemptStep& step) const {
+    Mapping arm(arg, {"fault", "nth", "subtask", "put", "key", "seq", "action", "call"});
+    step.fault = ReadFault(arm.Require("fault"));
+    if (const Value* nth = arm.Find("nth")) step.nth = ReadInt(*nth, 1, kCountMax, "kCountMax");
+    if (const Value* subtask = arm.Find("subtask")) {
+      step.subtask = static_cast<int32_t>(ReadInt(*subtask, 0, parallelism_ - 1));
+    }
+    ParseSelector(arm, step);
+  }
+
+  // Which points of its kind a fault counts (FaultSelector): each field must
+  // be one the kind's points have, and name something the scenario has.
+  void ParseSelector(const Mapping& arm, AttemptStep& step) const {
+    FaultSelector& select = step.select;
+    const FaultTarget target = TargetOf(step.fault);
+    auto refuse = [&](const char* field, const Value& v) {
+      Fail(v.pos, fmt::format("'{}' cannot aim fault {}: {}", field, NameOf(step.fault), TargetDescription(target)));
+    };
+    if (const Value* put = arm.Find("put")) {
+      if (target != FaultTarget::kPut) refuse("put", *put);
+      select.put = ReadPut(*put, step.fault);
+    }
+    for (const char* field : {"key", "seq", "action", "call"}) {
+      if (const Value* v = arm.Find(field); v != nullptr && target == FaultTarget::kCheckpoint) refuse(field, *v);
+    }
+    if (const Value* key = arm.Find("key")) {
+      select.key = ReadBytes(*key);
+      const bool known = std::any_of(scenario_.inputs.begin(), scenario_.inputs.end(),
+                                     [&](const InputSpec& input) { return input.key == *select.key; });
+      if (!known) Fail(key->pos, fmt::format("no input has key {}: a fault aimed at it could never fire", Quoted(*select.key, '"')));
+    }
+    if (const Value* seq = arm.Find("seq")) select.seq = ReadInt(*seq, 1, kCountMax, "kCountMax");
+    if (const Value* action = arm.Find("action")) {
+      select.action = ReadString(*action);
+      const bool known = std::any_of(scenario_.actions.begin(), scenario_.actions.end(),
+                                     [&](const ActionSpec& a) { return a.name == *select.action; });
+      if (!known) Fail(action->pos, fmt::format("no action is named {}", Quoted(*select.action)));
+    }
+    if (const Value* call = arm.Find("call")) {
+      if (select.put && select.put != PutPoint::kPending && select.put != PutPoint::kResult) {
+        Fail(call->pos, fmt::format("'call' aims at a durable call, but a {} put belongs to no call; expected put: "
+                                    "pending or result",
+                                    NameOf(*select.put)));
+      }
+      select.call = static_cast<int32_t>(ReadInt(*call, 0, kCountMax, "kCountMax"));
+    }
+  }
+
+  // What a fault kind's points are: writes, durable calls or checkpoints.
+  enum class FaultTarget { kPut, kCall, kCheckpoint };
+  static FaultTarget TargetOf(FaultKind kind) {
+    switch (kind) {
+      case FaultKind::kCrashAfterPutPersisted:
+      case FaultKind::kCrashAfterPutAcked:
+      case FaultKind::kRejectPut:
+      case FaultKind::kLoseAck:
+      case FaultKind::kCancelPut:
+      case FaultKind::kCorruptRecord: return FaultTarget::kPut;
+      case FaultKind::kCrashBetweenCalls:
+      case FaultKind::kCrashAsyncInFlight:
+      case FaultKind::kCancelCall: return FaultTarget::kCall;
+      case FaultKind::kCrashBeforeCheckpoint:
+      case FaultKind::kCrashAfterCheckpoint: return FaultTarget::kCheckpoint;
+    }
+    return FaultTarget::kCheckpoint;
+  }
+  static const char* TargetDescription(FaultTarget target) {
+    switch (target) {
+      case FaultTarget::kPut: return "its points are writes (put, key, seq, action, call)";
+      case FaultTarget::kCall: return "its points are durable calls (key, seq, action, call)";
+      case FaultTarget::kCheckpoint: return "its points are checkpoints (nth and subtask only)";
+    }
+    return "";
+  }
+
+  static PutPoint ReadPut(const Value& v, FaultKind fault) {
+    const std::string name = ReadString(v);
+    std::optional<PutPoint> put = ParseName<PutPoint>(name);
+    if (!put) Fail(v.pos, fmt::format("unknown put {}; expected one of: {}", Quoted(name), NameList<PutPoint>()));
+    // Tombstones and cleanup records are sent without waiting: nothing
+    // waits for one to cancel, and no acknowledgement reaches anyone, lost
+    // or not.
+    const bool unawaited = *put == PutPoint::kTombstone || *put == PutPoint::kCleanup;
+    if (unawaited && (fault == FaultKind::kCancelPut || fault == FaultKind::kCrashAfterPutAcked ||
+                      fault == FaultKind::kLoseAck)) {
+      Fail(v.pos, fmt::format("a {} is sent without waiting for its acknowledgement, so {} never fires on one or "
+                              "changes nothing; expected one of: start, pending, result, complete",
+                              NameOf(*put), NameOf(fault)));
+    }
+    return *put;
+  }
+
+  static FaultKind ReadFault(const Value& v) {
+    std::string name = ReadString(v);
+    if (std::optional<FaultKind> kind = ParseName<FaultKind>(name)) return *kind;
+    Fail(v.pos, fmt::format("unknown fault kind {}; expected one of: {}", Quoted(name), NameList<FaultKind>()));
+  }
+
+  void ParseCorrupt(const Value& arg, AttemptStep& step) const {
+    Mapping corrupt(arg, {"partition", "offset"});
+    if (const Value* p = corrupt.Find("partition")) {
+      step.partition = static_cast<int32_t>(ReadInt(*p, 0, partitions_now_ - 1));
+    }
+    step.offset = ReadInt(corrupt.Require("offset"), 0, kInt64Max);
+  }
+
+  // `foreign: {partition, key | key_of, value | value_of | tombstone: true}`:
+  // a record appended from outside the run (docs/scenarios.md, "Records the
+  // run did not write").
+  void ParseForeign(const Value& arg, AttemptStep& step) const {
+    Mapping foreign(arg, {"partition", "key", "key_of", "value", "value_of", "tombstone"});
+    if (const Value* p = foreign.Find("partition")) {
+      step.partition = static_cast<int32_t>(ReadInt(*p, 0, partitions_now_ - 1));
+    }
+    ForeignRecordSpec& record = step.foreign;
+    const Value* key = foreign.Find("key");
+    const Value* key_of = foreign.Find("key_of");
+    if (key != nullptr && key_of != nullptr) {
+      Fail(key_of->pos, "'foreign' takes 'key' or 'key_of' (the key of the record at that offset), not both");
+    }
+    if (key == nullptr && key_of == nullptr) {
+      Fail(arg.pos, "'foreign' needs 'key' (the record key) or 'key_of' (the offset of a record whose key it takes)");
+    }
+    if (key != nullptr) record.key = ReadBytes(*key);
+    if (key_of != nullptr) record.key_of = ReadInt(*key_of, 0, kInt64Max);
+    const Value* value = foreign.Find("value");
+    const Value* value_of = foreign.Find("value_of");
+    const Value* tombstone = foreign.Find("tombstone");
+    if (tombstone != nullptr) record.tombstone = ReadBool(*tombstone);
+    const int given = (value != nullptr) + (value_of != nullptr) + (record.tombstone ? 1 : 0);
+    if (given > 1) {
+      const Value* second = value_of != nullptr && (value != nullptr || record.tombstone) ? value_of : tombstone;
+      Fail(second->pos, "'foreign' takes one of 'value', 'value_of' and 'tombstone: true'");
+    }
+    if (given == 0) {
+      Fail(arg.pos, "'foreign' needs 'value' (text), 'value_of' (the offset of a record whose value it takes) or "
+                    "'tombstone: true'");
+    }
+    if (value != nullptr) {
+      record.value = ReadBytes(*value);
+      if (record.value->empty()) Fail(value->pos, "an empty value is a tombstone; write 'tombstone: true'");
+    }
+    if (value_of != nullptr) record.value_of = ReadInt(*value_of, 0, kInt64Max);
+  }
+
+  void ParseDeleteRecords(const Value& arg, AttemptStep& step) const {
+    Mapping deleted(arg, {"partition", "before_offset"});
+    if (const Value* p = deleted.Find("partition")) {
+      step.partition = static_cast<int32_t>(ReadInt(*p, 0, partitions_now_ - 1));
+    }
+    step.offset = ReadInt(deleted.Require("before_offset"), 0, kInt64Max);
+  }
+
+  // --- The expectation -----------------------------------------------------
+
+  void ParseExpect(const Value& v) {
+    Mapping map(v, {"verdict", "outputs", "supplier_calls", "unfinished", "allow_unfired", "calls_by_supplier",
+                    "calls_by_input", "fired", "attempts", "restore_scanned_max"});
+    Expectation& expect = scenario_.expect;
+    expect.pos = v.pos;
+    if (const Value* f = map.Find("verdict")) expect.verdict = ReadVerdict(*f);
+    if (const Value* f = map.Find("outputs")) {
+      expect.outputs.emplace();
+      for (const Value& item : ReadSequence(*f, "an 'outputs' entry", false)) {
+        expect.outputs->push_back(ReadInt(item, kInt64Min, kInt64Max));
+      }
+    }
+    if (const Value* f = map.Find("supplier_calls")) expect.supplier_calls = ReadInt(*f, 0, kInt64Max);
+    if (const Value* f = map.Find("unfinished")) ReadUnfinished(*f, expect);
+    if (const Value* f = map.Find("allow_unfired")) expect.allow_unfired = ReadBool(*f);
+    if (const Value* f = map.Find("calls_by_supplier")) ReadCallsBySupplier(*f, expect);
+    if (const Value* f = map.Find("calls_by_input")) {
+      for (const Value& item : ReadSequence(*f, "a 'calls_by_input' entry", false)) {
+        expect.calls_by_input.push_back(ReadInt(item, 0, kInt64Max));
+      }
+      if (expect.calls_by_input.size() != scenario_.inputs.size()) {
+        Fail(f->pos, fmt::format("'calls_by_input' has {} counts, but the scenario has {} inputs: one count per "
+                                 "input, in the order of 'inputs'",
+                                 expect.calls_by_input.size(), scenario_.inputs.size()));
+      }
+    }
+    if (const Value* f = map.Find("fired")) {
+      for (const Value& item : ReadSequence(*f, "a 'fired' entry", false)) expect.fired.push_back(ReadBool(item));
+      const size_t arms = ArmSteps();
+      if (expect.fired.size() != arms) {
+        Fail(f->pos, fmt::format("'fired' has {} entries, but the attempts arm {} faults: one true or false per arm "
+                                 "step, in file order",
+                                 expect.fired.size(), arms));
+      }
+    }
+    if (const Value* f = map.Find("attempts")) {
+      for (const Value& item : ReadSequence(*f, "an 'attempts' entry", false)) {
+        const std::string name = ReadString(item);
+        if (!IsAttemptEndName(name)) {
+          Fail(item.pos, fmt::format("unknown attempt end {}; expected one of: {}", Quoted(name), AttemptEndNames()));
+        }
+        expect.attempt_ends.push_back(name);
+      }
+      if (expect.attempt_ends.size() != scenario_.attempts.size()) {
+        Fail(f->pos, fmt::format("'attempts' has {} entries, but the scenario has {} attempts: one end per attempt",
+                                 expect.attempt_ends.size(), scenario_.attempts.size()));
+      }
+    }
+    if (const Value* f = map.Find("restore_scanned_max")) expect.restore_scanned_max = ReadInt(*f, 0, kInt64Max);
+  }
+
+  size_t ArmSteps() const {
+    size_t arms = 0;
+    for (const AttemptSpec& attempt : scenario_.attempts) {
+      for (const AttemptStep& step : attempt.steps) arms += step.kind == AttemptStep::Kind::kArm ? 1 : 0;
+    }
+    return arms;
+  }
+
+  // The names Attempt::End has in traces and reports.
+  static const std::vector<std::string>& AttemptEnds() {
+    static const std::vector<std::string> names = {"finished", "crashed", "failed", "restore-rejected", "stuck",
+                                                   "error"};
+    return names;
+  }
+  static bool IsAttemptEndName(const std::string& name) {
+    return std::find(AttemptEnds().begin(), AttemptEnds().end(), name) != AttemptEnds().end();
+  }
+  static std::string AttemptEndNames() { return fmt::format("{}", fmt::join(AttemptEnds(), ", ")); }
+
+  // `calls_by_supplier: {<supplier>: <count>, ...}`: suppliers of the scenario's plan or a deployed one.
+  void ReadCallsBySupplier(const Value& v, Expectation& expect) const {
+    if (!v.node.IsMap()) {
+      Fail(v.pos, fmt::format("expected a mapping of supplier names to counts for 'calls_by_supplier', got {}",
+                              Describe(v.node)));
+    }
+    for (auto it = v.node.begin(); it != v.node.end(); ++it) {
+      const Value key{it->first, PosOf(it->first.Mark()), "a supplier name"};
+      const Value count = ValueOf(it->first, it->second);
+      const std::string name = ReadString(key);
+      if (!KnownSupplier(name)) Fail(key.pos, fmt::format("no supplier is named {}", Quoted(name)));
+      expect.calls_by_supplier[name] = ReadInt(count, 0, kInt64Max);
+    }
+  }
+
+  bool KnownSupplier(const std::string& name) const {
+    auto named = [&](const std::vector<SupplierSpec>& suppliers) {
+      return std::any_of(suppliers.begin(), suppliers.end(), [&](const SupplierSpec& s) { return s.name == name; });
+    };
+    if (named(scenario_.suppliers)) return true;
+    return std::any_of(scenario_.attempts.begin(), scenario_.attempts.end(),
+                       [&](const AttemptSpec& a) { return a.plan.has_value() && named(a.plan->suppliers); });
+  }
+
+  // `unfinished: all` or `unfinished: [<input position>, ...]` (0-based, in `inputs`).
+  void ReadUnfinished(const Value& v, Expectation& expect) const {
+    if (v.node.IsScalar() && v.node.Scalar() == "all") {
+      expect.unfinished_all = true;
+      return;
+    }
+    if (!v.node.IsSequence()) {
+      Fail(v.pos, fmt::format("expected all or a sequence of input positions for 'unfinished', got {}",
+                              Describe(v.node)));
+    }
+    const int64_t last = static_cast<int64_t>(scenario_.inputs.size()) - 1;
+    if (last < 0) Fail(v.pos, "'unfinished' names inputs, but the scenario has none");
+    for (const Value& item : ReadSequence(v, "an 'unfinished' entry", false)) {
+      expect.unfinished.push_back(ReadInt(item, 0, last));
+    }
+  }
+
+  static ExpectedVerdict ReadVerdict(const Value& v) {
+    const std::string name = ReadString(v);
+    std::optional<ExpectedVerdict> verdict = ParseExpectedVerdict(name);
+    if (!verdict) Fail(v.pos, fmt::format("unknown verdict {}; expected one of: {}", Quoted(name), ExpectedVerdictNames()));
+    return *verdict;
+  }
+
+  Scenario scenario_;
+  int32_t parallelism_ = 1;  // of the attempt being parsed
+  // The topic's partitions at the step being parsed (add_partitions grows it).
+  int32_t partitions_now_ = 1;
+  CheckpointLedger checkpoints_;
+  YAML::Node attempts_node_;
+};
+
+Status ErrorAt(const std::string& path, SourcePos pos, const std::string& message) {
+  return Status(StatusCode::kInvalidArgument, fmt::format("{}:{}:{}: {}", path, pos.line, pos.column, message));
+}
+
+}  // namespace
+
+Result<Scenario> ParseScenario(const std::string& yaml_text, const std::string& path) {
+  // yaml-cpp reports everything by exception; none may leave this function.
+  try {
+    if (static_cast<int64_t>(yaml_text.size()) > limits::kFileBytesMax) {
+      Fail(SourcePos{1, 1}, fmt::format("the file is {} bytes long, over the limit of {} (kFileBytesMax, "
+                                        "docs/scenarios.md \"Limits\")",
+                                        yaml_text.size(), limits::kFileBytesMax));
+    }
+    CheckPrintable(yaml_text);
+    CheckSingleDocument(yaml_text);
+    const YAML::Node root = YAML::Load(yaml_text);
+    CheckNestingDepth(root);
+    Scenario scenario = ScenarioParser().Parse(root);
+    scenario.path = path;
+    return scenario;
+  } catch (const ParseError& error) {
+    return ErrorAt(path, error.pos, error.message);
+  } catch (const YAML::DeepRecursion& error) {
+    // yaml-cpp's own guard stops nesting far past ours while it parses.
+    return ErrorAt(path, PosOf(error.mark), NestingTooDeepMessage());
+  } catch (const YAML::Exception& error) {
+    return ErrorAt(path, PosOf(error.mark), "invalid YAML: " + error.msg);
+  } catch (const std::exception& error) {
+    return ErrorAt(path, SourcePos{1, 1}, std::string("cannot parse scenario: ") + error.what());
+  }
+}
+
+Result<Scenario> LoadScenarioFile(const std::string& path) {
+  std::error_code error;
+  std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (status.type() == std::filesystem::file_type::not_found) {
+    return Status(StatusCode::kNotFound, fmt::format("{}: cannot open scenario file: no such file", path));
+  }
+  if (error || status.type() != std::filesystem::file_type::regular) {
+    return Status(StatusCode::kNotFound, fmt::format("{}: cannot open scenario file: {}", path,
+                                                     error ? error.message() : "not a regular file"));
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Status(StatusCode::kNotFound, fmt::format("{}: cannot read scenario file", path));
+  // Not `text << file.rdbuf()`: on an empty file that inserts nothing and
+  // fails, and an empty file is a scenario error at 1:1, not unreadable.
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) return Status(StatusCode::kNotFound, fmt::format("{}: cannot read scenario file", path));
+  return ParseScenario(text, path);
+}
+
+}  // namespace durasim

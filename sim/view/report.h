@@ -1,0 +1,39 @@
+// Rendering of run reports: the terminal table and the JSON report.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/output_file.h"
+#include "sim/run/runner.h"
+#include "store/status.h"
+
+namespace durasim {
+
+// A fixed-width table: scenario, verdict, ok, supplier calls, outputs,
+// simulated time, trace hash; then the violations and mismatches.
+std::string RenderTable(const std::vector<RunReport>& reports);
+
+// A JSON document as every report writes it: indented, and a string that is
+// not valid UTF-8 (an input key of arbitrary bytes) with each invalid byte
+// replaced by U+FFFD rather than an exception.
+std::string DumpJson(const nlohmann::json& doc);
+
+// Text for an XML attribute or element (the JUnit reports): & < > " escaped.
+std::string XmlEscape(const std::string& text);
+
+// The JSON report: {"runs": [...], "summary": {...}, "interrupted": bool,
+// "infra_stop": string}. `interrupted`: SIGINT/SIGTERM stopped the command
+// before every file ran; `infra_stop`: why infrastructure failures in a row
+// stopped it (sim/run/infra_guard.h), "" when they did not.
+std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted = false,
+                       const std::string& infra_stop = "");
+
+// The JUnit XML report of `run --junit`: one test case per scenario file
+// (its name the file's path), a failure carrying the verdict, the reasons
+// and the command that reproduces it (`reproduce_flags` are the mutant and
+// backend flags of the run, each with a leading space).
+std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s);
+
+}  // namespace durasim
