@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "store/rdkafka_support.h"
-#include "store/rdkafka_topic_identity.h"
 
 namespace durasim {
 namespace {
