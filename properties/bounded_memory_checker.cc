@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "store/check.h"
+
 namespace durasim {
 
 void BoundedMemoryChecker::OnAttemptStart(int /*attempt*/) { pending_.clear(); }
@@ -13,6 +15,7 @@ void BoundedMemoryChecker::OnCheckpointTaken(const std::string& id, size_t /*tra
 
 void BoundedMemoryChecker::OnForeignStates(int32_t subtask, const std::vector<std::string>& keys,
                                            size_t trace_index) {
+  DURASIM_CHECK(!keys.empty());  // reported only when there are some; the message names the first
   Violate(Invariant::kBoundedMemory,
           fmt::format("after a completed checkpoint subtask {} still caches states of {} key{} it does not own "
                       "(first: {:?}); no checkpoint of its will ever prune them",

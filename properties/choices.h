@@ -21,14 +21,23 @@ class Choices {
   // Uniform in [low, high]. REQUIRES: low <= high.
   int64_t Range(int64_t low, int64_t high) {
     DURASIM_CHECK_LE(low, high);
-    return low + static_cast<int64_t>(Below(static_cast<uint64_t>(high - low) + 1));
+    const int64_t value = low + static_cast<int64_t>(Below(static_cast<uint64_t>(high - low) + 1));
+    DURASIM_CHECK(low <= value && value <= high);
+    return value;
   }
   // True with probability percent / 100. Shrinks towards false.
-  bool Percent(uint64_t percent) { return Below(100) >= 100 - percent; }
+  // REQUIRES: percent <= 100.
+  bool Percent(uint64_t percent) {
+    DURASIM_CHECK_LE(percent, 100u);  // past 100, 100 - percent wraps and it is never true
+    return Below(100) >= 100 - percent;
+  }
   // An index drawn with the given weights. Shrinks towards index 0.
   size_t Weighted(const std::vector<uint64_t>& weights) {
     uint64_t total = 0;
-    for (uint64_t w : weights) total += w;
+    for (uint64_t w : weights) {
+      DURASIM_CHECK_LE(w, UINT64_MAX - total);  // the sum does not wrap
+      total += w;
+    }
     uint64_t pick = Below(total);  // Below checks total > 0
     for (size_t i = 0; i < weights.size(); ++i) {
       if (pick < weights[i]) return i;

@@ -5,10 +5,13 @@
 
 #include <algorithm>
 
+#include "store/check.h"
+
 namespace durasim {
 
 void InvariantChecker::Violate(Invariant invariant, const std::string& message,
                                std::vector<size_t> evidence) {
+  DURASIM_CHECK(!message.empty());  // a violation says what broke
   // One report per invariant and message is enough; keep the first.
   for (const Violation& v : violations_) {
     if (v.invariant == invariant && v.message == message) return;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "store/check.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -42,6 +43,7 @@ void OnceChecker::OnSavedCallMismatch(const CallIdentity& call, const CallArgume
   const CallIdentity saved_call{call.state_key, call.call_index, saved.function_id, saved.args_digest};
   const CallIdentity saved_stable = stable_.Of(saved_call);
   if (saved_stable == stable) return;  // the same call under a name that changed: no mismatch
+  DURASIM_CHECK_GE(stable.call_index, 0);  // OnRecordAppended reads the discard's index as a position
   discards_.insert_or_assign({lineage_, stable.state_key}, Discard{stable.call_index, saved_stable});
 }
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "store/check.h"
+
 namespace durasim {
 
 void OwnershipChecker::Report(const std::string& key, const std::string& message, std::vector<size_t> evidence) {
@@ -29,6 +31,7 @@ void OwnershipChecker::OnKeyResumed(const std::string& key, int32_t subtask, int
 
 void OwnershipChecker::OnProcessingKeysSnapshotted(int32_t subtask, const std::vector<std::string>& keys,
                                                    const std::vector<int32_t>& owners, size_t trace_index) {
+  DURASIM_CHECK_EQ(keys.size(), owners.size());  // one owner per key, in the keys' order
   std::set<std::string> seen;
   for (size_t i = 0; i < keys.size(); ++i) {
     if (owners[i] != subtask) {

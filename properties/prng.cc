@@ -44,7 +44,9 @@ int64_t Prng::Range(int64_t low, int64_t high) {
   DURASIM_CHECK_LE(low, high);
   const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
   if (span == UINT64_MAX) return static_cast<int64_t>(NextU64());
-  return static_cast<int64_t>(static_cast<uint64_t>(low) + Below(span + 1));
+  const int64_t value = static_cast<int64_t>(static_cast<uint64_t>(low) + Below(span + 1));
+  DURASIM_CHECK(low <= value && value <= high);  // the unsigned wrap lands back in range
+  return value;
 }
 
 bool Prng::Chance(uint64_t numerator, uint64_t denominator) {
@@ -54,7 +56,10 @@ bool Prng::Chance(uint64_t numerator, uint64_t denominator) {
 
 size_t Prng::Weighted(const std::vector<uint64_t>& weights) {
   uint64_t total = 0;
-  for (uint64_t w : weights) total += w;
+  for (uint64_t w : weights) {
+    DURASIM_CHECK_LE(w, UINT64_MAX - total);  // the sum does not wrap
+    total += w;
+  }
   DURASIM_CHECK_GT(total, 0u);
   uint64_t pick = Below(total);
   for (size_t i = 0; i < weights.size(); ++i) {

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "store/check.h"
+
 namespace durasim {
 namespace {
 
@@ -43,6 +45,7 @@ void ProvenanceChecker::OnCallResultUsed(const CallIdentity& call, const CallRes
     auto other = std::find_if(answers_.begin(), answers_.end(),
                               [&](const auto& entry) { return entry.first.second == call; });
     if (other != answers_.end()) {
+      DURASIM_CHECK(!other->second.empty());  // an entry holds the answer that made it
       Violate(Invariant::kProvenance,
               fmt::format("call [{}] ({}) went on with {}, but no supplier call of its lineage (the job started at "
                           "attempt {}) answered this call; the job started at attempt {} did ({}): a fresh start "
@@ -58,6 +61,7 @@ void ProvenanceChecker::OnCallResultUsed(const CallIdentity& call, const CallRes
             {trace_index});
     return;
   }
+  DURASIM_CHECK(!it->second.empty());  // an entry holds the answer that made it
   const bool same_call = used.function_id == call.function && used.args_digest == call.args_digest;
   for (const Answer& answer : it->second) {
     if (same_call && SameOutcome(used, answer.result)) return;

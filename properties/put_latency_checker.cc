@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "model/perturbation.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -27,6 +28,7 @@ void PutLatencyChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest
   const int64_t ack_latency_ms = AckLatencyMsMax(world_.scenario());
   const SimDuration bound = std::chrono::milliseconds(ack_latency_ms);
   const SimDuration took = world_.now() - issued.at;
+  DURASIM_CHECK(took >= SimDuration::zero());  // simulated time never goes back
   if (took > bound) {
     Violate(Invariant::kPutLatency,
             fmt::format("the put of {:?} seq {} took {} with the broker up; flushed before its wait it takes the "

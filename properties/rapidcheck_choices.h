@@ -15,7 +15,9 @@ class RapidcheckChoices : public Choices {
  public:
   uint64_t Below(uint64_t bound) override {
     DURASIM_CHECK_GT(bound, 0u);
-    return *rc::gen::inRange<uint64_t>(0, bound);
+    const uint64_t value = *rc::gen::inRange<uint64_t>(0, bound);
+    DURASIM_CHECK_LT(value, bound);  // inRange's end is exclusive
+    return value;
   }
 };
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "model/identity.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -40,6 +41,8 @@ void RetryBudgetChecker::OnSupplierCall(const CallIdentity& call, const CallArgu
     }
     --first;
   }
+  // The run of tries starts at the call or before it, never before index 0.
+  DURASIM_CHECK(first >= 0 && first <= call.call_index);
   const int64_t tries = call.call_index - first + 1;
   if (tries <= budget->second) return;
   Violate(Invariant::kRetryBudget,

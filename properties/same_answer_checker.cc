@@ -7,6 +7,8 @@
 #include <set>
 #include <vector>
 
+#include "store/check.h"
+
 namespace durasim {
 
 void SameAnswerChecker::OnOutput(int64_t input_offset, int64_t index, int64_t value, size_t trace_index) {
@@ -14,6 +16,7 @@ void SameAnswerChecker::OnOutput(int64_t input_offset, int64_t index, int64_t va
   auto [it, inserted] = outputs_.emplace(id, value);
   if (inserted) {
     first_seen_[id] = trace_index;
+    DURASIM_CHECK_EQ(first_seen_.size(), outputs_.size());  // one first sighting per output
     return;
   }
   if (it->second != value) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <set>
 
+#include "store/check.h"
+
 namespace durasim {
 namespace {
 
@@ -40,6 +42,7 @@ AttemptStep CheckpointStep(AttemptStep::Kind kind, const std::string& id) {
 
 // Small numbers are the interesting ones: most draws are small, a few large.
 int64_t SmallBiased(Choices& choices, int64_t max) {
+  DURASIM_CHECK_GE(max, 1);
   switch (choices.Weighted({6, 3, 1})) {
     case 0: return choices.Range(1, std::min<int64_t>(max, 3));
     case 1: return choices.Range(1, std::min<int64_t>(max, 10));
@@ -61,6 +64,7 @@ std::vector<SupplierSpec> GenerateSuppliers(Choices& choices) {
 }
 
 std::vector<ActionSpec> GenerateActions(Choices& choices, const Swarm& swarm, size_t suppliers) {
+  DURASIM_CHECK_GT(suppliers, 0u);  // every call step names one of them
   const int64_t count = choices.Range(1, swarm.actions_max);
   std::vector<bool> emits(static_cast<size_t>(count));
   for (auto&& e : emits) e = choices.Percent(40);
@@ -112,6 +116,7 @@ std::vector<InputSpec> GenerateInputs(Choices& choices, const Swarm& swarm) {
   std::vector<std::string> keys;
   const int64_t key_count = choices.Range(1, swarm.keys_max);
   for (int64_t i = 0; i < key_count; ++i) keys.push_back(KeyPool()[choices.Below(KeyPool().size())]);
+  DURASIM_CHECK(!keys.empty());  // every input draws its key from these
   std::vector<InputSpec> inputs;
   const int64_t count = SmallBiased(choices, swarm.inputs_max);
   for (int64_t i = 0; i < count; ++i) {
@@ -144,9 +149,11 @@ int64_t DrawNth(Choices& choices, FaultKind kind) {
 
 // Arms one fault drawn from the swarm's kinds, with a plausible nth.
 AttemptStep ArmStep(Choices& choices, const Swarm& swarm) {
+  DURASIM_CHECK(!swarm.armed_kinds.empty());
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
   arm.fault = swarm.armed_kinds[choices.Below(swarm.armed_kinds.size())];
   arm.nth = DrawNth(choices, arm.fault);
+  DURASIM_CHECK_GE(arm.nth, 1);  // a fault's nth counts from 1
   return arm;
 }
 
@@ -264,6 +271,7 @@ constexpr const char* kEchoSupplier = "echo";
 // suppliers swap; a plain-scale supplier is renamed for one action; a call
 // to a scale-1 supplier is added after an action's last call, or removed.
 void EditPlan(Choices& choices, PlanSpec& plan, int version) {
+  DURASIM_CHECK(!plan.actions.empty());
   ActionSpec& action = plan.actions[choices.Below(plan.actions.size())];
   std::vector<size_t> calls;
   for (size_t i = 0; i < action.steps.size(); ++i) {
@@ -361,6 +369,7 @@ void DrawParallelism(Choices& choices, Scenario& scenario) {
   scenario.max_parallelism = kMaxParallelisms[choices.Weighted({3, 2, 3, 2, 2, 1})];
   const int64_t widest = std::min<int64_t>(4, scenario.max_parallelism);
   scenario.parallelism = static_cast<int32_t>(choices.Range(2, widest));
+  DURASIM_CHECK_LE(scenario.parallelism, scenario.max_parallelism);
   for (size_t a = 1; a < scenario.attempts.size(); ++a) {
     if (choices.Percent(40)) scenario.attempts[a].parallelism = static_cast<int32_t>(choices.Range(1, widest));
   }
@@ -727,6 +736,7 @@ void DrawBlame(Choices& choices, Scenario& scenario) {
     // step adds may not exist yet at this step (an earlier attempt may
     // crash before it adds them; seed 7775 aborted the harness).
     foreign.partition %= scenario.log.partitions;
+    DURASIM_CHECK(foreign.partition >= 0 && foreign.partition < scenario.log.partitions);
     std::vector<AttemptStep>& steps = scenario.attempts.back().steps;
     steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(choices.Below(steps.size() + 1)), foreign);
   }
@@ -792,6 +802,9 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   DrawAimedFaults(choices, scenario);
   DrawSkippedNotices(choices, scenario);
   DrawBlame(choices, scenario);
+  // Later draws add steps and attempts before the healed one, never after.
+  DURASIM_CHECK_GE(scenario.attempts.size(), 2u);
+  DURASIM_CHECK(scenario.attempts.back().restore == kRestoreLatest);
   return scenario;
 }
 

@@ -234,6 +234,8 @@ Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedB
     DURASIM_CHECK(offset != marker.offsets.end());  // cached positions lie in the topic's partitions
     offset->second = std::min(offset->second, cached.position.offset);
   }
+  // One offset per partition of the topic: rewinding adds none.
+  DURASIM_CHECK_EQ(marker.offsets.size(), offsets->size());
   return marker;
 }
 

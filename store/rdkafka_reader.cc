@@ -8,8 +8,8 @@
 #include <optional>
 #include <utility>
 
+#include "store/check.h"
 #include "store/rdkafka_support.h"
-#include "store/rdkafka_topic_identity.h"
 
 namespace durasim {
 namespace {
@@ -84,6 +84,102 @@ void RangeRead::TakeRecord(const rd_kafka_message_t& message, bool ours) {
   done = next >= to;
 }
 
+// The reads of `ranges`, each checked: a partition of the topic (which has
+// `partitions`), read once, over a range [from, to) with 0 <= from <= to.
+// `open` gets the indices of those with records to read, in order.
+Result<std::vector<RangeRead>> StartReads(const RdKafkaConfig& config, int32_t partitions,
+                                          const std::vector<ReadRange>& ranges, std::vector<size_t>& open) {
+  std::vector<RangeRead> reads(ranges.size());
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const ReadRange& range = ranges[i];
+    if (range.partition < 0 || range.partition >= partitions) {
+      return Status(StatusCode::kInvalidArgument,
+                    fmt::format("partition {} of topic '{}' does not exist ({} partitions)", range.partition,
+                                config.topic, partitions));
+    }
+    const std::string where = rdkafka::Where(config, range.partition);
+    if (range.from < 0 || range.from > range.to) {
+      return Status(StatusCode::kInvalidArgument,
+                    fmt::format("bad read range [{}, {}) of {}", range.from, range.to, where));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (ranges[j].partition == range.partition) {
+        return Status(StatusCode::kInvalidArgument, fmt::format("two read ranges of {}", where));
+      }
+    }
+    RangeRead& read = reads[i];
+    read.partition = range.partition;
+    read.to = range.to;
+    read.range = fmt::format("read of [{}, {}) of {}", range.from, range.to, where);
+    read.next = range.from;
+    read.done = range.from == range.to;
+    if (!read.done) open.push_back(i);
+  }
+  return reads;
+}
+
+// Assigns the partition of every open read at the offset it wants next.
+// Absolute offsets: no committed-offset lookup, no reset policy involved.
+rd_kafka_resp_err_t AssignAll(rd_kafka_t* rk, const std::string& topic, const std::vector<RangeRead>& reads,
+                              const std::vector<size_t>& open) {
+  std::unique_ptr<rd_kafka_topic_partition_list_t, PartitionListDeleter> assignment(
+      rd_kafka_topic_partition_list_new(static_cast<int>(open.size())));
+  for (size_t i : open) {
+    rd_kafka_topic_partition_list_add(assignment.get(), topic.c_str(), reads[i].partition)->offset = reads[i].next;
+  }
+  DURASIM_CHECK_EQ(static_cast<size_t>(assignment->cnt), open.size());  // one entry per open read
+  return rd_kafka_assign(rk, assignment.get());
+}
+
+// The read a polled message goes to: that of its partition (nothing more is
+// wanted of a finished one); anything else, such as an error of no
+// partition, to the first open read, which ignores what is not its own and
+// fails on an error.
+size_t ReadOfMessage(const rd_kafka_message_t& message, const std::vector<RangeRead>& reads,
+                     const std::vector<size_t>& open) {
+  size_t to = open.front();
+  if (message.rkt != nullptr) {
+    for (size_t i = 0; i < reads.size(); ++i) {
+      if (reads[i].partition == message.partition) to = i;
+    }
+  }
+  return to;
+}
+
+// Polls until every open read is done (then nothing), one fails, or the
+// deadline passes (then the failure). Erases each read from `open` as it
+// finishes.
+std::optional<Status> PollReads(rd_kafka_t* rk, RdKafkaConsumer& consumer, const RdKafkaConfig& config,
+                                std::vector<RangeRead>& reads, std::vector<size_t>& open) {
+  const Clock::time_point deadline = Clock::now() + config.deadline;
+  std::optional<Status> failure;
+  while (!open.empty() && !failure.has_value()) {
+    RangeRead& first = reads[open.front()];
+    if (rdkafka::RemainingMs(deadline) == 0) {
+      failure = Status(StatusCode::kUnavailable,
+                       fmt::format("{}: stopped at offset {} after {} ms{}", first.range, first.next,
+                                   config.deadline.count(),
+                                   first.last_error.empty() ? consumer.LastError()
+                                                            : rdkafka::LastErrorSuffix(first.last_error)));
+      break;
+    }
+    rd_kafka_message_t* message = rd_kafka_consumer_poll(rk, rdkafka::SliceMs(deadline));
+    if (message == nullptr) continue;
+    std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> guard(message, &rd_kafka_message_destroy);
+    const size_t to = ReadOfMessage(*message, reads, open);
+    DURASIM_CHECK_LT(to, reads.size());
+    RangeRead& read = reads[to];
+    if (read.done) continue;
+    read.Take(*message);
+    if (read.failure.has_value()) {
+      failure = read.failure;
+    } else if (read.done) {
+      std::erase(open, to);
+    }
+  }
+  return failure;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<RdKafkaConsumer>> RdKafkaReader::Consumer() {
@@ -129,33 +225,10 @@ Result<std::vector<LogRecord>> RdKafkaReader::Read(int32_t partition, int64_t fr
 }
 
 Result<std::vector<std::vector<LogRecord>>> RdKafkaReader::ReadRanges(const std::vector<ReadRange>& ranges) {
-  std::vector<RangeRead> reads(ranges.size());
   std::vector<size_t> open;  // the reads not done yet, by index
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    const ReadRange& range = ranges[i];
-    if (range.partition < 0 || range.partition >= partitions_) {
-      return Status(StatusCode::kInvalidArgument,
-                    fmt::format("partition {} of topic '{}' does not exist ({} partitions)", range.partition,
-                                config_.topic, partitions_));
-    }
-    const std::string where = rdkafka::Where(config_, range.partition);
-    if (range.from < 0 || range.from > range.to) {
-      return Status(StatusCode::kInvalidArgument,
-                    fmt::format("bad read range [{}, {}) of {}", range.from, range.to, where));
-    }
-    for (size_t j = 0; j < i; ++j) {
-      if (ranges[j].partition == range.partition) {
-        return Status(StatusCode::kInvalidArgument, fmt::format("two read ranges of {}", where));
-      }
-    }
-    RangeRead& read = reads[i];
-    read.partition = range.partition;
-    read.to = range.to;
-    read.range = fmt::format("read of [{}, {}) of {}", range.from, range.to, where);
-    read.next = range.from;
-    read.done = range.from == range.to;
-    if (!read.done) open.push_back(i);
-  }
+  Result<std::vector<RangeRead>> started = StartReads(config_, partitions_, ranges, open);
+  if (!started.ok()) return started.status();
+  std::vector<RangeRead>& reads = *started;
   std::vector<std::vector<LogRecord>> out(ranges.size());
   if (open.empty()) return out;
   Result<std::shared_ptr<RdKafkaConsumer>> consumer = Consumer();
@@ -164,52 +237,12 @@ Result<std::vector<std::vector<LogRecord>>> RdKafkaReader::ReadRanges(const std:
 
   // Every partition at once: one fetch serves them all, and none waits out
   // the fetch held for another.
-  std::unique_ptr<rd_kafka_topic_partition_list_t, PartitionListDeleter> assignment(
-      rd_kafka_topic_partition_list_new(static_cast<int>(open.size())));
-  // Absolute offsets: no committed-offset lookup, no reset policy involved.
-  for (size_t i : open) {
-    rd_kafka_topic_partition_list_add(assignment.get(), config_.topic.c_str(), reads[i].partition)->offset =
-        reads[i].next;
-  }
-  rd_kafka_resp_err_t err = rd_kafka_assign(rk, assignment.get());
+  rd_kafka_resp_err_t err = AssignAll(rk, config_.topic, reads, open);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Status(StatusCode::kUnavailable,
                   fmt::format("{}: assign failed: {}", reads[open.front()].range, rdkafka::ErrorText(err)));
   }
-  const Clock::time_point deadline = Clock::now() + config_.deadline;
-  std::optional<Status> failure;
-  while (!open.empty() && !failure.has_value()) {
-    RangeRead& first = reads[open.front()];
-    if (rdkafka::RemainingMs(deadline) == 0) {
-      failure = Status(StatusCode::kUnavailable,
-                       fmt::format("{}: stopped at offset {} after {} ms{}", first.range, first.next,
-                                   config_.deadline.count(),
-                                   first.last_error.empty() ? (*consumer)->LastError()
-                                                            : rdkafka::LastErrorSuffix(first.last_error)));
-      break;
-    }
-    rd_kafka_message_t* message = rd_kafka_consumer_poll(rk, rdkafka::SliceMs(deadline));
-    if (message == nullptr) continue;
-    std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> guard(message, &rd_kafka_message_destroy);
-    // A message of a range's partition goes to its read (nothing more is
-    // wanted of a finished one); anything else, such as an error of no
-    // partition, to the first open read, which ignores what is not its own
-    // and fails on an error.
-    size_t to = open.front();
-    if (message->rkt != nullptr) {
-      for (size_t i = 0; i < reads.size(); ++i) {
-        if (reads[i].partition == message->partition) to = i;
-      }
-    }
-    RangeRead& read = reads[to];
-    if (read.done) continue;
-    read.Take(*message);
-    if (read.failure.has_value()) {
-      failure = read.failure;
-    } else if (read.done) {
-      std::erase(open, to);
-    }
-  }
+  const std::optional<Status> failure = PollReads(rk, **consumer, config_, reads, open);
   // Stop fetching until the next read; a failed reader is replaced so that
   // nothing of this read can leak into the next one.
   (void)rd_kafka_assign(rk, nullptr);
@@ -217,7 +250,10 @@ Result<std::vector<std::vector<LogRecord>>> RdKafkaReader::ReadRanges(const std:
     consumer_.reset();
     return *failure;
   }
-  for (size_t i = 0; i < reads.size(); ++i) out[i] = std::move(reads[i].records);
+  for (size_t i = 0; i < reads.size(); ++i) {
+    DURASIM_CHECK(reads[i].done);  // every range was read to its end
+    out[i] = std::move(reads[i].records);
+  }
   return out;
 }
 

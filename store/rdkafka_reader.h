@@ -20,6 +20,12 @@
 
 namespace durasim {
 
+// The consumer group of the reader's consumer: the topic identity's
+// (rdkafka_topic_identity.h), whose committed offset it reads and commits on
+// that handle. Named here, where the consumer is made, so that the reader
+// does not include the identity that asks through it.
+inline constexpr const char* kTopicIdentityGroup = "durasim.topic-identity";
+
 // The consumer handle of Offsets and Read (rdkafka_support.h).
 struct RdKafkaConsumer;
 

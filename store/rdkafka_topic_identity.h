@@ -28,12 +28,11 @@ struct rd_kafka_s;
 
 namespace durasim {
 
-inline constexpr const char* kTopicIdentityGroup = "durasim.topic-identity";
-
 class RdKafkaReader;
 
-// Asks on the reader's consumer, which is in the identity group: one handle
-// for reads, offsets and the incarnation.
+// Asks on the reader's consumer, which is in the identity group
+// (kTopicIdentityGroup, rdkafka_reader.h): one handle for reads, offsets
+// and the incarnation.
 class RdKafkaTopicIdentity {
  public:
   // REQUIRES: `config` and `reader` outlive the object.

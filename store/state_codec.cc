@@ -104,6 +104,8 @@ std::optional<StateKey> ParseCanonicalRecordKey(std::string_view record_key) {
   if (seq > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
   k.seq = static_cast<int64_t>(seq);
   k.key.assign(text, seq_at - 1);
+  // The fields tile the record key: "<key>_<seq>_<event>_<action>".
+  DURASIM_CHECK_EQ(k.key.size() + 1 + seq_digits + 1 + kHashDigits + 1 + kHashDigits, size);
   return k;
 }
 
@@ -419,6 +421,7 @@ std::optional<int64_t> ParseCleanupValue(const std::string& value) {
     if (c < '0' || c > '9') return std::nullopt;
     seq = seq * 10 + (c - '0');
   }
+  DURASIM_CHECK_GE(seq, 0);  // 18 decimal digits never overflow an int64
   return seq;
 }
 

@@ -13,10 +13,9 @@
 
 #include "store/status.h"
 #include "store/action_state.h"
+#include "store/state_value.h"
 
 namespace durasim {
-
-inline constexpr int kStateFormatVersion = 1;
 
 std::string EncodeRecordKey(const StateKey& state_key);
 // Whether `record_key` is EncodeRecordKey(state_key), without building it.
@@ -25,10 +24,6 @@ Result<StateKey> ParseRecordKey(const std::string& record_key);
 
 std::string EncodeStateValue(const StateKey& state_key, const ActionState& state);
 
-struct DecodedState {
-  StateKey state_key;
-  ActionState state;
-};
 // Errors are kInvalidRecovery naming what is wrong with the value.
 Result<DecodedState> DecodeStateValue(const std::string& value);
 

@@ -1,7 +1,8 @@
 // The state codec's two implementations of the value format, for the codec
 // itself and its tests: the reference one over an nlohmann::json DOM, and
 // the fast one, a streaming writer and a strict reader of the canonical
-// form. Other callers use store/state_codec.h.
+// form. Other callers use store/state_codec.h, which this header does not
+// include (the types both need are in store/state_value.h).
 //
 // The fast path never changes a result: the writer writes the bytes the
 // DOM's dump() writes, and the reader accepts only the canonical form of a
@@ -16,7 +17,7 @@
 #include <string_view>
 
 #include "store/action_state.h"
-#include "store/state_codec.h"
+#include "store/state_value.h"
 #include "store/status.h"
 
 namespace durasim::state_codec_internal {

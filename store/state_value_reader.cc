@@ -5,6 +5,7 @@
 // accepts is valid JSON that the DOM decoder reads to the same state.
 #include <charconv>
 
+#include "store/check.h"
 #include "store/state_codec_internal.h"
 #include "store/utf8.h"
 
@@ -88,6 +89,7 @@ class Cursor {
  private:
   // REQUIRES: text_ starts with a backslash.
   bool Escape(std::string& out) {
+    DURASIM_CHECK(text_.starts_with('\\'));
     if (text_.size() < 2) return false;
     const char kind = text_[1];
     text_.remove_prefix(2);

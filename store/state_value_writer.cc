@@ -5,6 +5,7 @@
 // through (0x7f too).
 #include <charconv>
 
+#include "store/check.h"
 #include "store/state_codec_internal.h"
 #include "store/utf8.h"
 
@@ -64,6 +65,7 @@ bool AppendString(std::string& out, std::string_view text) {
 void AppendInteger(std::string& out, int64_t value) {
   char digits[24];
   const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  DURASIM_CHECK(ec == std::errc());  // 24 bytes hold any int64 (20 at most)
   out.append(digits, static_cast<size_t>(end - digits));
 }
 
@@ -108,6 +110,7 @@ void AppendHexBytes(std::string& out, std::string_view bytes) {
     *digits++ = pair[0];
     *digits++ = pair[1];
   }
+  DURASIM_CHECK(digits == out.data() + out.size());  // two digits per byte, filling what was added
 }
 
 std::optional<std::string> WriteStateValue(const StateKey& k, const ActionState& state) {

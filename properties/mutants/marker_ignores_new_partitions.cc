@@ -1,6 +1,8 @@
 // MarkerIgnoresNewPartitionsStore implementation.
 #include "properties/mutants/marker_ignores_new_partitions.h"
 
+#include "store/check.h"
+
 namespace durasim {
 
 Status MarkerIgnoresNewPartitionsStore::ReadFromMarker(const RecoveryMarker& marker,
@@ -8,7 +10,12 @@ Status MarkerIgnoresNewPartitionsStore::ReadFromMarker(const RecoveryMarker& mar
   // The marker's partitions only (the bug); the production store reads the
   // partitions past them from offset 0.
   for (const auto& [partition, from] : marker.offsets) {
-    if (Status read = ReadPartition(partition, from, offsets[static_cast<size_t>(partition)]); !read.ok()) return read;
+    // Rebuild checked the marker (CheckMarker): partitions 0..n-1 of the
+    // topic, each offset within its log.
+    DURASIM_CHECK(partition >= 0 && static_cast<size_t>(partition) < offsets.size());
+    const PartitionOffsets& range = offsets[static_cast<size_t>(partition)];
+    DURASIM_CHECK(from >= range.start && from <= range.end);
+    if (Status read = ReadPartition(partition, from, range); !read.ok()) return read;
   }
   return Status::Ok();
 }

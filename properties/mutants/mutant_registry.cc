@@ -1,5 +1,7 @@
 // The mutant registry: one line per mutant.
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "properties/mutants/attribute_only_event_identity.h"
 #include "properties/mutants/await_before_flush.h"
@@ -32,6 +34,7 @@
 #include "properties/mutants/swallow_cancellation.h"
 #include "properties/mutants/tombstones_without_boundary.h"
 #include "properties/mutants/mutant.h"
+#include "store/check.h"
 #include "store/kafka_action_state_store.h"
 
 namespace durasim {
@@ -44,8 +47,12 @@ AttemptParts PartsWith(const Mutant* mutant) {
   return parts;
 }
 
-const std::vector<Mutant>& AllMutants() {
-  static const std::vector<Mutant> kMutants = {
+namespace {
+
+// Saving a state (the put, its acknowledgement, its cancellation), releasing
+// what a checkpoint no longer needs, and the first recovery mistakes.
+void AddSaveAndReleaseMutants(std::vector<Mutant>& mutants) {
+  mutants.insert(mutants.end(), {
       {"legacy-end-offset-marker", "the recovery marker is the topic's end offsets at snapshot time",
        "apache/flink-agents #1158", Invariant::kOnce, StoreOf<LegacyEndOffsetMarkerStore>(), {}},
       {"cache-before-ack", "put caches the state before the write is acknowledged; a rejected write looks saved",
@@ -76,6 +83,13 @@ const std::vector<Mutant>& AllMutants() {
        // On the store before the cleanup check (#691): the production store
        // rejects the restore the premature prune broke (invalid-recovery).
        StoreOf<TombstonesWithoutBoundaryStore>(), RuntimeOf<PruneOnSnapshotRuntime>()},
+  });
+}
+
+// Replaying saved states: which saved call result a call takes, and the
+// identities that find the saved states.
+void AddReplayMutants(std::vector<Mutant>& mutants) {
+  mutants.insert(mutants.end(), {
       {"pending-as-hit", "a PENDING call slot is replayed as a saved result", "durable-call replay matching",
        Invariant::kSameAnswer, {}, RuntimeOf<PendingAsHitRuntime>()},
       {"cancel-as-failure", "a durable call cancelled in flight is persisted as FAILED and replayed as a failure",
@@ -102,6 +116,13 @@ const std::vector<Mutant>& AllMutants() {
       {"reuse-by-index", "a saved call result is reused by its index alone, whatever function and argument it was saved for",
        "Flink Agents' DurableExecutionContext matches index, function id and argument digest", Invariant::kProvenance,
        {}, RuntimeOf<ReuseByIndexRuntime>()},
+  });
+}
+
+// Restoring: which subtask keeps which keys, what the recovery marker
+// names, how a rebuild reads the log, and the committed cleanup boundary.
+void AddRestoreMutants(std::vector<Mutant>& mutants) {
+  mutants.insert(mutants.end(), {
       {"no-ownership-filter", "a rebuilding store keeps every key group's states, not only its subtask's",
        "apache/flink-agents #1010", Invariant::kBoundedMemory, StoreOf<NoOwnershipFilterStore>(), {}},
       {"own-marker-only",
@@ -130,9 +151,41 @@ const std::vector<Mutant>& AllMutants() {
       {"fresh-start-reads-topic", "a fresh start (a new job, no checkpoint) rebuilds its store from the log start, "
        "taking an earlier job's saved results as its own", "a missing recovery marker read as \"read everything\"",
        Invariant::kProvenance, {}, RuntimeOf<FreshStartReadsTopicRuntime>()},
-      {"canary", "every output is off by one", "none: proves the checkers are alive", Invariant::kSameAnswer, {},
-       RuntimeOf<CanaryRuntime>()},
-  };
+  });
+}
+
+// Every entry names one mutant, says what it breaks and where it comes from,
+// and replaces the store, the runtime or both (empty factories would run
+// the production parts, which no checker can catch).
+void CheckRegistry(const std::vector<Mutant>& mutants) {
+  for (size_t i = 0; i < mutants.size(); ++i) {
+    const Mutant& mutant = mutants[i];
+    DURASIM_CHECK_MSG(!mutant.name.empty(), "mutant #" + std::to_string(i) + " has no name");
+    DURASIM_CHECK_MSG(!mutant.description.empty() && !mutant.origin.empty(), mutant.name);
+    DURASIM_CHECK_MSG(mutant.make_store || mutant.make_runtime, mutant.name + " replaces neither store nor runtime");
+    for (size_t j = 0; j < i; ++j) {
+      DURASIM_CHECK_MSG(mutants[j].name != mutant.name, "mutant " + mutant.name + " is registered twice");
+    }
+  }
+}
+
+// Every mutant, in registration order (the order listings and the kill
+// matrix show).
+std::vector<Mutant> RegisteredMutants() {
+  std::vector<Mutant> mutants;
+  AddSaveAndReleaseMutants(mutants);
+  AddReplayMutants(mutants);
+  AddRestoreMutants(mutants);
+  mutants.push_back({"canary", "every output is off by one", "none: proves the checkers are alive",
+                     Invariant::kSameAnswer, {}, RuntimeOf<CanaryRuntime>()});
+  CheckRegistry(mutants);
+  return mutants;
+}
+
+}  // namespace
+
+const std::vector<Mutant>& AllMutants() {
+  static const std::vector<Mutant> kMutants = RegisteredMutants();
   return kMutants;
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "store/check.h"
+
 namespace durasim {
 
 Status StopAtFirstEmptyFetchStore::ReadPartition(int32_t partition, int64_t from, const PartitionOffsets& range) {
@@ -12,6 +14,11 @@ Status StopAtFirstEmptyFetchStore::ReadPartition(int32_t partition, int64_t from
     if (!fetched.ok()) return fetched.status();
     if (fetched->records.empty()) return Status::Ok();  // the bug: an empty fetch is taken for the end
     for (const LogRecord& record : fetched->records) {
+      // The port's contract, as the production store checks it: records of
+      // that partition in [next, end), in increasing offset order.
+      DURASIM_CHECK_EQ(record.partition, partition);
+      DURASIM_CHECK_GE(record.offset, next);
+      DURASIM_CHECK_LT(record.offset, range.end);
       next = record.offset + 1;
       ++records_scanned_;
       if (Status taken = TakeRecord(record); !taken.ok()) return taken;
