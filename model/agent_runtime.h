@@ -30,7 +30,7 @@
 #include "model/identity.h"
 #include "model/keyed_state.h"
 #include "model/mailbox.h"
-#include "model/parts.h"
+#include "model/subtask_context.h"
 #include "model/world.h"
 #include "store/action_state_store.h"
 
