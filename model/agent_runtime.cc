@@ -1,5 +1,5 @@
 // AgentRuntime implementation: inputs, runs, tasks, puts, checkpoints. The
-// durable-call path is in durable_call.cc, the identity hashes in identity.cc.
+// durable-call path is in agent_runtime_calls.cc, the identity hashes in identity.cc.
 #include "model/agent_runtime.h"
 
 #include "store/check.h"

@@ -30,7 +30,7 @@
 #include "model/identity.h"
 #include "model/keyed_state.h"
 #include "model/mailbox.h"
-#include "model/parts.h"
+#include "model/subtask_context.h"
 #include "model/world.h"
 #include "store/action_state_store.h"
 
@@ -192,7 +192,7 @@ class AgentRuntime {
   std::optional<ActionState> GetSavedState(const StateKey& state_key, const std::string& action_name);
   // A step that only changes the action's state: memory, emit, output.
   void ApplyLocalStep(ActionRun& run, const ActionStep& step) const;
-  // The durable-call path (durable_call.cc): reuses the saved result of the
+  // The durable-call path (agent_runtime_calls.cc): reuses the saved result of the
   // call `step` or makes it, and again for each retry. A status ends the
   // task's run there (a failed put, a cancellation, a failure that fails
   // over); nothing means the action goes on (or, `run.ignored`, ends).

@@ -35,12 +35,12 @@ const char* AttemptEndName(Attempt::End end) {
 }
 
 Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const AttemptParts& parts)
-    : world_(world), spec_(spec), number_(number) {
+    : world_(world), spec_(spec), number_(number), log_operator_(world) {
   scheduler_ = std::make_unique<Scheduler>(world.clock(), PerturbationOf(world.scenario(), number));
   FaultPlan::Hooks hooks;
   hooks.crash = [this](const std::string& reason) { CrashJob(reason); };
   hooks.cancel_wait = [this](int subtask) { subtasks_[static_cast<size_t>(subtask)].runtime->CancelRunningWait(); };
-  hooks.corrupt = [this](int32_t partition, int64_t offset) { MarkCorrupted(partition, offset); };
+  hooks.corrupt = [this](int32_t partition, int64_t offset) { log_operator_.MarkCorrupted(partition, offset); };
   hooks.fired = [this](size_t armed, FaultKind fault, int64_t nth, const FaultPoint& point) {
     const std::optional<int32_t> subtask = armed_[armed].subtask;
     const std::optional<PutPoint> put = point.put;
@@ -290,177 +290,22 @@ int Attempt::WriterOf(const LogRecord& record) {
   return SubtaskOfKey(key->key, world_.scenario().max_parallelism, parallelism());
 }
 
-void Attempt::MarkCorrupted(int32_t partition, int64_t offset) {
-  world_.backend().Corrupt(partition, offset);
-  world_.NoteCorrupted(partition, offset);
-  world_.Record("log.corrupted", "partition={} offset={}", partition, offset);
-}
-
-bool Attempt::CorruptStep(int32_t partition, int64_t offset) {
-  Result<bool> found = world_.backend().HasRecord(partition, offset);
-  if (!found.ok()) {
-    Error(fmt::format("corrupt: reading the log of backend {} failed: {}", world_.backend().name(),
-                      found.status().ToString()));
-    return false;
-  }
-  if (!*found) {
-    Error(fmt::format("corrupt: no record at partition {} offset {}", partition, offset));
-    return false;
-  }
-  MarkCorrupted(partition, offset);
-  return true;
-}
-
-bool Attempt::ForeignStep(const AttemptStep& step) {
-  // A partition an add_partitions step adds later does not exist yet: the
-  // scenario is wrong, not the store (a real producer is refused too).
-  const int32_t partitions = world_.lifecycle().partitions();
-  if (step.partition >= partitions) {
-    Error(fmt::format("foreign: partition {} does not exist yet (the topic has {} partitions at this step)",
-                      step.partition, partitions));
-    return false;
-  }
-  const ForeignRecordSpec& spec = step.foreign;
-  std::string key = spec.key.value_or("");
-  std::string value = spec.value.value_or("");
-  if (spec.key_of || spec.value_of) {
-    Result<std::vector<std::vector<LogRecord>>> log = world_.ReadLog();
-    if (!log.ok()) {
-      Error(fmt::format("foreign: reading the log of backend {} failed: {}", world_.backend().name(),
-                        log.status().ToString()));
-      return false;
-    }
-    auto take = [&](int64_t offset, const char* what, std::string& into) {
-      if (static_cast<size_t>(step.partition) < log->size()) {
-        for (const LogRecord& record : (*log)[static_cast<size_t>(step.partition)]) {
-          if (record.offset != offset) continue;
-          into = what == std::string_view("key") ? record.key : record.value;
-          return true;
-        }
-      }
-      Error(fmt::format("foreign: no record at partition {} offset {} to take the {} of", step.partition, offset, what));
-      return false;
-    };
-    if (spec.key_of && !take(*spec.key_of, "key", key)) return false;
-    if (spec.value_of && !take(*spec.value_of, "value", value)) return false;
-  }
-  Result<RecordPosition> at = world_.backend().AppendForeign(step.partition, key, value);
-  if (!at.ok()) {
-    Error(fmt::format("foreign: backend {} failed: {}", world_.backend().name(), at.status().ToString()));
-    return false;
-  }
-  world_.lifecycle().NoteForeignAppend(LogRecord{at->partition, at->offset, key, value}, world_.now());
-  world_.NoteForeign(at->partition, at->offset, key);
-  world_.CountFault(CoveragePoint::Happened(LogEvent::kForeignRecord));
-  world_.Record("log.foreign", "partition={} offset={} key={:?} {}", at->partition, at->offset, key,
-                value.empty() ? std::string("tombstone") : fmt::format("bytes={}", value.size()));
-  return true;
-}
-
-void Attempt::NoteForeignReads(const Checkpoint& checkpoint) {
-  if (checkpoint.markers.empty() || checkpoint.topic_incarnation != world_.lifecycle().incarnation()) return;
-  const std::vector<World::ForeignRead> reads =
-      world_.ForeignInRange(MinimumMarker(checkpoint.markers).offsets, world_.lineage(), checkpoint.attempt);
-  if (reads.empty()) return;
-  const World::ForeignRead& first = reads.front();
-  world_.Record("restore.foreign",
-                "records={} first_partition={} first_offset={} first_key={:?} written_by={}", reads.size(),
-                first.partition, first.offset, first.key,
-                first.writer_lineage == 0 ? std::string("outside")
-                : fmt::format("lineage-{}", first.writer_lineage));
-  world_.NoteForeignRead(first);
-}
-
-bool Attempt::DeleteRecords(int32_t partition, int64_t before_offset, LogEvent why) {
-  const char* what = why == LogEvent::kRetention ? "retention" : "delete_records";
-  Result<int64_t> start = world_.backend().DeleteRecords(partition, before_offset);
-  if (!start.ok()) {
-    Error(fmt::format("{}: backend {} failed: {}", what, world_.backend().name(), start.status().ToString()));
-    return false;
-  }
-  LogLifecycle& lifecycle = world_.lifecycle();
-  if (*start <= lifecycle.start(partition)) return true;  // nothing left the log
-  const int64_t from = lifecycle.start(partition);
-  lifecycle.NoteDeleted(partition, *start);
-  world_.CountFault(CoveragePoint::Happened(why));
-  world_.Record(why == LogEvent::kRetention ? "log.retention" : "log.deleted",
-                "partition={} records=[{}, {}) start={}", partition, from, *start, *start);
-  return true;
-}
-
-bool Attempt::ApplyRetention() {
-  const int64_t retention_ms = world_.scenario().log.retention_ms;
-  if (retention_ms <= 0) return true;
-  for (const auto& [partition, before] : world_.lifecycle().Expired(world_.now(), Ms(retention_ms))) {
-    if (!DeleteRecords(partition, before, LogEvent::kRetention)) return false;
-  }
-  return true;
-}
-
-bool Attempt::Compact() {
-  LogLifecycle& lifecycle = world_.lifecycle();
-  const SimTime now = world_.now();
-  const int64_t delete_retention_ms = world_.scenario().log.delete_retention_ms;
-  // Without log.delete_retention_ms no tombstone is ever removed.
-  TombstoneExpired expired;
-  if (delete_retention_ms > 0) {
-    expired = [&lifecycle, now](int32_t partition, int64_t offset) {
-      return lifecycle.TombstoneExpired(partition, offset, now);
-    };
-  }
-  Result<Compaction> removed = world_.backend().Compact(expired);
-  if (!removed.ok()) {
-    Error(fmt::format("compact: backend {} failed: {}", world_.backend().name(), removed.status().ToString()));
-    return false;
-  }
-  lifecycle.NoteCompacted(removed->superseded);
-  lifecycle.NoteTombstonesExpired(removed->tombstones_expired);
-  for (const auto& [partition, offset] : removed->superseded) world_.ForgetCorrupted(partition, offset);
-  for (const auto& [partition, offset] : removed->tombstones_expired) world_.ForgetCorrupted(partition, offset);
-  if (removed->removed() != 0) world_.CountFault(CoveragePoint::Happened(LogEvent::kCompact));
-  if (!removed->tombstones_expired.empty()) world_.CountFault(CoveragePoint::Happened(LogEvent::kTombstonesRemoved));
-  if (delete_retention_ms > 0) {
-    // The tombstones this compaction reached and left get their horizon.
-    lifecycle.StampTombstones(now + Ms(delete_retention_ms));
-    world_.Record("log.compacted", "records_removed={} tombstones_removed={}", removed->removed(),
-                  removed->tombstones_expired.size());
-  } else {
-    world_.Record("log.compacted", "records_removed={}", removed->removed());
-  }
-  return true;
-}
-
-bool Attempt::AddPartitions(int32_t added) {
-  LogLifecycle& lifecycle = world_.lifecycle();
-  const int32_t before = lifecycle.partitions();
-  if (Status grown = world_.backend().AddPartitions(before + added); !grown.ok()) {
-    Error(fmt::format("add_partitions: backend {} failed: {}", world_.backend().name(), grown.ToString()));
-    return false;
-  }
-  lifecycle.NotePartitionsAdded(added);
-  world_.CountFault(CoveragePoint::Happened(LogEvent::kAddPartitions));
-  world_.Record("log.partitions_added", "partitions={} was={}", before + added, before);
-  return true;
-}
-
 bool Attempt::RecreateTopic() {
-  LogLifecycle& lifecycle = world_.lifecycle();
-  world_.Record("log.recreated", "incarnation={}", lifecycle.incarnation() + 1);
-  world_.CountFault(CoveragePoint::Happened(LogEvent::kRecreateTopic));
-  // The job fails over first, as Flink's would when its topic vanishes; the
-  // topic is re-created with no incarnation connected.
-  CrashJob("recreate_topic");
-  connection_.Close();
-  if (Status recreated = world_.backend().RecreateTopic(); !recreated.ok()) {
-    error_message_ = fmt::format("recreate_topic on backend {}: {}", world_.backend().name(), recreated.ToString());
-    error_ = true;
-    scheduler_->Stop();
-    return false;
-  }
-  lifecycle.NoteRecreated();
-  world_.ForgetCorrupted();
-  world_.ForgetWritten();
-  return true;
+  Status recreated = log_operator_.RecreateTopic([this] {
+    CrashJob("recreate_topic");
+    connection_.Close();
+  });
+  if (recreated.ok()) return true;
+  // The crash halted the world: the error is not traced.
+  error_message_ = recreated.message();
+  error_ = true;
+  scheduler_->Stop();
+  return false;
+}
+
+bool Attempt::Operated(const Status& done) {
+  if (!done.ok()) Error(done.message());
+  return done.ok();
 }
 
 void Attempt::Error(const std::string& message) {
@@ -526,7 +371,7 @@ bool Attempt::Restore(End& end) {
   // hands every subtask every marker (AgentRuntime::Restore).
   source_offset_ = checkpoint->source_offset;
   rebuilt_ = true;
-  NoteForeignReads(*checkpoint);
+  log_operator_.NoteForeignReads(*checkpoint);
   for (Subtask& subtask : subtasks_) {
     if (!subtask.runtime->Restore(*checkpoint).ok()) {
       end = End::kRestoreRejected;
@@ -559,7 +404,7 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
   world_.EnterLineage(Lineage());
   if (number_ > 1 && !spec_.restore.has_value()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kFreshLineage));
   // Retention runs while the agent is down too.
-  if (!ApplyRetention()) return End::kError;
+  if (!Operated(log_operator_.ApplyRetention())) return End::kError;
   if (spec_.restore.has_value()) {
     End end = End::kError;
     if (!Restore(end)) return end;
@@ -638,7 +483,7 @@ boost::asio::awaitable<void> Attempt::Drive() {
     }
     if (!holding) co_await AcquireMailboxes();
     holding = true;
-    if (!ApplyRetention() || !Apply(step) || stopped()) co_return;
+    if (!Operated(log_operator_.ApplyRetention()) || !Apply(step) || stopped()) co_return;
   }
   if (holding) ReleaseMailboxes();
   co_await WaitIdle();
@@ -693,17 +538,17 @@ bool Attempt::Apply(const AttemptStep& step) {
       world_.Record("broker.down", "until={}", FormatSimTime(world_.log().down_until()));
       return true;
     case AttemptStep::Kind::kCorrupt:
-      return CorruptStep(step.partition, step.offset);
+      return Operated(log_operator_.Corrupt(step.partition, step.offset));
     case AttemptStep::Kind::kDeleteRecords:
-      return DeleteRecords(step.partition, step.offset, LogEvent::kDeleteRecords);
+      return Operated(log_operator_.DeleteRecords(step.partition, step.offset));
     case AttemptStep::Kind::kRecreateTopic:
       return RecreateTopic();
     case AttemptStep::Kind::kCompact:
-      return Compact();
+      return Operated(log_operator_.Compact());
     case AttemptStep::Kind::kAddPartitions:
-      return AddPartitions(static_cast<int32_t>(step.count));
+      return Operated(log_operator_.AddPartitions(static_cast<int32_t>(step.count)));
     case AttemptStep::Kind::kForeign:
-      return ForeignStep(step);
+      return Operated(log_operator_.AppendForeign(step.partition, step.foreign));
     case AttemptStep::Kind::kSlowFetch:
       world_.log().SetSlowFetchUntil(world_.now() + Ms(step.duration_ms));
       world_.Record("log.slow_fetch", "until={}", FormatSimTime(world_.log().slow_fetch_until()));

@@ -27,6 +27,7 @@
 #include "model/decoded_values.h"
 #include "model/fault_plan.h"
 #include "model/faulty_log_client.h"
+#include "model/log_operator.h"
 #include "model/parts.h"
 #include "model/scenario.h"
 #include "model/world.h"
@@ -140,32 +141,12 @@ class Attempt {
   int Lineage() const;
   // The restore of the attempt's spec; false ends the attempt (`end`).
   bool Restore(End& end);
-  // Garbage at (partition, offset), written by the backend where it can and
-  // shown to every reader of the log. REQUIRES: the record exists.
-  void MarkCorrupted(int32_t partition, int64_t offset);
-  // The corrupt step: false (and the attempt ends in error) when there is
-  // no record at (partition, offset).
-  bool CorruptStep(int32_t partition, int64_t offset);
-  // foreign: a record the run does not write, appended from outside; false
-  // (and the attempt ends in error) when a record it takes its key or value
-  // from is not in the log.
-  bool ForeignStep(const AttemptStep& step);
-  // The records a restore of `checkpoint` reads that this attempt's lineage
-  // did not write: traced, and the first kept for the verdict.
-  void NoteForeignReads(const Checkpoint& checkpoint);
-  // Log events (model/log_lifecycle.h): records below `before_offset` of
-  // `partition` leave the log, by DeleteRecords or by retention.
-  bool DeleteRecords(int32_t partition, int64_t before_offset, LogEvent why);
-  // Retention (log.retention_ms): deletes what has expired by now.
-  bool ApplyRetention();
-  // recreate_topic: the running job fails over (its topic is gone), then
-  // the topic is deleted and created again.
+  // recreate_topic: the job fails over, then the log operator re-creates
+  // the topic; false (and the attempt ends in error) when the backend fails.
   bool RecreateTopic();
-  // compact: log compaction (KafkaLog::Compact) on the backend.
-  bool Compact();
-  // add_partitions: `added` partitions join the topic on the backend; the
-  // running incarnation's clients keep the partitions they connected with.
-  bool AddPartitions(int32_t added);
+  // An operation of the log operator: false (and the attempt ends in error,
+  // naming why) when it failed.
+  bool Operated(const Status& done);
   void Error(const std::string& message);
 
   // One subtask of the action operator: what a crash loses of it.
@@ -179,6 +160,7 @@ class Attempt {
   World& world_;
   const AttemptSpec& spec_;
   int number_;
+  LogOperator log_operator_;  // the scenario's hand on the log, from outside the job
   bool rebuilt_ = false;  // Restore reached the stores' rebuild
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;

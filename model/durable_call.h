@@ -4,7 +4,7 @@
 // slot the runtime does not count as saved); every other call is made: a
 // PENDING slot is persisted, the supplier invoked, the result persisted.
 // SavedCalls decides reuse; AgentRuntime::RunCallStep and MakeCall
-// (durable_call.cc) run the path.
+// (agent_runtime_calls.cc, the runtime's own unit) run the path.
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "model/scenario.h"
+#include "model/subtask_context.h"
 #include "store/action_state_store.h"
 #include "store/log_client.h"
 
@@ -20,14 +21,6 @@ class World;
 
 // Builds the store over a log client, configured as the scenario's log says.
 using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&, const LogConfig&)>;
-// Which subtask of the job a runtime is: its index among `parallelism`
-// subtasks over `max_parallelism` key groups.
-struct SubtaskContext {
-  int32_t index = 0;
-  int32_t parallelism = 1;
-  int32_t max_parallelism = 128;
-};
-
 // Builds the runtime of one subtask of one incarnation.
 using RuntimeFactory = std::function<std::unique_ptr<AgentRuntime>(World&, Scheduler&, ActionStateStore&, FaultPlan&,
                                                                    const SubtaskContext&)>;

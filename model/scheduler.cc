@@ -4,7 +4,7 @@
 
 #include <boost/asio/error.hpp>
 
-#include "model/trace.h"
+#include "model/sim_time.h"
 
 namespace durasim {
 

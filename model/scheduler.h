@@ -37,16 +37,13 @@
 #include <vector>
 
 #include "model/perturbation.h"
+#include "model/sim_time.h"
 #include "store/check.h"
 
 namespace durasim {
 
 namespace asio = boost::asio;
 using ErrorCode = boost::system::error_code;
-
-// Simulated time since the start of a run.
-using SimDuration = std::chrono::microseconds;
-using SimTime = std::chrono::microseconds;
 
 // The simulated clock. Outlives the schedulers of individual attempts, so
 // simulated time keeps running across crashes. While it lives, a failed

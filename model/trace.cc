@@ -29,17 +29,6 @@ uint64_t EventHash(uint64_t format_hash, SimTime time, int attempt, std::string_
   return HashCombine(Mix64(hash ^ tail), bytes.size());
 }
 
-// "<ms>.<us3>ms" into `out`, right-aligned to 12 characters.
-void AppendSimTime(SimTime time, std::string& out) {
-  const int64_t us = time.count();
-  DURASIM_CHECK_GE(us, 0);  // time since the start of a run
-  char buffer[32];
-  const auto end = fmt::format_to(buffer, "{}.{:03}ms", us / 1000, us % 1000);
-  const size_t width = static_cast<size_t>(end - buffer);
-  if (width < 12) out.append(12 - width, ' ');
-  out.append(buffer, width);
-}
-
 }  // namespace
 
 std::optional<size_t> FirstDifferentLine(const Trace& a, const Trace& b) {
@@ -48,13 +37,6 @@ std::optional<size_t> FirstDifferentLine(const Trace& a, const Trace& b) {
     if (!Trace::SameEvent(a, b, i) && a.line(i) != b.line(i)) return i;
   }
   return std::nullopt;
-}
-
-std::string FormatSimTime(SimTime time) {
-  std::string out;
-  AppendSimTime(time, out);
-  out.erase(0, out.find_first_not_of(' '));
-  return out;
 }
 
 bool Trace::Begin(SimTime time, int attempt, std::string_view kind) {

@@ -35,7 +35,7 @@
 
 #include "store/hash.h"
 #include "store/recovery_marker.h"
-#include "model/scheduler.h"
+#include "model/sim_time.h"
 
 namespace durasim {
 
@@ -273,9 +273,6 @@ class Trace {
 // first differs there), or none when they are equal. Compares the events'
 // hashes first and renders text (up to that line) only where they differ.
 std::optional<size_t> FirstDifferentLine(const Trace& a, const Trace& b);
-
-// "12.345ms" style rendering of a simulated time, exact to the microsecond.
-std::string FormatSimTime(SimTime time);
 
 }  // namespace durasim
 

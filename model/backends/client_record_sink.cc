@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include "model/backends/rdkafka_backend.h"
 #include "store/run_sync.h"
 
 namespace durasim {

@@ -2,7 +2,7 @@
 // broker) as the RecordSink of a SimulatedLogClient. An append is a whole
 // put on the real client: produce, flush and the acknowledgement, at the
 // simulated instant the model would append; a successful one is reported to
-// the harness at once (RdKafkaBackend::Report), as the model's log reports
+// the harness at once (SinkBackend::Report), as the model's log reports
 // its appends. Reads show
 // the records the harness corrupted as corrupted (a broker cannot overwrite
 // a record in place). Before every call the backend's broker is brought back
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/backends/record_sink.h"
+#include "model/backends/sink_backend.h"
 #include "model/faulty_log_client.h"
 #include "model/kafka_log.h"
 #include "model/log_lifecycle.h"
@@ -27,13 +28,11 @@
 
 namespace durasim {
 
-class RdKafkaBackend;
-
 class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
  public:
   // REQUIRES: `backend` and `corrupted` outlive the sink.
   // REQUIRES: `lifecycle` outlives the sink too.
-  ClientRecordSink(std::unique_ptr<LogClient> client, RdKafkaBackend& backend, const CorruptedPositions& corrupted,
+  ClientRecordSink(std::unique_ptr<LogClient> client, SinkBackend& backend, const CorruptedPositions& corrupted,
                    const LogLifecycle& lifecycle)
       : client_(std::move(client)), backend_(backend), corrupted_(corrupted), lifecycle_(lifecycle) {}
 
@@ -59,7 +58,7 @@ class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
   Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value);
 
   std::unique_ptr<LogClient> client_;
-  RdKafkaBackend& backend_;
+  SinkBackend& backend_;
   const CorruptedPositions& corrupted_;
   const LogLifecycle& lifecycle_;  // records below a start it notes are deleted (emulated)
   std::vector<LogRecord> lose_ack_of_;  // records whose acknowledgement the broker is to lose

@@ -14,6 +14,7 @@
 
 #include "model/backends/backend_kind.h"
 #include "model/backends/log_backend.h"
+#include "model/backends/sink_backend.h"
 #include "model/kafka_log.h"
 #include "model/log_lifecycle.h"
 #include "model/scenario.h"
@@ -22,7 +23,7 @@
 
 namespace durasim {
 
-class RdKafkaBackend : public LogBackend {
+class RdKafkaBackend : public LogBackend, public SinkBackend {
  public:
   // What a run's producers share with the model: the scenario's log
   // configuration, the outage window (kept in the model's log) and the
@@ -68,7 +69,7 @@ class RdKafkaBackend : public LogBackend {
   // the start and clients see the ones added so far (partitions_visible).
   Status AddPartitions(int32_t partitions) override;
   // The name the run's topic goes by, whichever topic holds it now.
-  const std::string& topic_name() const { return topic_name_; }
+  const std::string& topic_name() const override { return topic_name_; }
   // On the mock cluster, its only broker; a real broker stays up.
   Status TakeBrokerDown() override;
 
@@ -77,7 +78,7 @@ class RdKafkaBackend : public LogBackend {
   // Brings a broker taken down back up; a no-op when it is up. After an
   // infrastructure failure it fails at once with it: the broker is not
   // asked again, so a run on a broker that is gone ends within one deadline.
-  Status EnsureBrokerUp();
+  Status EnsureBrokerUp() override;
 
   // The first infrastructure failure of the run (docs/backends.md,
   // "Infrastructure failures"); ok while there was none.
@@ -92,29 +93,25 @@ class RdKafkaBackend : public LogBackend {
   // such), so a record not persisted, or possibly persisted, is the
   // broker's failure too. An invalid argument or an invalid range (the
   // store's own doing) never is.
-  Status Note(Status status, const std::string& during, bool write = false);
-  template <typename T>
-  Result<T> Note(Result<T> result, const std::string& during, bool write = false) {
-    if (!result.ok()) (void)Note(result.status(), during, write);
-    return result;
-  }
+  Status Note(Status status, const std::string& during, bool write) override;
+  using SinkBackend::Note;  // without `write`, and on a Result
   // From now on, records are reported to `on_append` (Connect does this).
   void Listen(AppendHandler on_append) { on_append_ = std::move(on_append); }
   // Reports `record` to the listening incarnation unless it was reported.
-  void Report(const LogRecord& record, AppendSeen seen);
+  void Report(const LogRecord& record, AppendSeen seen) override;
   // Whether the broker itself can refuse a write and lose the
   // acknowledgement of a persisted one (the mock cluster); on a real broker
   // the harness's fault wrapper injects both.
   bool has_write_fault_controls() const { return mock_ != nullptr; }
   // Makes the broker refuse the next produce request with INVALID_RECORD,
   // which librdkafka does not retry. REQUIRES: has_write_fault_controls().
-  Status RefuseNextProduce();
+  Status RefuseNextProduce() override;
   // Writes one record whose acknowledgement the broker loses: a short-lived
   // producer (message timeout 500 ms) sends it, the mock appends it and
   // answers 5 s late, and librdkafka reports it possibly persisted within
   // about a second (its timeout scan). Returns that answer.
   // REQUIRES: has_write_fault_controls().
-  Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value);
+  Result<RecordPosition> AppendLosingAck(int32_t partition, std::string key, std::string value) override;
 
   const RdKafkaConfig& config() const { return config_; }
 

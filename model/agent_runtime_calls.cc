@@ -1,13 +1,16 @@
-// The durable-call path of the agent runtime (durable_call.h): reusing a
-// saved call result, or making the call with its result persisted around it.
-#include "model/durable_call.h"
+// The durable-call path of the agent runtime: AgentRuntime's members
+// (agent_runtime.h) that reuse a saved call result (SavedCalls,
+// durable_call.h) or make the call with its result persisted around it.
+// Part of the runtime's unit: durable_call.h holds the types it uses and
+// knows nothing of the runtime.
+#include "model/agent_runtime.h"
 
 #include <fmt/format.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "model/agent_runtime.h"
+#include "model/durable_call.h"
 #include "model/identity.h"
 #include "model/suppliers.h"
 
