@@ -6,30 +6,6 @@
 
 namespace durasim {
 
-std::optional<EnumInfo> EnumInfoOf(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::kCrashAfterPutPersisted:
-      return EnumInfo{"crash_after_put_persisted", "crash right after the log holds the nth put"};
-    case FaultKind::kCrashAfterPutAcked:
-      return EnumInfo{"crash_after_put_acked", "crash right after the nth put's acknowledgement"};
-    case FaultKind::kCrashBetweenCalls:
-      return EnumInfo{"crash_between_calls", "crash after the nth durable call's result is saved, before the next"};
-    case FaultKind::kCrashAsyncInFlight:
-      return EnumInfo{"crash_async_in_flight", "crash while the nth async supplier call is in flight"};
-    case FaultKind::kCrashBeforeCheckpoint:
-      return EnumInfo{"crash_before_checkpoint", "crash as the nth checkpoint barrier arrives, before the snapshot"};
-    case FaultKind::kCrashAfterCheckpoint:
-      return EnumInfo{"crash_after_checkpoint", "crash right after the nth snapshot, before any notification"};
-    case FaultKind::kRejectPut: return EnumInfo{"reject_put", "the nth put is rejected: not persisted, error"};
-    case FaultKind::kLoseAck: return EnumInfo{"lose_ack", "the nth put is persisted, its acknowledgement lost"};
-    case FaultKind::kCancelPut: return EnumInfo{"cancel_put", "the caller's wait for the nth put is cancelled"};
-    case FaultKind::kCancelCall: return EnumInfo{"cancel_call", "the nth durable call is cancelled while in flight"};
-    case FaultKind::kCorruptRecord:
-      return EnumInfo{"corrupt_record", "the record of the nth persisted put is overwritten with garbage"};
-  }
-  return std::nullopt;
-}
-
 std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
   switch (point) {
     case PutPoint::kStart: return EnumInfo{"start", "the action's first state"};

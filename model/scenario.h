@@ -144,7 +144,8 @@ enum class FaultKind {
 };
 
 // The fault kind table, in declaration order: a kind's name as scenario
-// files and traces write it, and what it does.
+// files and traces write it, and what it does; defined by the fault catalog
+// (model/fault_catalog.h), the kind's one home.
 std::optional<EnumInfo> EnumInfoOf(FaultKind kind);
 
 // What a write to the state topic is: which put of an action (the `why=` of

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "model/fault_catalog.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -161,23 +162,9 @@ AttemptStep ArmStep(Choices& choices, const Swarm& swarm) {
 // Those, like every later addition, are drawn after everything else (see
 // DrawLateAdditions), so that a seed keeps naming the same scenario: replay
 // commands in docs and bug reports stay valid, and a seed whose late draws
-// add nothing is unchanged. A new kind is late.
-bool IsLate(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::kCrashAfterPutPersisted:
-    case FaultKind::kCrashAfterPutAcked:
-    case FaultKind::kCrashBetweenCalls:
-    case FaultKind::kCrashAsyncInFlight:
-    case FaultKind::kCrashBeforeCheckpoint:
-    case FaultKind::kCrashAfterCheckpoint:
-    case FaultKind::kRejectPut:
-    case FaultKind::kLoseAck:
-    case FaultKind::kCancelPut: return false;
-    case FaultKind::kCancelCall:
-    case FaultKind::kCorruptRecord: return true;
-  }
-  return true;
-}
+// add nothing is unchanged. A new kind is late: its catalog entry says
+// GeneratorDraw::kLateArm (model/fault_catalog.h).
+bool IsLate(FaultKind kind) { return FaultEntryOf(kind)->draw == GeneratorDraw::kLateArm; }
 
 // The late additions: which late fault kinds are on, put retries,
 // tombstones, and an arm of a late kind at a drawn place in each faulty

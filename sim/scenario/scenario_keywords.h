@@ -1,12 +1,16 @@
 // The step keywords of the scenario format (docs/scenarios.md), one table for
-// action steps and one for attempt steps. The parser reads a step's keyword
+// action steps and one for attempt steps (from the fault catalog). The parser reads a step's keyword
 // through these tables and the writer prints it from them, so the two cannot
 // drift apart. The order of each table is the order error messages list them.
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <span>
 #include <string_view>
+#include <vector>
 
+#include "model/fault_catalog.h"
 #include "model/scenario.h"
 
 namespace durasim {
@@ -27,27 +31,10 @@ inline constexpr StepKeyword<ActionStep::Kind> kActionStepKeywords[] = {
     {ActionStep::Kind::kMemoryAdd, "memory_add", true},
 };
 
-inline constexpr StepKeyword<AttemptStep::Kind> kAttemptStepKeywords[] = {
-    {AttemptStep::Kind::kRead, "read", true},
-    {AttemptStep::Kind::kCheckpoint, "checkpoint", true},
-    {AttemptStep::Kind::kComplete, "complete", true},
-    {AttemptStep::Kind::kAbort, "abort", true},
-    {AttemptStep::Kind::kRun, "run", false},
-    {AttemptStep::Kind::kRunFor, "run_ms", true},
-    {AttemptStep::Kind::kCrash, "crash", false},
-    {AttemptStep::Kind::kArm, "arm", true},
-    {AttemptStep::Kind::kBrokerDown, "broker_down", true},
-    {AttemptStep::Kind::kCorrupt, "corrupt", true},
-    {AttemptStep::Kind::kDeleteRecords, "delete_records", true},
-    {AttemptStep::Kind::kRecreateTopic, "recreate_topic", false},
-    {AttemptStep::Kind::kSlowFetch, "slow_fetch", true},
-    {AttemptStep::Kind::kCompact, "compact", false},
-    {AttemptStep::Kind::kAddPartitions, "add_partitions", true},
-    {AttemptStep::Kind::kForeign, "foreign", true},
-};
-
-// Each table lists every kind once, in declaration order, up to the last one
-// (named here): a missing or reordered entry breaks the build.
+// The action step table lists every kind once, in declaration order, up to
+// the last one (named here): a missing or reordered entry breaks the build.
+// The attempt steps' keywords are the fault catalog's step table
+// (model/fault_catalog.h), where each step, fault or not, has its one home.
 template <typename Kind, size_t N>
 constexpr bool InDeclarationOrder(const StepKeyword<Kind> (&table)[N], Kind last) {
   for (size_t i = 0; i < N; ++i) {
@@ -56,11 +43,25 @@ constexpr bool InDeclarationOrder(const StepKeyword<Kind> (&table)[N], Kind last
   return table[N - 1].kind == last;
 }
 static_assert(InDeclarationOrder(kActionStepKeywords, ActionStep::Kind::kMemoryAdd));
-static_assert(InDeclarationOrder(kAttemptStepKeywords, AttemptStep::Kind::kForeign));
+
+// The attempt step table, from the catalog, in declaration order.
+inline std::span<const StepKeyword<AttemptStep::Kind>> AttemptStepKeywords() {
+  static const std::vector<StepKeyword<AttemptStep::Kind>> kTable = [] {
+    std::vector<StepKeyword<AttemptStep::Kind>> table;
+    for (int value = 0;; ++value) {
+      const auto kind = static_cast<AttemptStep::Kind>(value);
+      const std::optional<StepEntry> entry = StepEntryOf(kind);
+      if (!entry) break;
+      table.push_back({kind, entry->keyword, entry->takes_value});
+    }
+    return table;
+  }();
+  return kTable;
+}
 
 // The entry of `keyword` in `table`, or null when it is no step keyword.
-template <typename Kind, size_t N>
-const StepKeyword<Kind>* FindStepKeyword(const StepKeyword<Kind> (&table)[N], std::string_view keyword) {
+template <typename Kind>
+const StepKeyword<Kind>* FindStepKeyword(std::span<const StepKeyword<Kind>> table, std::string_view keyword) {
   for (const StepKeyword<Kind>& entry : table) {
     if (keyword == entry.keyword) return &entry;
   }
@@ -68,15 +69,17 @@ const StepKeyword<Kind>* FindStepKeyword(const StepKeyword<Kind> (&table)[N], st
 }
 
 // The keyword of a step kind.
-template <typename Kind, size_t N>
-const char* StepKeywordOf(const StepKeyword<Kind> (&table)[N], Kind kind) {
+template <typename Kind>
+const char* StepKeywordOf(std::span<const StepKeyword<Kind>> table, Kind kind) {
   for (const StepKeyword<Kind>& entry : table) {
     if (entry.kind == kind) return entry.keyword;
   }
   return "?";
 }
 
-inline const char* StepKeywordOf(ActionStep::Kind kind) { return StepKeywordOf(kActionStepKeywords, kind); }
-inline const char* StepKeywordOf(AttemptStep::Kind kind) { return StepKeywordOf(kAttemptStepKeywords, kind); }
+inline const char* StepKeywordOf(ActionStep::Kind kind) {
+  return StepKeywordOf(std::span<const StepKeyword<ActionStep::Kind>>(kActionStepKeywords), kind);
+}
+inline const char* StepKeywordOf(AttemptStep::Kind kind) { return StepKeywordOf(AttemptStepKeywords(), kind); }
 
 }  // namespace durasim

@@ -45,8 +45,8 @@ using limits::kRetriesMax;
 
 // The step keyword of `form` from `table`, its value required or refused as
 // the table says.
-template <typename Kind, size_t N>
-Kind ReadStepKind(const StepForm& form, const StepKeyword<Kind> (&table)[N], std::string_view what) {
+template <typename Kind>
+Kind ReadStepKind(const StepForm& form, std::span<const StepKeyword<Kind>> table, std::string_view what) {
   const StepKeyword<Kind>* entry = FindStepKeyword(table, form.kind);
   if (entry == nullptr) {
     Fail(form.pos, fmt::format("unknown {} {}; expected one of: {}", what, Quoted(form.kind),
@@ -282,7 +282,7 @@ class ScenarioParser {
     StepForm form = ReadStepForm(v);
     ActionStep step;
     step.pos = v.pos;
-    step.kind = ReadStepKind(form, kActionStepKeywords, "action step");
+    step.kind = ReadStepKind(form, std::span<const StepKeyword<ActionStep::Kind>>(kActionStepKeywords), "action step");
     switch (step.kind) {
       case ActionStep::Kind::kCall: ParseCall(*form.arg, suppliers, step); break;
       case ActionStep::Kind::kMemory:
@@ -438,7 +438,7 @@ class ScenarioParser {
     StepForm form = ReadStepForm(v);
     AttemptStep step;
     step.pos = v.pos;
-    step.kind = ReadStepKind(form, kAttemptStepKeywords, "attempt step");
+    step.kind = ReadStepKind(form, AttemptStepKeywords(), "attempt step");
     switch (step.kind) {
       case AttemptStep::Kind::kRead: step.count = ReadCount(*form.arg); break;
       case AttemptStep::Kind::kCheckpoint:
@@ -544,29 +544,15 @@ class ScenarioParser {
     }
   }
 
-  // What a fault kind's points are: writes, durable calls or checkpoints.
-  enum class FaultTarget { kPut, kCall, kCheckpoint };
-  static FaultTarget TargetOf(FaultKind kind) {
-    switch (kind) {
-      case FaultKind::kCrashAfterPutPersisted:
-      case FaultKind::kCrashAfterPutAcked:
-      case FaultKind::kRejectPut:
-      case FaultKind::kLoseAck:
-      case FaultKind::kCancelPut:
-      case FaultKind::kCorruptRecord: return FaultTarget::kPut;
-      case FaultKind::kCrashBetweenCalls:
-      case FaultKind::kCrashAsyncInFlight:
-      case FaultKind::kCancelCall: return FaultTarget::kCall;
-      case FaultKind::kCrashBeforeCheckpoint:
-      case FaultKind::kCrashAfterCheckpoint: return FaultTarget::kCheckpoint;
-    }
-    return FaultTarget::kCheckpoint;
-  }
+  // What a fault kind's points are: its catalog entry's (model/fault_catalog.h).
+  using FaultTarget = ArmTarget;
+  static FaultTarget TargetOf(FaultKind kind) { return FaultEntryOf(kind)->target; }
   static const char* TargetDescription(FaultTarget target) {
     switch (target) {
       case FaultTarget::kPut: return "its points are writes (put, key, seq, action, call)";
       case FaultTarget::kCall: return "its points are durable calls (key, seq, action, call)";
       case FaultTarget::kCheckpoint: return "its points are checkpoints (nth and subtask only)";
+      case FaultTarget::kNone: break;
     }
     return "";
   }
