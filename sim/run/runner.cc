@@ -514,18 +514,6 @@ void CheckDeterminism(const Scenario& scenario, const RunOptions& options, const
 
 }  // namespace
 
-InfraOptions InfraOptionsOf(const RunOptions& options) {
-  return InfraOptions{options.backend, options.bootstrap_servers, options.broker_check_s, options.infra_errors_max};
-}
-
-std::string BackendFlags(const RunOptions& options) {
-  if (options.backend == BackendKind::kModel) return "";
-  std::string flags = fmt::format(" --backend {}", NameOf(options.backend));
-  if (options.backend == BackendKind::kKafka) flags += " --bootstrap-servers " + options.bootstrap_servers;
-  if (options.compare_model) flags += " --compare-model";
-  return flags;
-}
-
 bool Shows(const RunReport& report, ExpectedVerdict expected) {
   return Shows(report.verdict, InvariantsOf(report.violations), expected);
 }
