@@ -71,6 +71,7 @@ std::vector<std::vector<Catch>> CatchesByMutant(const ScenarioKillOptions& optio
       const RunReport report = RunUnder(scenario, mutants[m]->name);
       if (!report.ok) caught[m].push_back(Catch{path, HowCaught(report)});
     }
+    DURASIM_CHECK_LE(caught[m].size(), options.files.size());  // each file catches a mutant once at most
   }
   return caught;
 }

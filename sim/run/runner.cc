@@ -54,6 +54,7 @@ std::vector<std::pair<std::string, std::string>> CompletedMarkers(World& world, 
     if (marker.completed.empty()) marker.completed = checkpoint->completed;
     markers.emplace_back(id, MarkerToJson(marker));
   }
+  DURASIM_CHECK_LE(markers.size(), ids.size());  // one marker per checkpoint taken, at most
   return markers;
 }
 
@@ -248,6 +249,7 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
   DURASIM_CHECK_LE(report.attempt_ends.size(), scenario.attempts.size());
   // A run finishes every input only in a last attempt that finished.
   DURASIM_CHECK(!ended.all_finished || ended.last_end == Attempt::End::kFinished);
+  DURASIM_CHECK(!ended.stuck || !ended.stuck_reason.empty());  // the liveness violation quotes it
   return ended;
 }
 
