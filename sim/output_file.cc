@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "store/check.h"
+
 namespace durasim {
 namespace {
 
@@ -28,6 +30,7 @@ bool WriteAll(int fd, const std::string& contents, int& error) {
       return false;
     }
     done += static_cast<size_t>(n);
+    DURASIM_CHECK_LE(done, contents.size());  // write(2) writes at most what it is given
   }
   return true;
 }
@@ -65,6 +68,7 @@ Status WriteFile(const std::string& path, const std::string& contents) {
     error = errno;
   }
   if (!ok) {
+    DURASIM_CHECK_NE(error, 0);  // every failed step keeps its errno: the message names a reason
     ::unlink(temporary.c_str());
     return Status(StatusCode::kInternal, fmt::format("writing {} failed: {}", path, Reason(error)));
   }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "store/check.h"
+
 namespace durasim {
 namespace {
 
@@ -25,7 +27,13 @@ size_t EditDistance(const std::string& a, const std::string& b) {
       }
     }
   }
-  return d[a.size()][b.size()];
+  const size_t distance = d[a.size()][b.size()];
+  const size_t longer = std::max(a.size(), b.size());
+  const size_t shorter = std::min(a.size(), b.size());
+  // Never more edits than the longer name has letters, nor fewer than the lengths differ by.
+  DURASIM_CHECK_LE(distance, longer);
+  DURASIM_CHECK_GE(distance, longer - shorter);
+  return distance;
 }
 
 }  // namespace

@@ -88,6 +88,7 @@ int Explore(ExploreState& state) {
     std::cerr << "durasim: --shard expects I/N with 0 <= I < N, got \"" << state.shard << "\"\n";
     return kExitUsage;
   }
+  DURASIM_CHECK_GE(state.sweep.seeds, uint64_t{1});  // WholeNumber(1) on --seeds: seeds - 1 does not wrap
   if (state.sweep.seeds - 1 > std::numeric_limits<uint64_t>::max() - state.sweep.seed_start) {
     std::cerr << fmt::format("durasim: --seed-start {} with --seeds {} runs past the last seed, {}\n",
                              state.sweep.seed_start, state.sweep.seeds, std::numeric_limits<uint64_t>::max());

@@ -17,6 +17,7 @@
 #include "store/kafka_action_state_store.h"
 #include "store/rdkafka_log_client.h"
 #include "store/recovery_marker_json.h"
+#include "store/check.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -63,6 +64,7 @@ Result<std::string> MarkerText(const std::string& option) {
 // Prints every partition's records; returns the undecodable ones.
 int64_t PrintRecords(const std::vector<std::vector<LogRecord>>& partitions, const std::vector<PartitionOffsets>& offsets,
                      std::ostream& out) {
+  DURASIM_CHECK_EQ(partitions.size(), offsets.size());  // one read per partition
   std::map<RecordSummary::Kind, int64_t> counts;
   int64_t total = 0;
   for (size_t p = 0; p < partitions.size(); ++p) {
@@ -84,10 +86,8 @@ int64_t PrintRecords(const std::vector<std::vector<LogRecord>>& partitions, cons
   return counts[RecordSummary::Kind::kUndecodable];
 }
 
-// What a restore from `marker` would do, by the store's own Rebuild.
-// Returns whether the rebuild accepted the marker.
-bool PrintRestore(LogClient& client, const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets,
-                  const std::vector<std::vector<LogRecord>>& partitions, std::ostream& out) {
+// The header of a restore from `marker`, and where it reads each partition from.
+void PrintReadRanges(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets, std::ostream& out) {
   out << fmt::format("\nrestore from marker {} (topic {:?}, incarnation {:?}{}):\n", marker, marker.topic.name,
                      marker.topic.incarnation,
                      marker.completed.empty() ? ", no completed boundaries"
@@ -98,11 +98,15 @@ bool PrintRestore(LogClient& client, const RecoveryMarker& marker, const std::ve
     out << fmt::format("  reads partition {} from offset {} to {}{}\n", p, from, offsets[p].end,
                        marked == marker.offsets.end() ? " (not in the marker: added after it, read from 0)" : "");
   }
-  // What #1158 hides: states of inputs the marker's checkpoint had not
-  // finished, in records the restore does not read. Per state, its latest
-  // record below the marker, and whether a later one (read) supersedes it:
-  // on a topic written on after the checkpoint, the restore may find the
-  // state again, but not what the record below held when it restored.
+}
+
+// What #1158 hides: states of inputs the marker's checkpoint had not
+// finished, in records the restore does not read. Per state, its latest
+// record below the marker, and whether a later one (read) supersedes it:
+// on a topic written on after the checkpoint, the restore may find the
+// state again, but not what the record below held when it restored.
+void PrintHiddenBelowMarker(const RecoveryMarker& marker, const std::vector<std::vector<LogRecord>>& partitions,
+                            std::ostream& out) {
   std::map<std::string, const LogRecord*> below, above;  // record key -> latest record
   for (size_t p = 0; p < partitions.size(); ++p) {
     auto marked = marker.offsets.find(static_cast<int32_t>(p));
@@ -129,23 +133,17 @@ bool PrintRestore(LogClient& client, const RecoveryMarker& marker, const std::ve
                        marker.completed.empty() ? " (no completed boundaries: every input counts)" : "");
     for (const std::string& line : hidden) out << line << "\n";
   }
-  InspectedStore store(client);
-  const Status rebuilt = store.Rebuild(marker);
-  const StoreStats stats = store.Stats();
-  if (!rebuilt.ok()) {
-    out << fmt::format("  REJECTED after scanning {} record{}: {}\n", stats.records_scanned,
-                       stats.records_scanned == 1 ? "" : "s", rebuilt.ToString());
-    return false;
-  }
-  const std::vector<InspectedStore::Cached> cached = store.CachedStates();
-  out << fmt::format("  accepted: scanned {} record{}, caches {} state{}\n", stats.records_scanned,
-                     stats.records_scanned == 1 ? "" : "s", cached.size(), cached.size() == 1 ? "" : "s");
-  // By input (key, seq): what the runtime would decide (DOMAIN.md,
-  // "Decisions on restore").
+}
+
+// By input (key, seq) the restore cached: what the runtime would decide
+// (DOMAIN.md, "Decisions on restore").
+void PrintRestoreDecisions(const RecoveryMarker& marker, const std::vector<InspectedStore::Cached>& cached,
+                           std::ostream& out) {
   std::map<std::pair<std::string, int64_t>, std::vector<const InspectedStore::Cached*>> inputs;
   for (const InspectedStore::Cached& state : cached) inputs[{state.state_key.key, state.state_key.seq}].push_back(&state);
   std::vector<std::string> unfinished;
   for (const auto& [input, states] : inputs) {
+    DURASIM_CHECK(!states.empty());  // an input is in the map by its first state
     const bool finished = !marker.completed.empty() && !InspectedStore::Unfinished(states.front()->state_key, marker.completed);
     out << fmt::format("  input key={:?} seq={}: {}\n", input.first, input.second,
                        finished ? "finished at the checkpoint: not run again"
@@ -172,6 +170,26 @@ bool PrintRestore(LogClient& client, const RecoveryMarker& marker, const std::ve
            "checkpoint's \"completed\" to tell finished ones)\n";
   }
   out << fmt::format("  unfinished inputs: {}\n", unfinished.empty() ? "none" : fmt::format("{}", fmt::join(unfinished, ", ")));
+}
+
+// What a restore from `marker` would do, by the store's own Rebuild.
+// Returns whether the rebuild accepted the marker.
+bool PrintRestore(LogClient& client, const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets,
+                  const std::vector<std::vector<LogRecord>>& partitions, std::ostream& out) {
+  PrintReadRanges(marker, offsets, out);
+  PrintHiddenBelowMarker(marker, partitions, out);
+  InspectedStore store(client);
+  const Status rebuilt = store.Rebuild(marker);
+  const StoreStats stats = store.Stats();
+  if (!rebuilt.ok()) {
+    out << fmt::format("  REJECTED after scanning {} record{}: {}\n", stats.records_scanned,
+                       stats.records_scanned == 1 ? "" : "s", rebuilt.ToString());
+    return false;
+  }
+  const std::vector<InspectedStore::Cached> cached = store.CachedStates();
+  out << fmt::format("  accepted: scanned {} record{}, caches {} state{}\n", stats.records_scanned,
+                     stats.records_scanned == 1 ? "" : "s", cached.size(), cached.size() == 1 ? "" : "s");
+  PrintRestoreDecisions(marker, cached, out);
   return true;
 }
 

@@ -11,6 +11,7 @@
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
 #include "sim/view/report.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -36,6 +37,7 @@ bool WriteReplayed(uint64_t seed, const Generated& generated, const RunReport& r
   Scenario written = generated.scenario;
   written.mutant = options.mutant;
   if (!report.ok) {
+    DURASIM_CHECK_NE(report.verdict, Verdict::kInfra);  // Replay writes down no infra run
     const ExpectedVerdict failure = FiledUnder(report);
     written = FailingScenario(generated.scenario, options.mutant, failure);
     for (std::string& line : ExpectationLines(path, options.mutant, failure, backend_flags)) {

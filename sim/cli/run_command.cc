@@ -145,6 +145,7 @@ RunReport RunAndShow(const Scenario& scenario, const RunOptions& options, const 
                              : RecordedRun{refused ? NotRunReport(scenario, options, *refused)
                                                    : RunScenario(scenario, options)};
   RunReport& report = run.report;
+  DURASIM_CHECK(!refused || report.verdict == Verdict::kInfra);  // a run the guard refused is reported, not judged
   guard.AfterRun(report.verdict, report.error);
   const bool infra = report.verdict == Verdict::kInfra;
   if (infra && (flags.trace.wanted() || flags.dump_log || !flags.timeline.empty())) {

@@ -14,6 +14,7 @@
 #include "sim/explore/failure_file.h"
 #include "sim/explore/interrupt.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -37,6 +38,29 @@ std::vector<std::string> KeptHeaderLines(const std::string& text) {
   }
   return lines;
 }
+
+namespace {
+
+// The header the shrunk file `out` keeps: the original file's comment lines
+// (KeptHeaderLines), and the commands that confirm `failure` when it has none.
+std::vector<std::string> ShrunkFileHeader(const ShrinkCommandOptions& options, const Scenario& scenario,
+                                          const ExpectedVerdict& failure, const std::string& out) {
+  std::ifstream in(options.path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> header = KeptHeaderLines(text.str());
+  const bool has_commands = std::any_of(header.begin(), header.end(),
+                                        [](const std::string& line) { return StartsWith(line, "confirm the failure:"); });
+  if (!has_commands) {
+    const std::optional<std::string> mutant = options.run.mutant ? options.run.mutant : scenario.mutant;
+    for (std::string& line : ExpectationLines(out, mutant, failure, BackendFlags(options.run))) {
+      header.push_back(std::move(line));
+    }
+  }
+  return header;
+}
+
+}  // namespace
 
 int RunShrinkCommand(const ShrinkCommandOptions& options) {
   Result<Scenario> loaded = LoadScenarioFile(options.path);
@@ -71,21 +95,11 @@ int RunShrinkCommand(const ShrinkCommandOptions& options) {
         before.ok ? "it passes as expected" : fmt::format("it expects {} and does not show it", expected.name()));
     return kExitUsage;
   }
+  // Both branches above keep a failure: a pass is nothing to shrink toward.
+  DURASIM_CHECK(failure.kind() != ExpectedVerdict::Kind::kPass);
 
-  std::ifstream in(options.path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::vector<std::string> header = KeptHeaderLines(text.str());
   const std::string out = options.out.empty() ? options.path : options.out;
-  const bool has_commands = std::any_of(header.begin(), header.end(),
-                                        [](const std::string& line) { return StartsWith(line, "confirm the failure:"); });
-  if (!has_commands) {
-    const std::optional<std::string> mutant = options.run.mutant ? options.run.mutant : scenario.mutant;
-    for (std::string& line : ExpectationLines(out, mutant, failure, BackendFlags(options.run))) {
-      header.push_back(std::move(line));
-    }
-  }
-
+  std::vector<std::string> header = ShrunkFileHeader(options, scenario, failure, out);
   const auto start = std::chrono::steady_clock::now();
   const ShrinkResult shrunk = ShrinkFailure(scenario, options.run, failure, options.budget_s);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

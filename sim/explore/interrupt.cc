@@ -4,6 +4,8 @@
 #include <atomic>
 #include <csignal>
 
+#include "store/check.h"
+
 namespace durasim {
 namespace {
 
@@ -34,7 +36,11 @@ void InstallInterruptHandlers() {
 
 bool Interrupted() { return received.load() != 0; }
 int InterruptSignal() { return received.load(); }
-int InterruptExitCode() { return 128 + received.load(); }
+int InterruptExitCode() {
+  const int signal = received.load();
+  DURASIM_CHECK_NE(signal, 0);  // REQUIRES: Interrupted(); 128 alone is no signal's exit code
+  return 128 + signal;
+}
 
 const char* InterruptName() {
   switch (received.load()) {

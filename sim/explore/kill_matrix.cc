@@ -18,6 +18,7 @@
 #include "sim/explore/sweep.h"
 #include "sim/view/report.h"
 #include "sim/view/timeline_recorder.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -57,6 +58,7 @@ std::string ExpectedName(const Row& row) { return row.expected ? NameOf(*row.exp
 
 // The kill's regression file: the shrunk failure, named after the mutant.
 Scenario RegressionScenario(const Mutant* mutant, const ShrinkResult& shrunk, const std::string& file_name) {
+  DURASIM_CHECK(file_name.ends_with(".yaml"));  // MutantScenarioFileName's, or the production's
   Scenario s = shrunk.scenario;
   s.name = file_name.substr(0, file_name.size() - std::string(".yaml").size());
   s.description = mutant != nullptr ? mutant->description : "the production code failed";
@@ -139,6 +141,7 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     const SweepResult result = SweepSeeds(sweep);
     row.sweep_s += result.wall_s;
     row.sweep_unwritten += result.unwritten.size();
+    DURASIM_CHECK_LE(result.seeds.size(), sweep.seeds);  // a sweep reports no seed it was not given
     if (result.interrupted) {
       row.interrupted = true;
       row.seeds_run = next - options.seed_start + result.seeds.size();
@@ -147,6 +150,8 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     auto failed = std::find_if(result.seeds.begin(), result.seeds.end(),
                                [](const SeedResult& seed) { return seed.verdict != Verdict::kPass; });
     if (failed == result.seeds.end()) break;
+    // A failure of the seeds swept: `next` moves forward, so the loop ends.
+    DURASIM_CHECK(failed->seed >= next && failed->seed < end);
     if (!first.has_value()) first = *failed;
     if (mutant == nullptr || Has(failed->invariants, mutant->expected_invariant)) kill = *failed;
     next = failed->seed + 1;
@@ -160,8 +165,10 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
   const SeedResult& shown = kill.has_value() ? *kill : *first;
   row.seed = shown.seed;
   row.seeds_run = kill.has_value() ? kill->seed - options.seed_start + 1 : options.seeds;
+  DURASIM_CHECK_LE(row.seeds_run, options.seeds);
   for (Invariant invariant : shown.invariants) row.caught_by.emplace_back(NameOf(invariant));
   if (row.caught_by.empty()) row.caught_by.emplace_back(SeedFiledUnder(shown).name());
+  DURASIM_CHECK(shown.verdict != Verdict::kPass);  // the sweeps stop only at a failure
   row.message = shown.message;
   if (first->seed != shown.seed) {
     std::vector<std::string> names;
@@ -273,6 +280,7 @@ int RunMutants(const MutantsOptions& options) {
   };
   if (!options.skip_production) run(nullptr);
   for (const Mutant* mutant : mutants) run(mutant);
+  DURASIM_CHECK_LE(rows.size(), mutants.size() + (options.skip_production ? 0 : 1));  // one row per run at most
 
   bool unwritten = std::any_of(rows.begin(), rows.end(),
                                [](const Row& row) { return !row.unwritten.empty() || row.sweep_unwritten > 0; });

@@ -17,6 +17,7 @@
 #include "model/perturbation.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -72,6 +73,8 @@ void WriteFailure(const Scenario& scenario, const RunOptions& options, const Per
   }
   Scenario written = on_schedule;
   if (kill_file || production_bug) {
+    // A violation or a stuck run is filed under an invariant: a failure to shrink toward.
+    DURASIM_CHECK(filed.kind() == ExpectedVerdict::Kind::kViolated);
     const Scenario failing = FailingScenario(on_schedule, mutant, filed);
     const ShrinkResult shrunk = ShrinkFailure(failing, options, filed, perturb.shrink_budget_s);
     written = shrunk.scenario;
@@ -90,17 +93,52 @@ void WriteFailure(const Scenario& scenario, const RunOptions& options, const Per
   if (WriteFailureFile(path, written, header).ok()) failure.written = path;
 }
 
+// One schedule's run.
+struct Outcome {
+  bool ran = false;  // an interrupt stops schedules from starting
+  uint64_t trace_hash = 0;
+  std::optional<RunReport> failed;
+  std::optional<std::string> infra;  // the run ended infra: its cause
+};
+
+// What the schedules of `scenario` came to (their failures moved out of
+// `outcomes`), before any is written.
+PerturbedFile FileOf(const Scenario& scenario, const PerturbOptions& perturb, std::vector<Outcome>& outcomes) {
+  PerturbedFile file;
+  file.path = scenario.path;
+  file.name = scenario.name;
+  file.seed = scenario.seed;
+  file.schedules = perturb.schedules;
+  std::set<uint64_t> distinct;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    Outcome& outcome = outcomes[i];
+    if (!outcome.ran) continue;
+    if (outcome.infra) {
+      if (file.infra_runs++ == 0) file.infra_cause = *outcome.infra;
+      continue;
+    }
+    ++file.schedules_ran;
+    file.trace_hashes.push_back(outcome.trace_hash);
+    distinct.insert(outcome.trace_hash);
+    if (!outcome.failed) continue;
+    PerturbedFailure failure;
+    failure.index = static_cast<int64_t>(i);
+    failure.perturb_seed = PerturbedSeed(scenario.seed, i);
+    failure.report = std::move(*outcome.failed);
+    file.failures.push_back(std::move(failure));
+  }
+  file.distinct_traces = static_cast<int64_t>(distinct.size());
+  // Failures and traces are of the schedules judged.
+  DURASIM_CHECK_LE(file.distinct_traces, file.schedules_ran);
+  DURASIM_CHECK_LE(static_cast<int64_t>(file.failures.size()), file.schedules_ran);
+  return file;
+}
+
 }  // namespace
 
 std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, const RunOptions& options,
                                         const PerturbOptions& perturb, InfraGuard* guard) {
   std::vector<PerturbedFile> files(scenarios.size());
-  struct Outcome {
-    bool ran = false;  // an interrupt stops schedules from starting
-    uint64_t trace_hash = 0;
-    std::optional<RunReport> failed;
-    std::optional<std::string> infra;  // the run ended infra: its cause
-  };
   std::vector<std::vector<Outcome>> outcomes(scenarios.size());
   for (size_t f = 0; f < scenarios.size(); ++f) {
     outcomes[f].resize(static_cast<size_t>(std::max<int64_t>(perturb.schedules, 0)));
@@ -112,11 +150,13 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
     for (uint64_t item = next++; item < total && !Interrupted() && !(guard && guard->stopped()); item = next++) {
       const size_t f = static_cast<size_t>(item / per_file);
       const uint64_t index = item % per_file;
+      DURASIM_CHECK_LT(f, scenarios.size());  // item < total = per_file * files
       const Scenario perturbed = OnSchedule(scenarios[f], PerturbedSeed(scenarios[f].seed, index));
       const std::optional<std::string> refused = guard ? guard->BeforeRun() : std::nullopt;
       RunReport report = refused ? NotRunReport(perturbed, options, *refused) : RunScenario(perturbed, options);
       if (guard) guard->AfterRun(report.verdict, report.error);
       Outcome& outcome = outcomes[f][static_cast<size_t>(index)];
+      DURASIM_CHECK(!outcome.ran);  // `next` hands each schedule to one worker
       outcome.ran = true;
       outcome.trace_hash = report.trace_hash;
       if (report.verdict == Verdict::kInfra) {
@@ -133,29 +173,7 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
 
   for (size_t f = 0; f < scenarios.size(); ++f) {
     PerturbedFile& file = files[f];
-    file.path = scenarios[f].path;
-    file.name = scenarios[f].name;
-    file.seed = scenarios[f].seed;
-    file.schedules = perturb.schedules;
-    std::set<uint64_t> distinct;
-    for (size_t i = 0; i < outcomes[f].size(); ++i) {
-      Outcome& outcome = outcomes[f][i];
-      if (!outcome.ran) continue;
-      if (outcome.infra) {
-        if (file.infra_runs++ == 0) file.infra_cause = *outcome.infra;
-        continue;
-      }
-      ++file.schedules_ran;
-      file.trace_hashes.push_back(outcome.trace_hash);
-      distinct.insert(outcome.trace_hash);
-      if (!outcome.failed) continue;
-      PerturbedFailure failure;
-      failure.index = static_cast<int64_t>(i);
-      failure.perturb_seed = PerturbedSeed(scenarios[f].seed, i);
-      failure.report = std::move(*outcome.failed);
-      file.failures.push_back(std::move(failure));
-    }
-    file.distinct_traces = static_cast<int64_t>(distinct.size());
+    file = FileOf(scenarios[f], perturb, outcomes[f]);
     for (size_t k = 0; k < file.failures.size() && k < static_cast<size_t>(std::max(perturb.written_max, 0)); ++k) {
       WriteFailure(scenarios[f], options, perturb, perturb.schedules, file.failures[k]);
     }

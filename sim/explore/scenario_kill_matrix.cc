@@ -13,6 +13,7 @@
 #include "sim/output_file.h"
 #include "sim/view/report.h"
 #include "sim/run/runner.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -40,27 +41,22 @@ RunReport RunUnder(const Scenario& scenario, const std::optional<std::string>& m
   return RunScenario(scenario, options);
 }
 
-}  // namespace
-
-int RunScenarioKillMatrix(const ScenarioKillOptions& options) {
+// The mutants the matrix covers: every one, or those `options.only` names.
+std::vector<const Mutant*> SelectedMutants(const ScenarioKillOptions& options) {
   std::vector<const Mutant*> mutants;
   for (const Mutant& m : AllMutants()) {
     if (options.only.empty() || std::find(options.only.begin(), options.only.end(), m.name) != options.only.end()) {
       mutants.push_back(&m);
     }
   }
-  // The baseline: each file on the code it names.
-  std::vector<bool> usable(options.files.size(), false);
-  std::vector<std::string> broken;
-  size_t production_files = 0;
-  for (size_t i = 0; i < options.files.size(); ++i) {
-    const auto& [path, scenario] = options.files[i];
-    const RunReport baseline = RunUnder(scenario, scenario.mutant);
-    usable[i] = baseline.ok;
-    if (!baseline.ok) broken.push_back(fmt::format("{} (expected {}, got {})", path, scenario.expect.verdict.name(),
-                                                   HowCaught(baseline)));
-    if (!scenario.mutant) ++production_files;
-  }
+  return mutants;
+}
+
+// Per mutant, the usable files that catch it; stops early when interrupted.
+std::vector<std::vector<Catch>> CatchesByMutant(const ScenarioKillOptions& options,
+                                                const std::vector<const Mutant*>& mutants,
+                                                const std::vector<bool>& usable) {
+  DURASIM_CHECK_EQ(usable.size(), options.files.size());
   std::vector<std::vector<Catch>> caught(mutants.size());
   for (size_t m = 0; m < mutants.size() && !Interrupted(); ++m) {
     for (size_t i = 0; i < options.files.size(); ++i) {
@@ -75,7 +71,29 @@ int RunScenarioKillMatrix(const ScenarioKillOptions& options) {
       const RunReport report = RunUnder(scenario, mutants[m]->name);
       if (!report.ok) caught[m].push_back(Catch{path, HowCaught(report)});
     }
+    DURASIM_CHECK_LE(caught[m].size(), options.files.size());  // each file catches a mutant once at most
   }
+  return caught;
+}
+
+}  // namespace
+
+int RunScenarioKillMatrix(const ScenarioKillOptions& options) {
+  const std::vector<const Mutant*> mutants = SelectedMutants(options);
+  // The baseline: each file on the code it names.
+  std::vector<bool> usable(options.files.size(), false);
+  std::vector<std::string> broken;
+  size_t production_files = 0;
+  for (size_t i = 0; i < options.files.size(); ++i) {
+    const auto& [path, scenario] = options.files[i];
+    const RunReport baseline = RunUnder(scenario, scenario.mutant);
+    usable[i] = baseline.ok;
+    if (!baseline.ok) broken.push_back(fmt::format("{} (expected {}, got {})", path, scenario.expect.verdict.name(),
+                                                   HowCaught(baseline)));
+    if (!scenario.mutant) ++production_files;
+  }
+  DURASIM_CHECK_LE(production_files, options.files.size());  // the negative count below is their difference
+  const std::vector<std::vector<Catch>> caught = CatchesByMutant(options, mutants, usable);
   std::cout << fmt::format("scenario kill matrix: {} files ({} expect of the production code, {} negative), {} "
                            "mutants\n\n",
                            options.files.size(), production_files, options.files.size() - production_files,
@@ -95,6 +113,7 @@ int RunScenarioKillMatrix(const ScenarioKillOptions& options) {
     for (const Catch& c : by) files.push_back({{"path", c.path}, {"how", c.how}});
     rows.push_back({{"mutant", mutants[m]->name}, {"caught", !by.empty()}, {"files", files}});
   }
+  DURASIM_CHECK_LE(missed.size(), mutants.size());
   std::cout << fmt::format("\ncaught {} of {} mutants; missed: {}\n", mutants.size() - missed.size(), mutants.size(),
                            missed.empty() ? "none" : fmt::format("{}", fmt::join(missed, ", ")));
   for (const std::string& b : broken) std::cout << "not as expected on its own code (catches nothing): " << b << "\n";

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "sim/explore/interrupt.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -51,6 +52,8 @@ class SeedPool {
     for (size_t i = 0; i < seeds_.size(); ++i) {
       if (finished_[i]) result.seeds.push_back(std::move(results_[i]));
     }
+    // The workers are joined: every seed counted done is a result reported.
+    DURASIM_CHECK_EQ(done_.load(), result.seeds.size());
     return result;
   }
 
@@ -74,6 +77,7 @@ class SeedPool {
       results_[index] = run_seed_(seeds_[index]);
       {
         std::lock_guard<std::mutex> lock(mutex_);
+        DURASIM_CHECK(!finished_[index]);  // fetch_add hands each seed to one worker
         finished_[index] = true;
         if (options_.stop_on_first_failure && results_[index].verdict != Verdict::kPass) {
           first_failure_ = std::min<size_t>(first_failure_, index);
@@ -99,6 +103,7 @@ class SeedPool {
       const double rate = elapsed > 0 ? done / elapsed : 0;
       if (options_.progress_tty) {
         constexpr size_t kWidth = 30;
+        DURASIM_CHECK_LE(done, total);  // the bar's unfilled part is kWidth - filled
         const size_t filled = total == 0 ? kWidth : done * kWidth / total;
         std::cout << fmt::format("\r[{}{}] {}/{} seeds {:.0f} runs/s", std::string(filled, '#'),
                                  std::string(kWidth - filled, '.'), done, total, rate)
@@ -133,6 +138,8 @@ class SeedPool {
 }  // namespace
 
 std::vector<uint64_t> ShardSeeds(uint64_t seeds, uint64_t seed_start, int shard_index, int shard_count) {
+  // ParseShard refuses any other: every seed falls in exactly one shard.
+  DURASIM_CHECK(0 <= shard_index && shard_index < shard_count);
   std::vector<uint64_t> shard;
   for (uint64_t i = 0; i < seeds; ++i) {
     if (static_cast<int>(i % static_cast<uint64_t>(shard_count)) == shard_index) shard.push_back(seed_start + i);

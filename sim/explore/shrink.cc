@@ -9,6 +9,7 @@
 #include "sim/explore/interrupt.h"
 #include "sim/scenario/scenario_writer.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -34,6 +35,7 @@ class Shrinker {
       progress |= Simplify();
     }
     result_.budget_exhausted = OutOfTime();
+    DURASIM_CHECK_LE(result_.candidates_kept, result_.candidates_tried);
     return std::move(result_);
   }
 
@@ -57,6 +59,10 @@ class Shrinker {
       return false;
     }
     if (!Shows(report, failure_)) return false;
+    // Every edit removes or simplifies: a kept candidate never grows, so the
+    // rounds end.
+    DURASIM_CHECK_LE(parsed->attempts.size(), result_.scenario.attempts.size());
+    DURASIM_CHECK_LE(parsed->inputs.size(), result_.scenario.inputs.size());
     ++result_.candidates_kept;
     parsed->path = result_.scenario.path;
     result_.scenario = std::move(parsed).value();
@@ -84,6 +90,7 @@ class Shrinker {
         const bool kept = Try([start, chunk](Scenario& s) {
           if (start >= s.inputs.size()) return false;
           const size_t end = std::min(s.inputs.size(), start + chunk);
+          DURASIM_CHECK_LT(start, end);  // chunk >= 1: each candidate drops an input at least
           s.inputs.erase(s.inputs.begin() + static_cast<std::ptrdiff_t>(start),
                          s.inputs.begin() + static_cast<std::ptrdiff_t>(end));
           return true;

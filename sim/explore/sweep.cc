@@ -15,6 +15,7 @@
 #include "sim/view/report.h"
 #include "sim/run/runner.h"
 #include "sim/view/timeline_recorder.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -45,9 +46,10 @@ class Sweep {
     pool.progress = options_.progress;
     pool.progress_tty = options_.progress_tty;
     pool.stop = [this] { return guard_.stopped(); };
-    SweepResult result =
-        RunSeedPool(ShardSeeds(options_.seeds, options_.seed_start, options_.shard_index, options_.shard_count), pool,
-                    [this](uint64_t seed) { return RunSeed(seed); });
+    const std::vector<uint64_t> shard =
+        ShardSeeds(options_.seeds, options_.seed_start, options_.shard_index, options_.shard_count);
+    SweepResult result = RunSeedPool(shard, pool, [this](uint64_t seed) { return RunSeed(seed); });
+    DURASIM_CHECK_LE(result.seeds.size(), shard.size());  // a result per seed run, at most one each
     result.never_fired = NeverFired(result.seeds);
     result.unwritten.assign(unwritten_.begin(), unwritten_.end());
     result.infra_stop = guard_.stop_reason();
@@ -66,6 +68,8 @@ class Sweep {
       return result;
     }
     Generated generated = GenerateFromSeed(seed);
+    // The failure file's name and replay line quote the scenario's seed.
+    DURASIM_CHECK_EQ(generated.scenario.seed, seed);
     RunOptions options = run_options_;
     options.check_determinism =
         options_.check_determinism || (options_.determinism_every > 0 && seed % options_.determinism_every == 0);
@@ -94,6 +98,7 @@ class Sweep {
   // Writes the failing scenario at once, then shrinks it and writes it again
   // (its "first violation" then comes from the shrunk run).
   void WriteFailure(const Generated& generated, ExpectedVerdict failure, SeedResult& result) {
+    DURASIM_CHECK(failure.kind() != ExpectedVerdict::Kind::kPass);  // RunSeed files only a failed run
     const std::string mutant = options_.mutant.value_or("");
     const std::string path = fmt::format("{}/seed_{}{}_{}.yaml", options_.failures_dir, generated.scenario.seed,
                                          mutant.empty() ? "" : "_" + mutant, failure.name());
@@ -106,6 +111,7 @@ class Sweep {
       std::lock_guard<std::mutex> lock(mutex_);
       shrink = shrunk_ < options_.shrink_max && !failure.IsViolated(Invariant::kDeterminism) && !Interrupted();
       if (shrink) ++shrunk_;
+      DURASIM_CHECK(!shrink || shrunk_ <= options_.shrink_max);
     }
     if (!shrink) {
       header.back() = Interrupted() ? "not shrunk (the sweep was interrupted)"

@@ -15,6 +15,7 @@
 
 #include "sim/exit_codes.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/check.h"
 #include "store/hash.h"
 
 namespace durasim {
@@ -116,6 +117,8 @@ std::optional<Finding> Evaluate(FuzzTarget target, const std::string& input, boo
     ++stats.outcomes[IsolatedKindName(run.kind)];
     return Finding{IsolatedKindName(run.kind), Describe(run)};
   }
+  // RunIsolated makes a body that ended without an answer a crash.
+  DURASIM_CHECK(!run.result.outcome.empty());
   ++stats.outcomes[run.result.outcome];
   if (!run.result.problem.empty()) return Finding{"property", run.result.problem};
   // A sanitizer that recovered (a build without -fno-sanitize-recover)
@@ -225,6 +228,105 @@ std::map<FuzzTarget, std::set<uint64_t>> LoadKnownLimits(const std::string& path
   return known;
 }
 
+namespace {
+
+// Each target's seed inputs: the corpus files (path, text), and their texts
+// alone for the mutator. Every target of the campaign has an entry in both.
+struct Corpora {
+  std::map<FuzzTarget, std::vector<std::pair<std::string, std::string>>> files;
+  std::map<FuzzTarget, std::vector<std::string>> texts;
+};
+
+Corpora LoadCorpora(const FuzzOptions& options, FuzzSummary& summary, std::ostream& out) {
+  Corpora corpora;
+  for (FuzzTarget target : options.targets) {
+    const auto dirs = options.corpus_dirs.find(target);
+    corpora.files[target] = LoadCorpus(dirs == options.corpus_dirs.end() ? std::vector<std::string>{} : dirs->second,
+                                       FuzzTargetExtension(target));
+    std::vector<std::string>& texts = corpora.texts[target];
+    for (const auto& [path, text] : corpora.files[target]) texts.push_back(text);
+    out << fmt::format("fuzz: target {}: {} seed input(s)\n", FuzzTargetName(target), corpora.files[target].size());
+    summary.stats[target];
+  }
+  return corpora;
+}
+
+// The campaign's --target flag, for replay lines: "scenario,state,marker".
+std::string TargetFlag(const FuzzOptions& options) {
+  std::string names;
+  for (FuzzTarget target : options.targets) names += (names.empty() ? "" : ",") + std::string(FuzzTargetName(target));
+  return names;
+}
+
+// Counts `finding`, when there is one, and reports it.
+void Note(const std::optional<Finding>& finding, FuzzTarget target, const std::string& name, const std::string& input,
+          const std::string& replay, const std::string& mutations, const FuzzOptions& options, FuzzSummary& summary,
+          std::ostream& out) {
+  if (!finding) return;
+  ++summary.findings;
+  ++summary.stats[target].findings;
+  summary.finding_files.push_back(Report(*finding, target, name, input, replay, mutations, options, out));
+}
+
+// The corpus inputs, unmutated, before the iterations.
+void CheckSeeds(const Corpora& corpora, const FuzzOptions& options, FuzzSummary& summary, std::ostream& out) {
+  for (FuzzTarget target : options.targets) {
+    for (const auto& [path, text] : corpora.files.at(target)) {
+      if (summary.findings >= options.max_findings) break;
+      int64_t wall_ms = 0;
+      Note(Evaluate(target, text, false, options, summary.stats[target], summary.cli_checks, wall_ms), target,
+           "corpus-" + fs::path(path).stem().string(), text,
+           fmt::format("durasim_fuzz --target {} --replay {}", FuzzTargetName(target), path), "", options, summary,
+           out);
+      ++summary.seeds_run;
+    }
+  }
+}
+
+// Iteration `i`: a mutant of one of its target's seed inputs, evaluated
+// unless it is a known limit. False when nothing was evaluated (no seed
+// input, or a known limit).
+bool RunIteration(uint64_t i, const Corpora& corpora, const std::map<FuzzTarget, std::set<uint64_t>>& known,
+                  const std::string& target_flag, const FuzzOptions& options, FuzzSummary& summary,
+                  std::ostream& out) {
+  DURASIM_CHECK(!options.targets.empty());  // fuzz_main refuses a campaign without one
+  const FuzzTarget target = options.targets[i % options.targets.size()];
+  const auto texts = corpora.texts.find(target);
+  DURASIM_CHECK(texts != corpora.texts.end());  // LoadCorpora gives every target its entry
+  const std::vector<std::string>& seeds = texts->second;
+  ++summary.iterations_run;
+  if (seeds.empty()) return false;
+  Prng prng(HashCombine(HashCombine(0x66757a7a, options.seed), i));
+  const std::string& seed_input = seeds[prng.Below(seeds.size())];
+  std::vector<Mutation> applied;
+  const std::string mutant = Mutate(seed_input, seeds, prng, options.mutator, applied);
+  TargetStats& stats = summary.stats[target];
+  const auto known_target = known.find(target);
+  if (known_target != known.end() && known_target->second.count(InputFingerprint(mutant)) > 0) {
+    ++stats.skipped_known;
+    if (options.verbose) out << fmt::format("fuzz: iteration {} is a known-limits input, skipped\n", i);
+    return false;
+  }
+  const bool cli_check = options.cli_every > 0 && (i / options.targets.size()) % options.cli_every == 0;
+  int64_t wall_ms = 0;
+  Note(Evaluate(target, mutant, cli_check, options, stats, summary.cli_checks, wall_ms), target,
+       fmt::format("{}-seed{}-iter{}", FuzzTargetName(target), options.seed, i), mutant,
+       fmt::format("durasim_fuzz --target {} --seed {} --first {} --iterations 1 --no-seeds", target_flag,
+                   options.seed, i),
+       JoinMutations(applied), options, summary, out);
+  if (wall_ms > stats.slowest_ms) {
+    stats.slowest_ms = wall_ms;
+    stats.slowest_iteration = i;
+  }
+  if (options.verbose) {
+    out << fmt::format("fuzz: iteration {} {} [{}] {} ms\n", i, FuzzTargetName(target), JoinMutations(applied),
+                       wall_ms);
+  }
+  return true;
+}
+
+}  // namespace
+
 FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
   FuzzSummary summary;
   const auto start = std::chrono::steady_clock::now();
@@ -232,46 +334,13 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
   fs::create_directories(WorkDir(options), ignored);
   const std::map<FuzzTarget, std::set<uint64_t>> known =
       options.known_limits.empty() ? std::map<FuzzTarget, std::set<uint64_t>>{} : LoadKnownLimits(options.known_limits);
-
-  std::map<FuzzTarget, std::vector<std::pair<std::string, std::string>>> corpus;
-  std::map<FuzzTarget, std::vector<std::string>> texts;
-  for (FuzzTarget target : options.targets) {
-    const auto dirs = options.corpus_dirs.find(target);
-    corpus[target] = LoadCorpus(dirs == options.corpus_dirs.end() ? std::vector<std::string>{} : dirs->second,
-                                FuzzTargetExtension(target));
-    for (const auto& [path, text] : corpus[target]) texts[target].push_back(text);
-    out << fmt::format("fuzz: target {}: {} seed input(s)\n", FuzzTargetName(target), corpus[target].size());
-    summary.stats[target];
-  }
-  auto note = [&](const std::optional<Finding>& finding, FuzzTarget target, const std::string& name,
-                  const std::string& input, const std::string& replay, const std::string& mutations) {
-    if (!finding) return;
-    ++summary.findings;
-    ++summary.stats[target].findings;
-    summary.finding_files.push_back(Report(*finding, target, name, input, replay, mutations, options, out));
-  };
+  const Corpora corpora = LoadCorpora(options, summary, out);
   auto over_budget = [&] {
     return options.budget_s > 0 &&
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options.budget_s;
   };
-  const std::string target_flag = [&] {
-    std::string names;
-    for (FuzzTarget target : options.targets) names += (names.empty() ? "" : ",") + std::string(FuzzTargetName(target));
-    return names;
-  }();
-
-  if (options.check_seeds) {
-    for (FuzzTarget target : options.targets) {
-      for (const auto& [path, text] : corpus[target]) {
-        if (summary.findings >= options.max_findings) break;
-        int64_t wall_ms = 0;
-        note(Evaluate(target, text, false, options, summary.stats[target], summary.cli_checks, wall_ms), target,
-             "corpus-" + fs::path(path).stem().string(), text,
-             fmt::format("durasim_fuzz --target {} --replay {}", FuzzTargetName(target), path), "");
-        ++summary.seeds_run;
-      }
-    }
-  }
+  const std::string target_flag = TargetFlag(options);
+  if (options.check_seeds) CheckSeeds(corpora, options, summary, out);
 
   for (uint64_t i = options.first; i < options.first + options.iterations; ++i) {
     if (summary.findings >= options.max_findings) {
@@ -282,36 +351,7 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
       summary.stopped_by_budget = true;
       break;
     }
-    const FuzzTarget target = options.targets[i % options.targets.size()];
-    const std::vector<std::string>& seeds = texts[target];
-    ++summary.iterations_run;
-    if (seeds.empty()) continue;
-    Prng prng(HashCombine(HashCombine(0x66757a7a, options.seed), i));
-    const std::string& seed_input = seeds[prng.Below(seeds.size())];
-    std::vector<Mutation> applied;
-    const std::string mutant = Mutate(seed_input, seeds, prng, options.mutator, applied);
-    TargetStats& stats = summary.stats[target];
-    const auto known_target = known.find(target);
-    if (known_target != known.end() && known_target->second.count(InputFingerprint(mutant)) > 0) {
-      ++stats.skipped_known;
-      if (options.verbose) out << fmt::format("fuzz: iteration {} is a known-limits input, skipped\n", i);
-      continue;
-    }
-    const bool cli_check = options.cli_every > 0 && (i / options.targets.size()) % options.cli_every == 0;
-    int64_t wall_ms = 0;
-    note(Evaluate(target, mutant, cli_check, options, stats, summary.cli_checks, wall_ms), target,
-         fmt::format("{}-seed{}-iter{}", FuzzTargetName(target), options.seed, i), mutant,
-         fmt::format("durasim_fuzz --target {} --seed {} --first {} --iterations 1 --no-seeds", target_flag,
-                     options.seed, i),
-         JoinMutations(applied));
-    if (wall_ms > stats.slowest_ms) {
-      stats.slowest_ms = wall_ms;
-      stats.slowest_iteration = i;
-    }
-    if (options.verbose) {
-      out << fmt::format("fuzz: iteration {} {} [{}] {} ms\n", i, FuzzTargetName(target), JoinMutations(applied),
-                         wall_ms);
-    }
+    if (!RunIteration(i, corpora, known, target_flag, options, summary, out)) continue;
     if (options.progress_every > 0 && summary.iterations_run % options.progress_every == 0) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       out << fmt::format("fuzz: {} iterations, {} finding(s), {:.0f} s, {:.1f} iterations/s\n",
@@ -320,6 +360,8 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
           << std::flush;
     }
   }
+  DURASIM_CHECK_LE(summary.iterations_run, options.iterations);
+  DURASIM_CHECK_EQ(summary.finding_files.size(), summary.findings);  // one reproducer per finding
   summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const char* name : {"stderr.txt", "cli-input.yaml", "cli-stderr.txt"}) fs::remove(Scratch(options, name), ignored);
   return summary;
@@ -338,6 +380,7 @@ bool ReplayFile(FuzzTarget target, const std::string& path, const FuzzOptions& o
   int64_t wall_ms = 0;
   const std::optional<Finding> finding =
       Evaluate(target, input, !options.durasim.empty(), options, stats, cli_checks, wall_ms);
+  DURASIM_CHECK_EQ(stats.executions, uint64_t{1});
   const std::string outcome = stats.outcomes.empty() ? "?" : stats.outcomes.begin()->first;
   if (!finding) {
     out << fmt::format("fuzz: {} on {}: {} in {} ms, nothing found\n", path, FuzzTargetName(target), outcome, wall_ms);
@@ -368,7 +411,12 @@ std::string RenderSummary(const FuzzSummary& summary, const FuzzOptions& options
                        summary.wall_s > 0 ? static_cast<double>(stats.executions) / summary.wall_s : 0.0,
                        stats.findings, stats.skipped_known, stats.slowest_ms, stats.slowest_iteration,
                        stats.peak_rss_mb);
-    for (const auto& [outcome, count] : stats.outcomes) out += fmt::format("           {:>7}  {}\n", count, outcome);
+    uint64_t outcomes = 0;
+    for (const auto& [outcome, count] : stats.outcomes) {
+      out += fmt::format("           {:>7}  {}\n", count, outcome);
+      outcomes += count;
+    }
+    DURASIM_CHECK_EQ(outcomes, stats.executions);  // Evaluate counts one outcome per execution
   }
   out += fmt::format("fuzz: {} finding(s){}\n", summary.findings,
                      summary.findings > 0 ? " (reproducers in " + options.findings_dir + ")" : "");

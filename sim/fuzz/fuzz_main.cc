@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "sim/exit_codes.h"
@@ -20,10 +21,11 @@
 #define DURASIM_SOURCE_DIR "."
 #endif
 
-int main(int argc, char** argv) {
-  using namespace durasim;
-  CLI::App app{"durasim_fuzz: mutational fuzzing of the scenario parser and runner, the state record decoder and "
-               "the recovery marker checks"};
+namespace durasim {
+namespace {
+
+// The command line: the campaign's options and the flags that become them.
+struct FuzzFlags {
   FuzzOptions options;
   std::string targets = "scenario,state,marker";
   std::string replay;
@@ -31,8 +33,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> scenario_corpus = {std::string(DURASIM_SOURCE_DIR) + "/scenarios"};
   std::vector<std::string> state_corpus = {std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/corpus/state"};
   std::vector<std::string> marker_corpus = {std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/corpus/marker"};
+};
+
+void AddFlags(CLI::App& app, FuzzFlags& flags) {
+  FuzzOptions& options = flags.options;
   options.known_limits = std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/known_limits.txt";
-  app.add_option("--target", targets, "comma-separated targets: scenario, state, marker")->capture_default_str();
+  app.add_option("--target", flags.targets, "comma-separated targets: scenario, state, marker")->capture_default_str();
   app.add_option("--seed", options.seed, "the campaign's seed")->capture_default_str();
   app.add_option("--first", options.first, "the first iteration")->capture_default_str();
   app.add_option("--iterations", options.iterations, "how many iterations")->capture_default_str();
@@ -48,27 +54,27 @@ int main(int argc, char** argv) {
   app.add_option("--known-limits", options.known_limits, "inputs kept out of the check (\"\" for none)")
       ->capture_default_str();
   app.add_option("--max-findings", options.max_findings, "stop after this many findings")->capture_default_str();
-  app.add_option("--scenario-corpus", scenario_corpus, "seed folders or files of the scenario target");
-  app.add_option("--state-corpus", state_corpus, "seed folders or files of the state target");
-  app.add_option("--marker-corpus", marker_corpus, "seed folders or files of the marker target");
+  app.add_option("--scenario-corpus", flags.scenario_corpus, "seed folders or files of the scenario target");
+  app.add_option("--state-corpus", flags.state_corpus, "seed folders or files of the state target");
+  app.add_option("--marker-corpus", flags.marker_corpus, "seed folders or files of the marker target");
   app.add_option("--max-nesting", options.mutator.max_nesting, "deepest nesting a mutation inserts")
       ->capture_default_str();
   app.add_option("--plant", options.plant, "tests of the fuzzer: crash or hang in every input")
       ->check(CLI::IsMember({"crash", "hang"}));
-  app.add_flag("--no-seeds", no_seeds, "do not run the corpus inputs unmutated first");
-  app.add_option("--replay", replay, "run this one file against --target (one target) and report");
+  app.add_flag("--no-seeds", flags.no_seeds, "do not run the corpus inputs unmutated first");
+  app.add_option("--replay", flags.replay, "run this one file against --target (one target) and report");
   app.add_flag("-v,--verbose", options.verbose, "print every iteration");
   options.progress_every = 1000;
   app.add_option("--progress-every", options.progress_every, "a progress line every this many iterations (0: none)")
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
+}
+
+// Turns the parsed flags into the campaign's options; the exit code of a
+// usage error when they do not make one.
+std::optional<int> ResolveFlags(FuzzFlags& flags) {
+  FuzzOptions& options = flags.options;
   options.targets.clear();
-  std::stringstream names(targets);
+  std::stringstream names(flags.targets);
   for (std::string name; std::getline(names, name, ',');) {
     const std::optional<FuzzTarget> target = ParseFuzzTarget(name);
     if (!target) {
@@ -85,21 +91,40 @@ int main(int argc, char** argv) {
     std::cerr << "durasim_fuzz: --timeout-ms and --memory-mb must be at least 1\n";
     return kExitUsage;
   }
-  options.check_seeds = !no_seeds;
-  options.corpus_dirs[FuzzTarget::kScenario] = scenario_corpus;
-  options.corpus_dirs[FuzzTarget::kState] = state_corpus;
-  options.corpus_dirs[FuzzTarget::kMarker] = marker_corpus;
+  options.check_seeds = !flags.no_seeds;
+  options.corpus_dirs[FuzzTarget::kScenario] = flags.scenario_corpus;
+  options.corpus_dirs[FuzzTarget::kState] = flags.state_corpus;
+  options.corpus_dirs[FuzzTarget::kMarker] = flags.marker_corpus;
   if (options.cli_every > 0 && options.durasim.empty()) {
     std::cerr << "durasim_fuzz: --cli-every needs --durasim PATH\n";
     return kExitUsage;
   }
+  if (!flags.replay.empty() && options.targets.size() != 1) {
+    std::cerr << "durasim_fuzz: --replay needs one --target\n";
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
 
-  if (!replay.empty()) {
-    if (options.targets.size() != 1) {
-      std::cerr << "durasim_fuzz: --replay needs one --target\n";
-      return kExitUsage;
-    }
-    return ReplayFile(options.targets[0], replay, options, std::cout) ? kExitNotAsExpected : kExitOk;
+}  // namespace
+}  // namespace durasim
+
+int main(int argc, char** argv) {
+  using namespace durasim;
+  CLI::App app{"durasim_fuzz: mutational fuzzing of the scenario parser and runner, the state record decoder and "
+               "the recovery marker checks"};
+  FuzzFlags flags;
+  AddFlags(app, flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (const std::optional<int> usage = ResolveFlags(flags)) return *usage;
+  const FuzzOptions& options = flags.options;
+  if (!flags.replay.empty()) {
+    return ReplayFile(options.targets[0], flags.replay, options, std::cout) ? kExitNotAsExpected : kExitOk;
   }
   const FuzzSummary summary = RunCampaign(options, std::cout);
   std::cout << RenderSummary(summary, options) << std::flush;

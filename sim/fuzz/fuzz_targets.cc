@@ -11,6 +11,7 @@
 #include "model/verdict.h"
 #include "sim/run/runner.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/check.h"
 #include "store/recovery_marker.h"
 #include "store/state_codec.h"
 
@@ -209,6 +210,7 @@ MarkerCase ReadMarkerCase(const std::string& input) {
       }
     }
   }
+  DURASIM_CHECK_LE(out.log.size(), size_t{4096});  // CheckMarker's work is bounded by the fuzzer, not the input
   return out;
 }
 

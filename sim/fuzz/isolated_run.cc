@@ -14,6 +14,9 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
+
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -55,6 +58,73 @@ void WriteAll(int fd, const std::string& data) {
   }
 }
 
+// In the forked child: stderr on `stderr_path`, stdout on /dev/null, then
+// `child` with the pipe's write end.
+[[noreturn]] void RunChild(const std::function<void(int)>& child, const int fds[2], const std::string& stderr_path) {
+  close(fds[0]);
+  const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (err >= 0) {
+    dup2(err, STDERR_FILENO);
+    close(err);
+  }
+  const int null = open("/dev/null", O_WRONLY);
+  if (null >= 0) {
+    dup2(null, STDOUT_FILENO);
+    close(null);
+  }
+  child(fds[1]);
+  _exit(0);
+}
+
+// Reads the child's pipe `fd` into `received` to its end, watching the
+// bounds; kills the child past one (out.kind says which) and returns
+// whether it did.
+bool ReadWithinBounds(int fd, pid_t pid, std::chrono::steady_clock::time_point start, const IsolationLimits& limits,
+                      std::string& received, IsolatedResult& out) {
+  char buffer[4096];
+  while (true) {
+    pollfd poll_fd{fd, POLLIN, 0};
+    const int ready = poll(&poll_fd, 1, 20);
+    if (ready > 0) {
+      const ssize_t n = read(fd, buffer, sizeof buffer);
+      if (n <= 0) return false;  // the child is gone (or closed the pipe)
+      received.append(buffer, static_cast<size_t>(n));
+      continue;
+    }
+    const int64_t elapsed =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    const int64_t resident = ResidentMb(pid);
+    out.peak_rss_mb = std::max(out.peak_rss_mb, resident);
+    if (elapsed > limits.timeout_ms) {
+      out.kind = IsolatedResult::Kind::kTimeout;
+      kill(pid, SIGKILL);
+      return true;
+    }
+    if (resident > limits.memory_mb) {
+      out.kind = IsolatedResult::Kind::kMemory;
+      kill(pid, SIGKILL);
+      return true;
+    }
+  }
+}
+
+// The result of a child that exited with `status` on its own, having
+// written `received`: done with its answer, or a crash.
+void JudgeExit(int status, std::string received, IsolatedResult& out) {
+  out.kind = IsolatedResult::Kind::kCrash;
+  if (WIFEXITED(status) && out.exit_code == 0 && received.size() >= kEnd.size() &&
+      std::string_view(received).substr(received.size() - kEnd.size()) == kEnd) {
+    received.resize(received.size() - kEnd.size());
+    const size_t separator = received.find('\0');
+    out.kind = IsolatedResult::Kind::kDone;
+    out.result.outcome = received.substr(0, separator);
+    if (separator != std::string::npos) out.result.problem = received.substr(separator + 1);
+  } else if (WIFEXITED(status) && received.empty()) {
+    // A program run (RunProgram) writes nothing: its exit is its result.
+    out.kind = IsolatedResult::Kind::kDone;
+  }
+}
+
 // Forks; the child runs `child` (which never returns) with stderr on
 // `stderr_path` and the pipe's write end as its argument. The parent reads
 // the pipe to its end (the child's exit closes it), watching the bounds.
@@ -78,74 +148,24 @@ IsolatedResult Watch(const std::function<void(int)>& child, const IsolationLimit
     out.stderr_text = "fuzz: fork() failed";
     return out;
   }
-  if (pid == 0) {
-    close(fds[0]);
-    const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (err >= 0) {
-      dup2(err, STDERR_FILENO);
-      close(err);
-    }
-    const int null = open("/dev/null", O_WRONLY);
-    if (null >= 0) {
-      dup2(null, STDOUT_FILENO);
-      close(null);
-    }
-    child(fds[1]);
-    _exit(0);
-  }
+  if (pid == 0) RunChild(child, fds, stderr_path);
   close(fds[1]);
   std::string received;
-  bool killed = false;
-  char buffer[4096];
-  while (true) {
-    pollfd poll_fd{fds[0], POLLIN, 0};
-    const int ready = poll(&poll_fd, 1, 20);
-    if (ready > 0) {
-      const ssize_t n = read(fds[0], buffer, sizeof buffer);
-      if (n <= 0) break;  // the child is gone (or closed the pipe)
-      received.append(buffer, static_cast<size_t>(n));
-      continue;
-    }
-    const int64_t elapsed =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-    const int64_t resident = ResidentMb(pid);
-    out.peak_rss_mb = std::max(out.peak_rss_mb, resident);
-    if (elapsed > limits.timeout_ms) {
-      out.kind = IsolatedResult::Kind::kTimeout;
-      kill(pid, SIGKILL);
-      killed = true;
-      break;
-    }
-    if (resident > limits.memory_mb) {
-      out.kind = IsolatedResult::Kind::kMemory;
-      kill(pid, SIGKILL);
-      killed = true;
-      break;
-    }
-  }
+  const bool killed = ReadWithinBounds(fds[0], pid, start, limits, received, out);
+  // Only a bound kills the child, and it names itself.
+  DURASIM_CHECK(!killed || out.kind == IsolatedResult::Kind::kTimeout || out.kind == IsolatedResult::Kind::kMemory);
   close(fds[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   out.wall_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  DURASIM_CHECK_GE(out.wall_ms, 0);  // the steady clock does not go back
   out.stderr_text = Tail(stderr_path, 8192);
   out.stderr_head = Head(stderr_path, 8192);
   if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
-  if (killed) return out;
-  out.kind = IsolatedResult::Kind::kCrash;
-  if (WIFEXITED(status) && out.exit_code == 0 && received.size() >= kEnd.size() &&
-      std::string_view(received).substr(received.size() - kEnd.size()) == kEnd) {
-    received.resize(received.size() - kEnd.size());
-    const size_t separator = received.find('\0');
-    out.kind = IsolatedResult::Kind::kDone;
-    out.result.outcome = received.substr(0, separator);
-    if (separator != std::string::npos) out.result.problem = received.substr(separator + 1);
-  } else if (WIFEXITED(status) && received.empty()) {
-    // A program run (RunProgram) writes nothing: its exit is its result.
-    out.kind = IsolatedResult::Kind::kDone;
-  }
+  if (!killed) JudgeExit(status, std::move(received), out);
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <array>
 #include <string_view>
 
+#include "store/check.h"
+
 namespace durasim {
 namespace {
 
@@ -141,6 +143,186 @@ std::string Nesting(Prng& prng, int max_depth) {
   return out;
 }
 
+// The mutations, one function each, grouped by family. Each edits `text`
+// (and, for a line edit, rejoins `lines`, the lines of the input); the PRNG
+// draws of each are the ones it always made, in the same order, so a seed
+// keeps its mutant (docs/fuzzing.md).
+
+// Byte edits: what reaches the YAML reader.
+
+void FlipBit(std::string& text, Prng& prng) {
+  if (!text.empty()) text[Pick(prng, text.size())] ^= static_cast<char>(1 << prng.Below(8));
+}
+
+void InsertBytes(std::string& text, Prng& prng) {
+  std::string bytes;
+  for (uint64_t n = prng.Range(1, 4); n > 0; --n) bytes += InterestingByte(prng);
+  text.insert(Position(prng, text.size()), bytes);
+}
+
+void DeleteBytes(std::string& text, Prng& prng) {
+  if (text.empty()) return;
+  const size_t at = Pick(prng, text.size());
+  const size_t count = static_cast<size_t>(prng.Range(1, prng.Chance(1, 4) ? 64 : 4));
+  text.erase(at, count);
+}
+
+void Truncate(std::string& text, Prng& prng) { text.resize(Position(prng, text.size())); }
+
+// Line edits: calls, inputs, steps and attempts duplicated, lost, repeated
+// or brought in from elsewhere.
+
+void DuplicateLine(std::vector<std::string>& lines, std::string& text, Prng& prng) {
+  if (lines.empty()) return;
+  const size_t at = Pick(prng, lines.size());
+  lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(Position(prng, lines.size())), lines[at]);
+  text = JoinLines(lines);
+}
+
+void DeleteLine(std::vector<std::string>& lines, std::string& text, Prng& prng) {
+  if (lines.empty()) return;
+  const size_t at = Pick(prng, lines.size());
+  const size_t count = std::min(lines.size() - at, static_cast<size_t>(prng.Range(1, 3)));
+  lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(at), lines.begin() + static_cast<std::ptrdiff_t>(at + count));
+  text = JoinLines(lines);
+}
+
+// A run of lines repeated: many calls, inputs, steps or attempts.
+void RepeatLines(std::vector<std::string>& lines, std::string& text, Prng& prng) {
+  if (lines.empty()) return;
+  const size_t at = Pick(prng, lines.size());
+  const size_t count = std::min(lines.size() - at, static_cast<size_t>(prng.Range(1, 4)));
+  const std::vector<std::string> block(lines.begin() + static_cast<std::ptrdiff_t>(at),
+                                       lines.begin() + static_cast<std::ptrdiff_t>(at + count));
+  std::vector<std::string> repeated;
+  for (uint64_t n = prng.Chance(1, 8) ? prng.Range(50, 400) : prng.Range(2, 20); n > 0; --n) {
+    repeated.insert(repeated.end(), block.begin(), block.end());
+  }
+  lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), repeated.begin(), repeated.end());
+  text = JoinLines(lines);
+}
+
+// A line of another corpus file: keys and steps from elsewhere.
+void Splice(std::vector<std::string>& lines, std::string& text, const std::vector<std::string>& corpus, Prng& prng) {
+  if (corpus.empty()) return;
+  const std::vector<std::string> other = SplitLines(corpus[Pick(prng, corpus.size())]);
+  if (other.empty()) return;
+  std::string line = other[Pick(prng, other.size())];
+  if (line.empty() || line.back() != '\n') line += '\n';
+  lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(Position(prng, lines.size())), line);
+  text = JoinLines(lines);
+}
+
+void Indentation(std::vector<std::string>& lines, std::string& text, Prng& prng) {
+  if (lines.empty()) return;
+  std::string& line = lines[Pick(prng, lines.size())];
+  switch (prng.Below(4)) {
+    case 0: line.insert(0, static_cast<size_t>(prng.Range(1, 4)), ' '); break;
+    case 1: line.erase(0, std::min(line.find_first_not_of(' '), static_cast<size_t>(prng.Range(1, 4)))); break;
+    case 2: line.insert(0, "\t"); break;
+    default: {
+      const size_t indent = line.find_first_not_of(' ');
+      if (indent != std::string::npos && indent > 0) line[Pick(prng, indent)] = '\t';
+      break;
+    }
+  }
+  text = JoinLines(lines);
+}
+
+// Value edits: what reaches the parser's checks and the runner.
+
+void SwapValues(std::vector<std::string>& lines, std::string& text, Prng& prng) {
+  std::vector<size_t> with_value;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (ValueStart(lines[i]) != std::string::npos) with_value.push_back(i);
+  }
+  if (with_value.size() < 2) return;
+  const size_t a = with_value[Pick(prng, with_value.size())];
+  const size_t b = with_value[Pick(prng, with_value.size())];
+  const size_t a_start = ValueStart(lines[a]);
+  const size_t b_start = ValueStart(lines[b]);
+  // ": " comes before a line's '\n', so a value starts at or before its end.
+  DURASIM_CHECK_LE(a_start, ContentEnd(lines[a]));
+  DURASIM_CHECK_LE(b_start, ContentEnd(lines[b]));
+  const std::string a_value = lines[a].substr(a_start, ContentEnd(lines[a]) - a_start);
+  const std::string b_value = lines[b].substr(b_start, ContentEnd(lines[b]) - b_start);
+  lines[a].replace(a_start, a_value.size(), b_value);
+  lines[b].replace(b_start, b_value.size(), a_value);
+  text = JoinLines(lines);
+}
+
+void BoundaryNumber(std::string& text, Prng& prng) {
+  const std::vector<std::pair<size_t, size_t>> numbers = Numbers(text);
+  const std::string_view boundary = kBoundaryNumbers[Pick(prng, kBoundaryNumbers.size())];
+  if (numbers.empty()) {
+    text.insert(Position(prng, text.size()), boundary);
+  } else {
+    const auto [at, length] = numbers[Pick(prng, numbers.size())];
+    DURASIM_CHECK_LE(at + length, text.size());
+    text.replace(at, length, boundary);
+  }
+}
+
+void DeepNesting(std::vector<std::string>& lines, std::string& text, const MutatorOptions& options, Prng& prng) {
+  if (lines.empty()) return;
+  const size_t at = Pick(prng, lines.size());
+  const size_t start = ValueStart(lines[at]);
+  const std::string nesting = Nesting(prng, options.max_nesting);
+  if (start == std::string::npos) {
+    lines[at].insert(0, nesting + (prng.Chance(1, 2) ? "\n" : ""));
+  } else {
+    lines[at].replace(start, ContentEnd(lines[at]) - start, nesting);
+  }
+  text = JoinLines(lines);
+}
+
+// Inside a value, where a plain scalar would carry it.
+void ControlCharacter(std::vector<std::string>& lines, std::string& text, Prng& prng) {
+  const char control = prng.Chance(1, 4) ? '\x7f' : static_cast<char>(prng.Below(32));
+  if (lines.empty()) {
+    text.push_back(control);
+    return;
+  }
+  const size_t at = Pick(prng, lines.size());
+  const size_t start = ValueStart(lines[at]);
+  const size_t from = start == std::string::npos ? 0 : start;
+  lines[at].insert(from + Position(prng, ContentEnd(lines[at]) - std::min(from, ContentEnd(lines[at]))), 1, control);
+  text = JoinLines(lines);
+}
+
+void LongString(std::vector<std::string>& lines, std::string& text, const MutatorOptions& options, Prng& prng) {
+  if (lines.empty()) return;
+  const size_t at = Pick(prng, lines.size());
+  const size_t length = static_cast<size_t>(
+      prng.Chance(1, 4) ? prng.Range(10'000, static_cast<int64_t>(options.max_long_string)) : prng.Range(80, 2000));
+  const char fill = prng.Chance(1, 2) ? 'x' : static_cast<char>(prng.Range(' ', '~'));
+  std::string value(length, fill);
+  if (prng.Chance(1, 3)) value = "\"" + value + "\"";
+  const size_t start = ValueStart(lines[at]);
+  if (start == std::string::npos) {
+    lines[at].insert(0, value);
+  } else {
+    lines[at].replace(start, ContentEnd(lines[at]) - start, value);
+  }
+  text = JoinLines(lines);
+}
+
+void YamlSpecial(std::vector<std::string>& lines, std::string& text, Prng& prng) {
+  const std::string_view special = kYamlSpecials[Pick(prng, kYamlSpecials.size())];
+  if (lines.empty()) {
+    text += special;
+    return;
+  }
+  const size_t at = Pick(prng, lines.size());
+  const size_t start = ValueStart(lines[at]);
+  if (start == std::string::npos || prng.Chance(1, 4)) {
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), std::string(special) + "\n");
+  } else {
+    lines[at].replace(start, ContentEnd(lines[at]) - start, special);
+  }
+  text = JoinLines(lines);
+}
+
 }  // namespace
 
 const char* MutationName(Mutation mutation) {
@@ -190,174 +372,21 @@ std::string MutateOnce(const std::string& input, const std::vector<std::string>&
   std::string text = input;
   std::vector<std::string> lines = SplitLines(text);
   switch (mutation) {
-    case Mutation::kFlipBit:
-      if (!text.empty()) text[Pick(prng, text.size())] ^= static_cast<char>(1 << prng.Below(8));
-      break;
-    case Mutation::kInsertBytes: {
-      std::string bytes;
-      for (uint64_t n = prng.Range(1, 4); n > 0; --n) bytes += InterestingByte(prng);
-      text.insert(Position(prng, text.size()), bytes);
-      break;
-    }
-    case Mutation::kDeleteBytes:
-      if (!text.empty()) {
-        const size_t at = Pick(prng, text.size());
-        const size_t count = static_cast<size_t>(prng.Range(1, prng.Chance(1, 4) ? 64 : 4));
-        text.erase(at, count);
-      }
-      break;
-    case Mutation::kDuplicateLine:
-      if (!lines.empty()) {
-        const size_t at = Pick(prng, lines.size());
-        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(Position(prng, lines.size())), lines[at]);
-        text = JoinLines(lines);
-      }
-      break;
-    case Mutation::kDeleteLine:
-      if (!lines.empty()) {
-        const size_t at = Pick(prng, lines.size());
-        const size_t count = std::min(lines.size() - at, static_cast<size_t>(prng.Range(1, 3)));
-        lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(at),
-                    lines.begin() + static_cast<std::ptrdiff_t>(at + count));
-        text = JoinLines(lines);
-      }
-      break;
-    case Mutation::kRepeatLines:
-      // A run of lines repeated: many calls, inputs, steps or attempts.
-      if (!lines.empty()) {
-        const size_t at = Pick(prng, lines.size());
-        const size_t count = std::min(lines.size() - at, static_cast<size_t>(prng.Range(1, 4)));
-        const std::vector<std::string> block(lines.begin() + static_cast<std::ptrdiff_t>(at),
-                                             lines.begin() + static_cast<std::ptrdiff_t>(at + count));
-        std::vector<std::string> repeated;
-        for (uint64_t n = prng.Chance(1, 8) ? prng.Range(50, 400) : prng.Range(2, 20); n > 0; --n) {
-          repeated.insert(repeated.end(), block.begin(), block.end());
-        }
-        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), repeated.begin(), repeated.end());
-        text = JoinLines(lines);
-      }
-      break;
-    case Mutation::kSwapValues: {
-      std::vector<size_t> with_value;
-      for (size_t i = 0; i < lines.size(); ++i) {
-        if (ValueStart(lines[i]) != std::string::npos) with_value.push_back(i);
-      }
-      if (with_value.size() >= 2) {
-        const size_t a = with_value[Pick(prng, with_value.size())];
-        const size_t b = with_value[Pick(prng, with_value.size())];
-        const size_t a_start = ValueStart(lines[a]);
-        const size_t b_start = ValueStart(lines[b]);
-        const std::string a_value = lines[a].substr(a_start, ContentEnd(lines[a]) - a_start);
-        const std::string b_value = lines[b].substr(b_start, ContentEnd(lines[b]) - b_start);
-        lines[a].replace(a_start, a_value.size(), b_value);
-        lines[b].replace(b_start, b_value.size(), a_value);
-        text = JoinLines(lines);
-      }
-      break;
-    }
-    case Mutation::kBoundaryNumber: {
-      const std::vector<std::pair<size_t, size_t>> numbers = Numbers(text);
-      const std::string_view boundary = kBoundaryNumbers[Pick(prng, kBoundaryNumbers.size())];
-      if (numbers.empty()) {
-        text.insert(Position(prng, text.size()), boundary);
-      } else {
-        const auto [at, length] = numbers[Pick(prng, numbers.size())];
-        text.replace(at, length, boundary);
-      }
-      break;
-    }
-    case Mutation::kDeepNesting:
-      if (!lines.empty()) {
-        const size_t at = Pick(prng, lines.size());
-        const size_t start = ValueStart(lines[at]);
-        const std::string nesting = Nesting(prng, options.max_nesting);
-        if (start == std::string::npos) {
-          lines[at].insert(0, nesting + (prng.Chance(1, 2) ? "\n" : ""));
-        } else {
-          lines[at].replace(start, ContentEnd(lines[at]) - start, nesting);
-        }
-        text = JoinLines(lines);
-      }
-      break;
-    case Mutation::kControlCharacter: {
-      // Inside a value, where a plain scalar would carry it.
-      const char control = prng.Chance(1, 4) ? '\x7f' : static_cast<char>(prng.Below(32));
-      if (!lines.empty()) {
-        const size_t at = Pick(prng, lines.size());
-        const size_t start = ValueStart(lines[at]);
-        const size_t from = start == std::string::npos ? 0 : start;
-        lines[at].insert(from + Position(prng, ContentEnd(lines[at]) - std::min(from, ContentEnd(lines[at]))),
-                         1, control);
-        text = JoinLines(lines);
-      } else {
-        text.push_back(control);
-      }
-      break;
-    }
-    case Mutation::kLongString:
-      if (!lines.empty()) {
-        const size_t at = Pick(prng, lines.size());
-        const size_t length = static_cast<size_t>(
-            prng.Chance(1, 4) ? prng.Range(10'000, static_cast<int64_t>(options.max_long_string)) : prng.Range(80, 2000));
-        const char fill = prng.Chance(1, 2) ? 'x' : static_cast<char>(prng.Range(' ', '~'));
-        std::string value(length, fill);
-        if (prng.Chance(1, 3)) value = "\"" + value + "\"";
-        const size_t start = ValueStart(lines[at]);
-        if (start == std::string::npos) {
-          lines[at].insert(0, value);
-        } else {
-          lines[at].replace(start, ContentEnd(lines[at]) - start, value);
-        }
-        text = JoinLines(lines);
-      }
-      break;
-    case Mutation::kIndentation:
-      if (!lines.empty()) {
-        std::string& line = lines[Pick(prng, lines.size())];
-        switch (prng.Below(4)) {
-          case 0: line.insert(0, static_cast<size_t>(prng.Range(1, 4)), ' '); break;
-          case 1: line.erase(0, std::min(line.find_first_not_of(' '), static_cast<size_t>(prng.Range(1, 4)))); break;
-          case 2: line.insert(0, "\t"); break;
-          default: {
-            const size_t indent = line.find_first_not_of(' ');
-            if (indent != std::string::npos && indent > 0) line[Pick(prng, indent)] = '\t';
-            break;
-          }
-        }
-        text = JoinLines(lines);
-      }
-      break;
-    case Mutation::kYamlSpecial: {
-      const std::string_view special = kYamlSpecials[Pick(prng, kYamlSpecials.size())];
-      if (!lines.empty()) {
-        const size_t at = Pick(prng, lines.size());
-        const size_t start = ValueStart(lines[at]);
-        if (start == std::string::npos || prng.Chance(1, 4)) {
-          lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), std::string(special) + "\n");
-        } else {
-          lines[at].replace(start, ContentEnd(lines[at]) - start, special);
-        }
-        text = JoinLines(lines);
-      } else {
-        text += special;
-      }
-      break;
-    }
-    case Mutation::kSplice:
-      // A line of another corpus file: keys and steps from elsewhere.
-      if (!corpus.empty()) {
-        const std::vector<std::string> other = SplitLines(corpus[Pick(prng, corpus.size())]);
-        if (!other.empty()) {
-          std::string line = other[Pick(prng, other.size())];
-          if (line.empty() || line.back() != '\n') line += '\n';
-          lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(Position(prng, lines.size())), line);
-          text = JoinLines(lines);
-        }
-      }
-      break;
-    case Mutation::kTruncate:
-      text.resize(Position(prng, text.size()));
-      break;
+    case Mutation::kFlipBit: FlipBit(text, prng); break;
+    case Mutation::kInsertBytes: InsertBytes(text, prng); break;
+    case Mutation::kDeleteBytes: DeleteBytes(text, prng); break;
+    case Mutation::kDuplicateLine: DuplicateLine(lines, text, prng); break;
+    case Mutation::kDeleteLine: DeleteLine(lines, text, prng); break;
+    case Mutation::kRepeatLines: RepeatLines(lines, text, prng); break;
+    case Mutation::kSwapValues: SwapValues(lines, text, prng); break;
+    case Mutation::kBoundaryNumber: BoundaryNumber(text, prng); break;
+    case Mutation::kDeepNesting: DeepNesting(lines, text, options, prng); break;
+    case Mutation::kControlCharacter: ControlCharacter(lines, text, prng); break;
+    case Mutation::kLongString: LongString(lines, text, options, prng); break;
+    case Mutation::kIndentation: Indentation(lines, text, prng); break;
+    case Mutation::kYamlSpecial: YamlSpecial(lines, text, prng); break;
+    case Mutation::kSplice: Splice(lines, text, corpus, prng); break;
+    case Mutation::kTruncate: Truncate(text, prng); break;
   }
   if (text.size() > options.max_size) text.resize(options.max_size);
   return text;
@@ -366,8 +395,13 @@ std::string MutateOnce(const std::string& input, const std::vector<std::string>&
 std::string Mutate(const std::string& input, const std::vector<std::string>& corpus, Prng& prng,
                    const MutatorOptions& options, std::vector<Mutation>& applied) {
   static const std::vector<uint64_t> kCounts = {0, 10, 6, 3, 1};  // how many mutations
+  const size_t count = prng.Weighted(kCounts);
+  DURASIM_CHECK_GE(count, size_t{1});  // kCounts weighs 0 mutations 0: a mutant differs by at least one edit
+  const size_t applied_before = applied.size();
   std::string text = input;
-  for (size_t n = prng.Weighted(kCounts); n > 0; --n) text = MutateOnce(text, corpus, prng, options, applied);
+  for (size_t n = count; n > 0; --n) text = MutateOnce(text, corpus, prng, options, applied);
+  DURASIM_CHECK_EQ(applied.size(), applied_before + count);  // MutateOnce names each edit it makes
+  DURASIM_CHECK_LE(text.size(), options.max_size);  // the last edit cut it back: the fuzzer's memory bound
   return text;
 }
 

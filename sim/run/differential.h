@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/run/runner.h"
+#include "sim/run/run_report.h"
 
 namespace durasim {
 

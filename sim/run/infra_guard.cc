@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "model/backends/broker_check.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -52,6 +53,7 @@ void InfraGuard::AfterRun(Verdict verdict, const std::string& cause) {
   }
   ++in_a_row_;
   ++infra_runs_;
+  DURASIM_CHECK_LE(in_a_row_, infra_runs_);  // a streak is part of the total
   if (options_.errors_max > 0 && in_a_row_ >= options_.errors_max && !stopped_) {
     // Said as it was when the guard stopped: runs already started may end
     // infra too afterwards.

@@ -8,6 +8,7 @@
 #include "model/attempt.h"
 #include "model/scenario_cost.h"
 #include "model/world.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -41,6 +42,7 @@ Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, Si
   Attempt run(world, reference.attempts[0], 1, parts);
   run.RunWithoutFaults();  // its only observer reads outputs
   const Attempt::End end = run.Run(std::max(attempt_time_bound, AttemptTimeNeeded(reference, 1)));
+  DURASIM_CHECK(!run.restored());  // one fresh attempt that only reads
   // A failing supplier is part of the world, not a fault: the run without
   // faults fails over too when an action does not handle it.
   const bool call_failed = end == Attempt::End::kFailed && !run.call_failure().empty();

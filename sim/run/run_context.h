@@ -7,7 +7,7 @@
 #include <string>
 
 #include "model/scenario.h"
-#include "sim/run/runner.h"
+#include "sim/run/run_options.h"
 #include "store/check.h"
 
 namespace durasim {

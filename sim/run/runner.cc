@@ -54,6 +54,7 @@ std::vector<std::pair<std::string, std::string>> CompletedMarkers(World& world, 
     if (marker.completed.empty()) marker.completed = checkpoint->completed;
     markers.emplace_back(id, MarkerToJson(marker));
   }
+  DURASIM_CHECK_LE(markers.size(), ids.size());  // one marker per checkpoint taken, at most
   return markers;
 }
 
@@ -65,6 +66,7 @@ std::map<std::pair<std::string, int64_t>, size_t> InputPositions(const Scenario&
   for (size_t i = 0; i < scenario.inputs.size(); ++i) {
     positions[{scenario.inputs[i].key, ++seen[scenario.inputs[i].key]}] = i;
   }
+  DURASIM_CHECK_EQ(positions.size(), scenario.inputs.size());  // (key, seq) names one input
   return positions;
 }
 
@@ -88,6 +90,7 @@ void JudgeDetails(const Scenario& scenario, RunReport& report) {
     for (size_t a = 0; a < scenario.attempts.size(); ++a) {
       for (const AttemptStep& step : scenario.attempts[a].steps) {
         if (step.kind != AttemptStep::Kind::kArm) continue;
+        DURASIM_CHECK_LT(arm, expect.fired.size());  // the parser keeps one entry per arm
         const bool want = expect.fired[arm++];
         const auto armed = std::find_if(report.armed_faults.begin(), report.armed_faults.end(), [&](const ArmedFault& f) {
           return f.attempt == static_cast<int>(a + 1) && f.pos.line == step.pos.line && f.pos.column == step.pos.column;
@@ -100,6 +103,7 @@ void JudgeDetails(const Scenario& scenario, RunReport& report) {
         }
       }
     }
+    DURASIM_CHECK_EQ(arm, expect.fired.size());  // every entry judged against its arm
   }
   if (!expect.attempt_ends.empty()) {
     std::vector<std::string> got;
@@ -241,6 +245,11 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
       }
     }
   }
+  // Attempts after an error never ran.
+  DURASIM_CHECK_LE(report.attempt_ends.size(), scenario.attempts.size());
+  // A run finishes every input only in a last attempt that finished.
+  DURASIM_CHECK(!ended.all_finished || ended.last_end == Attempt::End::kFinished);
+  DURASIM_CHECK(!ended.stuck || !ended.stuck_reason.empty());  // the liveness violation quotes it
   return ended;
 }
 
@@ -296,6 +305,8 @@ std::optional<Violation> UnfinishedViolation(const Scenario& scenario, const Ref
   std::vector<std::string> named;
   for (int64_t offset : ended.unfinished) {
     if (std::find(expect.unfinished.begin(), expect.unfinished.end(), offset) != expect.unfinished.end()) continue;
+    // An unfinished input is one of the scenario's, by its offset.
+    DURASIM_CHECK(offset >= 0 && static_cast<size_t>(offset) < scenario.inputs.size());
     const InputSpec& input = scenario.inputs[static_cast<size_t>(offset)];
     named.push_back(fmt::format("{} (key {:?}, line {})", offset, input.key, input.pos.line));
   }
@@ -409,6 +420,9 @@ void DecideVerdict(const Scenario& scenario, const RunOptions& options, World& w
   } else {
     report.verdict = ended.stuck ? Verdict::kStuck : Verdict::kPass;
   }
+  // A pass has nothing against it; an error says what went wrong.
+  DURASIM_CHECK(report.verdict != Verdict::kPass || report.violations.empty());
+  DURASIM_CHECK(report.verdict != Verdict::kError || !report.error.empty());
   if (const Status infra = world.backend().InfrastructureFailure(); !infra.ok()) {
     MarkInfra(fmt::format("backend {}: {}", NameOf(options.backend), infra.message()), report);
   }
@@ -503,6 +517,8 @@ void CheckDeterminism(const Scenario& scenario, const RunOptions& options, const
   }
   if (again.trace_hash == report.trace_hash) return;
   const size_t first = FirstDifferentLine(report.trace, again.trace).value_or(report.trace.size());
+  const size_t longer = std::max(report.trace.size(), again.trace.size());
+  DURASIM_CHECK_LE(first, longer);
   report.violations.push_back(Violation{
       Invariant::kDeterminism, fmt::format("the same scenario gave trace hashes {:016x} and {:016x}; first difference "
                                            "at event #{}:\n    {}\n    {}",
@@ -513,18 +529,6 @@ void CheckDeterminism(const Scenario& scenario, const RunOptions& options, const
 }
 
 }  // namespace
-
-InfraOptions InfraOptionsOf(const RunOptions& options) {
-  return InfraOptions{options.backend, options.bootstrap_servers, options.broker_check_s, options.infra_errors_max};
-}
-
-std::string BackendFlags(const RunOptions& options) {
-  if (options.backend == BackendKind::kModel) return "";
-  std::string flags = fmt::format(" --backend {}", NameOf(options.backend));
-  if (options.backend == BackendKind::kKafka) flags += " --bootstrap-servers " + options.bootstrap_servers;
-  if (options.compare_model) flags += " --compare-model";
-  return flags;
-}
 
 bool Shows(const RunReport& report, ExpectedVerdict expected) {
   return Shows(report.verdict, InvariantsOf(report.violations), expected);
@@ -558,6 +562,7 @@ RunReport NotRunReport(const Scenario& scenario, const RunOptions& options, cons
   report.mutant = options.mutant.value_or(scenario.mutant.value_or(""));
   MarkInfra(cause, report);
   Judge(scenario, report);
+  DURASIM_CHECK(!report.ok);  // a run that did not start is never as expected
   return report;
 }
 
@@ -606,6 +611,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
     report.mismatches.push_back(fmt::format("the {} backend does not tell the model's story", NameOf(options.backend)));
     report.ok = false;
   }
+  DURASIM_CHECK_EQ(report.ok, report.mismatches.empty());  // ok means nothing is amiss
   return report;
 }
 

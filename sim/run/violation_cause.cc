@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "sim/run/record_summary.h"
+#include "store/check.h"
 #include "store/state_codec.h"
 
 namespace durasim {
@@ -25,7 +26,11 @@ void CauseTracker::OnRecordAppended(const LogRecord& record, const DecodedState*
   Result<StateKey> key = ParseRecordKey(record.key);
   if (!key.ok()) return;  // a cleanup record or an undecodable key: about no one state
   Name(trace_index, *key);
-  records_[*key].push_back(trace_index);
+  std::vector<size_t>& indices = records_[*key];
+  // The trace only grows: a state's records stay in the order they were
+  // written, which DescribeRecordsOf's "latest ones" relies on.
+  DURASIM_CHECK(indices.empty() || indices.back() < trace_index);
+  indices.push_back(trace_index);
 }
 
 void CauseTracker::OnSupplierCall(const CallIdentity& call, const CallArgument&, size_t trace_index) {
@@ -59,10 +64,13 @@ void CauseTracker::OnPutResult(const StateKey& key, uint64_t, const Status&, siz
 void CauseTracker::OnGetHit(const StateKey& key, uint64_t, size_t trace_index) { Name(trace_index, key); }
 
 void CauseTracker::OnRestore(const RestoreView& restore, size_t trace_index) {
+  // In trace order: CausesOf takes an attempt's first restore as its first subtask's.
+  DURASIM_CHECK(restores_.empty() || restores_.back().trace_index < trace_index);
   restores_.push_back(Restore{attempt_, trace_index, restore});
 }
 
 int CauseTracker::AttemptOfLine(size_t index) const {
+  DURASIM_CHECK_LT(index, trace_.size());
   // "<time> a<attempt> <kind> ...": the second field.
   const std::string_view line = trace_.line(index);
   const size_t at = line.find(" a", line.find_first_not_of(' '));
@@ -110,6 +118,7 @@ void CauseTracker::DescribeRecordsOf(const StateKey& key, const Restore* restore
     return;
   }
   const size_t skipped = held.size() > kRecordsPerStateMax ? held.size() - kRecordsPerStateMax : 0;
+  DURASIM_CHECK_LT(skipped, held.size());  // the latest record is always listed
   if (skipped > 0) lines.push_back(fmt::format("    cause: {} earlier records of {} not listed", skipped, state));
   for (size_t i = skipped; i < held.size(); ++i) {
     const LogRecord& record = *held[i].record;
@@ -146,6 +155,7 @@ std::vector<std::string> CauseTracker::CausesOf(const std::vector<size_t>& evide
     ++subtasks;
   }
   if (restore != nullptr) {
+    DURASIM_CHECK_LT(restore->trace_index, trace_.size());  // a line of this run's trace
     lines.push_back(fmt::format("    cause: attempt {} restored {} from marker {} and scanned {} record{}{}: #{} {}",
                                 attempt, restore->view.checkpoint, restore->view.marker,
                                 restore->view.records_scanned, restore->view.records_scanned == 1 ? "" : "s",

@@ -9,6 +9,7 @@
 
 #include "sim/scenario/scenario_keywords.h"
 #include "sim/scenario/strict_yaml.h"
+#include "store/check.h"
 
 namespace durasim::scenario_checks {
 namespace {
@@ -92,6 +93,7 @@ void CheckNoEmitCycles(const std::vector<ActionSpec>& actions) {
   };
   for (size_t i = 0; i < actions.size(); ++i) {
     if (marks[i] == Mark::kNew) visit(i);
+    DURASIM_CHECK(path.empty());  // each visit pops what it pushed
   }
 }
 
@@ -104,6 +106,8 @@ void CheckpointLedger::Take(const std::string& id, SourcePos pos) {
   if (!inserted) {
     Fail(pos, fmt::format("checkpoint id '{}' reused; first taken at {}", id, PosText(it->second.taken_at)));
   }
+  // Each taken checkpoint has its own id: the order counts the ledger's entries.
+  DURASIM_CHECK_EQ(static_cast<int64_t>(checkpoints_.size()), taken_);
 }
 
 void CheckpointLedger::Finish(const std::string& id, SourcePos pos, State to) {
@@ -113,6 +117,7 @@ void CheckpointLedger::Finish(const std::string& id, SourcePos pos, State to) {
     Fail(pos, fmt::format("cannot {} unknown checkpoint '{}': no earlier step takes it", verb, id));
   }
   Checkpoint& checkpoint = it->second;
+  DURASIM_CHECK(checkpoint.order >= 1 && checkpoint.order <= taken_);
   if (checkpoint.state == State::kSubsumed) {
     if (to == State::kAborted) return;  // discarded already: the abort changes nothing
     const Checkpoint& later = checkpoints_.at(checkpoint.subsumed_by);
@@ -130,6 +135,7 @@ void CheckpointLedger::Finish(const std::string& id, SourcePos pos, State to) {
   if (to != State::kCompleted) return;
   for (auto& [other_id, other] : checkpoints_) {
     if (other.state != State::kTaken || other.order > checkpoint.order) continue;
+    DURASIM_CHECK_NE(other_id, id);  // the completed one is no longer taken
     other.state = State::kSubsumed;
     other.finished_at = pos;
     other.subsumed_by = id;

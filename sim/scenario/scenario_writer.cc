@@ -53,6 +53,37 @@ void WriteStep(YAML::Emitter& out, const ActionStep& step) {
   }
 }
 
+// The options of an `arm:` step: the fault, its nth, and what it selects.
+void WriteArmOptions(YAML::Emitter& out, const AttemptStep& step) {
+  out << YAML::Key << "fault" << YAML::Value << NameOf(step.fault) << YAML::Key << "nth" << YAML::Value << step.nth;
+  if (step.subtask) out << YAML::Key << "subtask" << YAML::Value << *step.subtask;
+  if (step.select.put) out << YAML::Key << "put" << YAML::Value << NameOf(*step.select.put);
+  if (step.select.key) {
+    out << YAML::Key << "key" << YAML::Value;
+    WriteKey(out, *step.select.key);
+  }
+  if (step.select.seq) out << YAML::Key << "seq" << YAML::Value << *step.select.seq;
+  if (step.select.action) out << YAML::Key << "action" << YAML::Value << *step.select.action;
+  if (step.select.call) out << YAML::Key << "call" << YAML::Value << *step.select.call;
+}
+
+// The options of a `foreign:` step: the partition and the record written there.
+void WriteForeignOptions(YAML::Emitter& out, const AttemptStep& step) {
+  const ForeignRecordSpec& record = step.foreign;
+  out << YAML::Key << "partition" << YAML::Value << step.partition;
+  if (record.key) {
+    out << YAML::Key << "key" << YAML::Value;
+    WriteKey(out, *record.key);
+  }
+  if (record.key_of) out << YAML::Key << "key_of" << YAML::Value << *record.key_of;
+  if (record.value) {
+    out << YAML::Key << "value" << YAML::Value;
+    WriteKey(out, *record.value);
+  }
+  if (record.value_of) out << YAML::Key << "value_of" << YAML::Value << *record.value_of;
+  if (record.tombstone) out << YAML::Key << "tombstone" << YAML::Value << true;
+}
+
 void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
   const char* keyword = StepKeywordOf(step.kind);
   auto one = [&](auto value) {
@@ -89,17 +120,7 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
     case AttemptStep::Kind::kAddPartitions: one(step.count); return;
     case AttemptStep::Kind::kArm:
       begin_options();
-      out << YAML::Key << "fault" << YAML::Value << NameOf(step.fault) << YAML::Key << "nth" << YAML::Value
-          << step.nth;
-      if (step.subtask) out << YAML::Key << "subtask" << YAML::Value << *step.subtask;
-      if (step.select.put) out << YAML::Key << "put" << YAML::Value << NameOf(*step.select.put);
-      if (step.select.key) {
-        out << YAML::Key << "key" << YAML::Value;
-        WriteKey(out, *step.select.key);
-      }
-      if (step.select.seq) out << YAML::Key << "seq" << YAML::Value << *step.select.seq;
-      if (step.select.action) out << YAML::Key << "action" << YAML::Value << *step.select.action;
-      if (step.select.call) out << YAML::Key << "call" << YAML::Value << *step.select.call;
+      WriteArmOptions(out, step);
       out << YAML::EndMap << YAML::EndMap;
       return;
     case AttemptStep::Kind::kBrokerDown:
@@ -112,24 +133,11 @@ void WriteAttemptStep(YAML::Emitter& out, const AttemptStep& step) {
       out << YAML::Key << "partition" << YAML::Value << step.partition << YAML::Key << "offset" << YAML::Value
           << step.offset << YAML::EndMap << YAML::EndMap;
       return;
-    case AttemptStep::Kind::kForeign: {
+    case AttemptStep::Kind::kForeign:
       begin_options();
-      const ForeignRecordSpec& record = step.foreign;
-      out << YAML::Key << "partition" << YAML::Value << step.partition;
-      if (record.key) {
-        out << YAML::Key << "key" << YAML::Value;
-        WriteKey(out, *record.key);
-      }
-      if (record.key_of) out << YAML::Key << "key_of" << YAML::Value << *record.key_of;
-      if (record.value) {
-        out << YAML::Key << "value" << YAML::Value;
-        WriteKey(out, *record.value);
-      }
-      if (record.value_of) out << YAML::Key << "value_of" << YAML::Value << *record.value_of;
-      if (record.tombstone) out << YAML::Key << "tombstone" << YAML::Value << true;
+      WriteForeignOptions(out, step);
       out << YAML::EndMap << YAML::EndMap;
       return;
-    }
     case AttemptStep::Kind::kDeleteRecords:
       begin_options();
       out << YAML::Key << "partition" << YAML::Value << step.partition << YAML::Key << "before_offset" << YAML::Value

@@ -2,6 +2,7 @@
 #include "sim/scenario/strict_yaml.h"
 
 #include "model/scenario_limits.h"
+#include "store/check.h"
 #include "store/utf8.h"
 
 #include <fmt/format.h>
@@ -150,6 +151,7 @@ void CheckLength(const Value& v, const std::string& text, int64_t bytes_max, std
 }  // namespace
 
 std::string ReadString(const Value& v, int64_t bytes_max) {
+  DURASIM_CHECK_GT(bytes_max, 0);  // the grammar's limits hold a string
   if (!v.node.IsScalar()) {
     Fail(v.pos, fmt::format("expected a string for {}, got {}", v.what, Describe(v.node)));
   }
@@ -209,6 +211,7 @@ int64_t ReadInt(const Value& v, int64_t min, int64_t max, std::string_view limit
                             over_limit ? fmt::format(" (over the limit {}, docs/scenarios.md \"Limits\")", limit)
                                        : std::string()));
   }
+  DURASIM_CHECK(min <= *value && *value <= max);  // Fail does not return
   return *value;
 }
 
@@ -234,6 +237,7 @@ std::vector<Value> ReadSequence(const Value& v, std::string_view item_what, bool
     Fail(v.pos, fmt::format("expected a sequence for {}, got {}", v.what, Describe(v.node)));
   }
   if (non_empty && v.node.size() == 0) Fail(v.pos, fmt::format("expected at least one entry in {}", v.what));
+  DURASIM_CHECK_GT(items_max, 0);
   std::vector<Value> items;
   for (const YAML::Node& item : v.node) {
     if (static_cast<int64_t>(items.size()) == items_max) {
@@ -243,6 +247,7 @@ std::vector<Value> ReadSequence(const Value& v, std::string_view item_what, bool
     }
     items.push_back(Value{item, PosOf(item.Mark()), std::string(item_what)});
   }
+  DURASIM_CHECK_LE(static_cast<int64_t>(items.size()), items_max);
   return items;
 }
 
@@ -267,6 +272,7 @@ void Mapping::Add(const YAML::Node& key, const YAML::Node& value, std::initializ
     Fail(key_pos, fmt::format("duplicate key {} in {}; first at {}", Quoted(name), what_, PosText(first->key_pos)));
   }
   entries_.push_back(Entry{name, key_pos, ValueOf(key, value)});
+  DURASIM_CHECK_LE(entries_.size(), allowed.size());  // each entry an allowed key, none twice
 }
 
 const Value* Mapping::Find(std::string_view key) const {
@@ -322,6 +328,8 @@ void CheckSingleDocument(const std::string& yaml_text) {
   DocumentStarts starts;
   while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
   }
+  // The bound that keeps yaml-cpp#1040 from allocating forever: two documents at most.
+  DURASIM_CHECK_LE(starts.marks.size(), size_t{2});
   if (starts.marks.size() < 2) return;
   const YAML::Mark& second = starts.marks[1];
   if (second.pos <= starts.marks[0].pos) {  // no progress: the parser is stuck on this character

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/check.h"
+
 namespace durasim {
 namespace {
 
@@ -80,6 +82,7 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
       out += fmt::format("  unfinished inputs: {}\n", fmt::join(r.unfinished_inputs, ", "));
     }
   }
+  DURASIM_CHECK_LE(ok + infra, reports.size());  // an infra run is never ok (not judged)
   out += fmt::format("\n{} runs, {} as expected, {} not{}\n", reports.size(), ok, reports.size() - ok - infra,
                      infra == 0 ? "" : fmt::format(", {} infra (not judged: the broker failed)", infra));
   return out;
@@ -128,6 +131,7 @@ std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted, 
     // Only with --text-hash (RunOptions::text_hash).
     if (r.trace_text_hash) runs.back()["trace_text_hash"] = fmt::format("{:016x}", *r.trace_text_hash);
   }
+  DURASIM_CHECK_LE(ok + infra, reports.size());  // an infra run is never ok (not judged)
   nlohmann::json doc = {{"runs", runs},
                         {"summary",
                          {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok - infra}, {"infra", infra}}},

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <set>
 
+#include "store/check.h"
+
 namespace durasim {
 namespace {
 
@@ -67,6 +69,8 @@ class Layouter {
     Violations();
     Legend();
     out_.width = std::max({width_, kLeft + static_cast<int>(t_.events.size()) * kColumn + 40, 960});
+    // One lane per (attempt, subtask): Rows and Links find lanes by it.
+    DURASIM_CHECK_EQ(lane_row_.size(), t_.lanes.size());
     out_.height = y_ + 10;
     return std::move(out_);
   }
@@ -102,8 +106,16 @@ class Layouter {
     out_.shapes.push_back(Text(12, 44, t_.subtitle, "subtitle"));
   }
 
-  int ColumnX(int column) const { return kLeft + column * kColumn + kColumn / 2; }
-  int LaneY(size_t row) const { return kTop + static_cast<int>(row) * kLane; }
+  // The centre of event `column`'s column.
+  int ColumnX(int column) const {
+    DURASIM_CHECK(column >= 0 && static_cast<size_t>(column) < t_.events.size());
+    return kLeft + column * kColumn + kColumn / 2;
+  }
+  // The top of lane `row`; the row past the last is the lanes' bottom.
+  int LaneY(size_t row) const {
+    DURASIM_CHECK_LE(row, t_.lanes.size());
+    return kTop + static_cast<int>(row) * kLane;
+  }
 
   void Lanes() {
     // Each lane spans its attempt's columns.
@@ -118,6 +130,7 @@ class Layouter {
       auto s = span.find(lane.attempt);
       const int first = s != span.end() ? s->second.first : 0;
       const int last = s != span.end() ? s->second.second : 0;
+      DURASIM_CHECK_LE(first, last);  // a lane at least one column wide
       out_.shapes.push_back(Rect(kLeft + first * kColumn, y + 4, (last - first + 1) * kColumn, kLane - 8,
                                  lane.attempt % 2 == 1 ? "lane odd" : "lane even",
                                  fmt::format("lane-a{}-s{}", lane.attempt, lane.subtask)));
@@ -149,6 +162,7 @@ class Layouter {
   void Event(const TimelineEvent& e, int column) {
     const int x = ColumnX(column);
     const auto [first, last] = Rows(e);
+    DURASIM_CHECK(0 <= first && first <= last);
     const int y = LaneY(static_cast<size_t>(first)) + 20;  // glyph centre
     const std::string id = fmt::format("event-{}", e.trace_index);
     switch (e.kind) {
@@ -209,7 +223,10 @@ class Layouter {
     }
   }
 
-  int OffsetX(int64_t offset) const { return kLeft + static_cast<int>(offset) * offset_w_; }
+  int OffsetX(int64_t offset) const {
+    DURASIM_CHECK_GE(offset, 0);  // log offsets and marker offsets start at 0: no box left of the strip
+    return kLeft + static_cast<int>(offset) * offset_w_;
+  }
 
   void Strips() {
     out_.shapes.push_back(Text(10, y_ + 14, fmt::format("the log, by partition and offset{}", offset_w_ == kOffsetNarrow
@@ -228,6 +245,41 @@ class Layouter {
     return r.subtask == 0 ? fmt::format("a{}", r.attempt) : fmt::format("a{}-s{}", r.attempt, r.subtask);
   }
 
+  // Under partition `p`'s strip, from `y` down: each restore's read range
+  // there, or that it did not read `p` at all. Returns the y below them.
+  int RestoreRanges(int32_t p, int y) {
+    for (const TimelineRestore& r : t_.restores) {
+      auto range = r.ranges.find(p);
+      if (range == r.ranges.end()) {
+        // A partition that held records when the restore ran and that it
+        // did not read at all.
+        const bool held = std::any_of(t_.records.begin(), t_.records.end(), [&](const TimelineRecord& record) {
+          return record.record.partition == p && record.trace_index < r.trace_index;
+        });
+        if (!held) continue;
+        out_.shapes.push_back(Text(OffsetX(0), y + 12,
+                                   fmt::format("{} restores {}: does not read partition {} at all", Who(r),
+                                               r.checkpoint, p),
+                                   "range-label bad", "start", fmt::format("unread-{}-p{}", WhoId(r), p)));
+        y += kRestoreRow;
+        continue;
+      }
+      const auto [from, to] = range->second;
+      DURASIM_CHECK_LE(from, to);  // the recorder ends a range no earlier than its marker
+      const int x1 = OffsetX(from);
+      const int x2 = std::max(OffsetX(to), x1 + 3);
+      out_.shapes.push_back(Rect(x1, y + 3, x2 - x1, 8, r.rejected ? "read-range rejected" : "read-range",
+                                 fmt::format("restore-{}-p{}", WhoId(r), p), r.title));
+      out_.shapes.push_back(Text(x2 + 6, y + 12,
+                                 fmt::format("{} restores {}: reads {}..{} ({} record{}){}", Who(r),
+                                             r.checkpoint, from, to, to - from, to - from == 1 ? "" : "s",
+                                             r.rejected ? ", rejected" : ""),
+                                 r.rejected ? "range-label bad" : "range-label"));
+      y += kRestoreRow;
+    }
+    return y;
+  }
+
   void Strip(int32_t p) {
     // Checkpoint names above the strip, one row per marker that falls here.
     std::vector<const TimelineMarker*> markers;
@@ -236,6 +288,7 @@ class Layouter {
     }
     const int names_top = y_;
     const int strip_y = names_top + static_cast<int>(markers.size()) * kMarkerRow + 4;
+    DURASIM_CHECK_GE(names_top, lanes_bottom_);  // the log is drawn below the lanes
     out_.shapes.push_back(Text(10, strip_y + 22, fmt::format("partition {}", p), "lane-name"));
     for (int64_t o = 0; o < offsets_; ++o) {
       out_.shapes.push_back(Rect(OffsetX(o), strip_y, offset_w_, kStrip, "slot"));
@@ -270,40 +323,10 @@ class Layouter {
       out_.shapes.push_back(Text(x + 4, name_y, fmt::format("{} marker @{} ({})", m.checkpoint, m.offsets.at(p), m.phase),
                                  "marker-label"));
     }
-    int y = strip_bottom + 6;
-    for (const TimelineRestore& r : t_.restores) {
-      auto range = r.ranges.find(p);
-      if (range == r.ranges.end()) {
-        // A partition that held records when the restore ran and that it
-        // did not read at all.
-        const bool held = std::any_of(t_.records.begin(), t_.records.end(), [&](const TimelineRecord& record) {
-          return record.record.partition == p && record.trace_index < r.trace_index;
-        });
-        if (!held) continue;
-        out_.shapes.push_back(Text(OffsetX(0), y + 12,
-                                   fmt::format("{} restores {}: does not read partition {} at all", Who(r),
-                                               r.checkpoint, p),
-                                   "range-label bad", "start", fmt::format("unread-{}-p{}", WhoId(r), p)));
-        y += kRestoreRow;
-        continue;
-      }
-      const auto [from, to] = range->second;
-      const int x1 = OffsetX(from);
-      const int x2 = std::max(OffsetX(to), x1 + 3);
-      out_.shapes.push_back(Rect(x1, y + 3, x2 - x1, 8, r.rejected ? "read-range rejected" : "read-range",
-                                 fmt::format("restore-{}-p{}", WhoId(r), p), r.title));
-      out_.shapes.push_back(Text(x2 + 6, y + 12,
-                                 fmt::format("{} restores {}: reads {}..{} ({} record{}){}", Who(r),
-                                             r.checkpoint, from, to, to - from, to - from == 1 ? "" : "s",
-                                             r.rejected ? ", rejected" : ""),
-                                 r.rejected ? "range-label bad" : "range-label"));
-      y += kRestoreRow;
-    }
+    const int y = RestoreRanges(p, strip_bottom + 6);
     y_ = y + 14;
   }
 
-  // A repeated call and the saved record it should have reused: evidence
-  // of one violation that names both.
   // A repeated call and the saved record it should have reused: the
   // evidence of one violation that names both.
   void FindLinks() {
@@ -333,6 +356,7 @@ class Layouter {
       auto row = lane_row_.find({call->attempt, call->subtask});
       const int y1 = LaneY(row != lane_row_.end() ? row->second : 0) + 29;
       const auto [x2, y2] = box->second;
+      DURASIM_CHECK_LT(y1, y2);  // the link runs down from the call's lane to the record's strip
       out_.shapes.push_back(Shape{Shape::Kind::kPath, {x1, y1, x1, (y1 + y2) / 2, x2, (y1 + y2) / 2, x2, y2}, "", "",
                                   "link", fmt::format("link-{}", n),
                                   fmt::format("call #{} should have reused the result saved at p{}@{}", call->trace_index,

@@ -17,6 +17,7 @@
 #include "model/world.h"
 #include "sim/output_file.h"
 #include "sim/view/timeline_svg.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -99,6 +100,7 @@ int TimelineRecorder::OwnerOf(const std::string& key) const {
 }
 
 TimelineEvent& TimelineRecorder::Add(TimelineEvent::Kind kind, size_t trace_index, int subtask, std::string label) {
+  DURASIM_CHECK_GE(subtask, 0);  // a lane: OwnerOf or a parsed subtask=N, never negative
   TimelineEvent event;
   event.kind = kind;
   event.trace_index = trace_index;
@@ -133,6 +135,8 @@ void TimelineRecorder::OnSupplierAnswered(const CallIdentity& call, const CallRe
   auto it = open_calls_.find(call);
   if (it == open_calls_.end()) return;
   TimelineEvent& event = timeline_.events[it->second];
+  // Open calls are cleared before AfterAttempt reorders the events.
+  DURASIM_CHECK(event.kind == TimelineEvent::Kind::kCall);
   event.label += answer.status == CallStatus::kFailed ? "\nfailed" : fmt::format("\n={}", answer.result);
   open_calls_.erase(it);
 }
@@ -235,6 +239,8 @@ void TimelineRecorder::Restores(World& world, size_t first_event) {
     restore.subtask = event.subtask;
     restore.subtasks = scenario_.ParallelismOf(event.attempt);
     restore.trace_index = event.trace_index;
+    // Each subtask of the attempt rebuilds on its own: a restore is one of theirs.
+    DURASIM_CHECK(restore.subtask >= 0 && restore.subtask < restore.subtasks);
     const std::string detail = Split(event.title).detail;
     restore.checkpoint = Field(detail, "checkpoint");
     restore.rejected = event.bad;
@@ -264,6 +270,7 @@ void TimelineRecorder::AfterAttempt(int attempt, Attempt::End end, World& world)
                    [](const TimelineEvent& a, const TimelineEvent& b) { return a.trace_index < b.trace_index; });
   open_calls_.clear();
   Restores(world, first_event);
+  DURASIM_CHECK(attempt >= 1 && static_cast<size_t>(attempt) <= scenario_.attempts.size());
   const AttemptSpec& spec = scenario_.attempts[static_cast<size_t>(attempt - 1)];
   std::string start = "fresh start";
   if (spec.restore) {
@@ -333,6 +340,8 @@ RunTimeline TimelineRecorder::Finish(const RunReport& report) {
     cited.insert(violation.evidence.begin(), violation.evidence.end());
   }
   if (!report.error.empty()) timeline.violations.push_back(TimelineViolation{"error", report.error, {}});
+  // The tap saw every attempt the report ended (AfterAttempt): one lane each at least.
+  DURASIM_CHECK_GE(timeline.lanes.size(), report.attempt_ends.size());
   // A supplier call a violation cites is a repeated one.
   for (TimelineEvent& event : timeline.events) {
     if (event.kind != TimelineEvent::Kind::kCall || cited.count(event.trace_index) == 0) continue;

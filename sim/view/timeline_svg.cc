@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "sim/view/report.h"
+#include "store/check.h"
 #include "store/utf8.h"
 
 namespace durasim {
@@ -74,6 +75,7 @@ std::string Xml(const std::string& text) {
 }
 
 std::string Points(const std::vector<int>& at) {
+  DURASIM_CHECK_EQ(at.size() % 2, size_t{0});  // a polygon's corners are x,y pairs
   std::string out;
   for (size_t i = 0; i + 1 < at.size(); i += 2) out += fmt::format("{}{},{}", i == 0 ? "" : " ", at[i], at[i + 1]);
   return out;
@@ -93,6 +95,7 @@ std::string Element(const Shape& shape) {
   switch (shape.kind) {
     case Shape::Kind::kRect:
       tag = "rect";
+      DURASIM_CHECK(a.at(2) >= 0 && a.at(3) >= 0);  // SVG draws no rectangle of negative size
       open = fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"", a.at(0), a.at(1), a.at(2), a.at(3));
       break;
     case Shape::Kind::kLine:
@@ -101,6 +104,7 @@ std::string Element(const Shape& shape) {
       break;
     case Shape::Kind::kCircle:
       tag = "circle";
+      DURASIM_CHECK_GT(a.at(2), 0);
       open = fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\"", a.at(0), a.at(1), a.at(2));
       break;
     case Shape::Kind::kPolygon:
@@ -127,6 +131,7 @@ std::string Element(const Shape& shape) {
 }  // namespace
 
 std::string RenderTimelineSvg(const TimelineLayout& layout) {
+  DURASIM_CHECK(layout.width > 0 && layout.height > 0);  // the layout is at least its title and legend
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">\n<style>{2}</style>\n"
       "<rect x=\"0\" y=\"0\" width=\"{0}\" height=\"{1}\" fill=\"#ffffff\"/>\n",

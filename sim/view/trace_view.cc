@@ -10,6 +10,7 @@
 #include "model/invariant.h"
 #include "model/key_groups.h"
 #include "sim/run/record_summary.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -270,6 +271,8 @@ std::vector<std::string> ReadableTrace(const RunReport& report, const Scenario& 
   for (const Violation& v : report.violations) {
     for (size_t index : v.evidence) cited[index].push_back(NameOf(v.invariant));
   }
+  // Record lines are lines of this trace (RunReport::record_lines).
+  DURASIM_CHECK(report.record_lines.empty() || report.record_lines.rbegin()->first < report.trace.size());
   const size_t width = fmt::format("{}", report.trace.empty() ? 0 : report.trace.size() - 1).size();
   std::vector<std::string> out;
   for (size_t i = 0; i < report.trace.size(); ++i) {
