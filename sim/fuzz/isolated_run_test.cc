@@ -4,6 +4,7 @@
 #include "sim/fuzz/isolated_run.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -13,7 +14,12 @@
 namespace durasim {
 namespace {
 
-std::string StderrPath() { return ::testing::TempDir() + "/isolated_run_stderr.txt"; }
+// One file per test and process: ctest runs the cases of this binary side
+// by side, and two children writing one file mixed their stderr.
+std::string StderrPath() {
+  return ::testing::TempDir() + "/isolated_run_stderr_" +
+         ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + std::to_string(getpid()) + ".txt";
+}
 
 TEST(IsolatedRun, AnAnswerComesBack) {
   const IsolatedResult run =
