@@ -122,8 +122,14 @@ Status LogOperator::DeleteRecords(int32_t partition, int64_t before_offset) {
 Status LogOperator::Delete(int32_t partition, int64_t before_offset, LogEvent why) {
   LogLifecycle& lifecycle = world_.lifecycle();
   DURASIM_CHECK_GE(partition, 0);
-  DURASIM_CHECK_LT(partition, lifecycle.partitions());
   const char* what = why == LogEvent::kRetention ? "retention" : "delete_records";
+  // The parser admits a partition an earlier add_partitions step adds; a
+  // crash before that step leaves the topic without it.
+  if (partition >= lifecycle.partitions()) {
+    return Status(StatusCode::kInvalidArgument,
+                  fmt::format("{}: partition {} does not exist yet (the topic has {} partitions at this step)", what,
+                              partition, lifecycle.partitions()));
+  }
   Result<int64_t> start = world_.backend().DeleteRecords(partition, before_offset);
   if (!start.ok()) return BackendFailed(what, world_.backend(), start.status());
   if (*start <= lifecycle.start(partition)) return Status::Ok();  // nothing left the log

@@ -48,6 +48,7 @@ Status WriteFile(const std::string& path, const std::string& contents) {
     return Status(StatusCode::kInvalidArgument, fmt::format("cannot write {}: {}", path, Reason(errno)));
   }
   const std::string temporary(name.data());
+  DURASIM_CHECK_NE(temporary, path);  // the rename below replaces the target, never itself
   int error = 0;
   bool ok = WriteAll(fd, contents, error);
   if (ok && ::fsync(fd) != 0) {

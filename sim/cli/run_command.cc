@@ -164,7 +164,7 @@ RunReport RunAndShow(const Scenario& scenario, const RunOptions& options, const 
   } else if (!flags.timeline.empty()) {
     unwritten.push_back(flags.timeline);  // the run was infra: nothing of the store's to draw
   }
-  return std::move(report);
+  return std::move(run.report);
 }
 
 // The reports, the table and the exit code after the runs.

@@ -4,6 +4,7 @@
 // drift apart. The order of each table is the order error messages list them.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -12,6 +13,7 @@
 
 #include "model/fault_catalog.h"
 #include "model/scenario.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -34,7 +36,9 @@ inline constexpr StepKeyword<ActionStep::Kind> kActionStepKeywords[] = {
 // The action step table lists every kind once, in declaration order, up to
 // the last one (named here): a missing or reordered entry breaks the build.
 // The attempt steps' keywords are the fault catalog's step table
-// (model/fault_catalog.h), where each step, fault or not, has its one home.
+// (model/fault_catalog.h), where each step, fault or not, has its one home;
+// there the guard is -Wswitch (StepEntryOf is a switch without default:),
+// and a keyword given twice aborts the first parse.
 template <typename Kind, size_t N>
 constexpr bool InDeclarationOrder(const StepKeyword<Kind> (&table)[N], Kind last) {
   for (size_t i = 0; i < N; ++i) {
@@ -52,6 +56,12 @@ inline std::span<const StepKeyword<AttemptStep::Kind>> AttemptStepKeywords() {
       const auto kind = static_cast<AttemptStep::Kind>(value);
       const std::optional<StepEntry> entry = StepEntryOf(kind);
       if (!entry) break;
+      // A keyword names one step: the catalog never gives two steps one.
+      DURASIM_CHECK_MSG(std::none_of(table.begin(), table.end(),
+                                     [&](const StepKeyword<AttemptStep::Kind>& k) {
+                                       return std::string_view(k.keyword) == entry->keyword;
+                                     }),
+                        entry->keyword);
       table.push_back({kind, entry->keyword, entry->takes_value});
     }
     return table;

@@ -1,5 +1,5 @@
 // Gathers what a run did into a RunTimeline (sim/view/timeline_layout.h) while it
-// runs: a RunTap (sim/run/runner.h) whose observer hears the records appended,
+// runs: a RunTap (sim/run/run_options.h) whose observer hears the records appended,
 // the supplier calls and reused results, checkpoints, restores and outputs,
 // and which reads the trace after each attempt for faults, crashes and log
 // events, and the log itself (for --dump-log). It only watches: the run's
