@@ -333,7 +333,7 @@ void CheckSingleDocument(const std::string& yaml_text) {
   DURASIM_CHECK_LE(starts.marks.size(), size_t{2});
   // An alias stands for its anchor's whole subtree, and every reader of the
   // tree walks it again: ten levels of ten aliases make a 600-byte file
-  // stand for 10^10 nodes (the "billion laughs"), a walk of hours. Scenario
+  // stand for 10^10 nodes (the "billion laughs"), a walk of 10^10 steps. Scenario
   // files have no use for them.
   if (starts.first_alias) {
     Fail(PosOf(*starts.first_alias),
