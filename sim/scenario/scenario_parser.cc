@@ -254,7 +254,13 @@ class ScenarioParser {
     ErrorHandling handling;
     if (v.node.IsMap()) {
       Mapping on_error(v, {"retry"});
-      Mapping retry(on_error.Require("retry"), {"max"});
+      const Value& retries = on_error.Require("retry");
+      if (retries.node.IsScalar()) {  // the count written where its mapping goes: say the form
+        Fail(retries.pos, fmt::format("expected a mapping {{max: <n>}} for 'retry', got {}: write "
+                                      "`on_error: {{retry: {{max: {}}}}}`",
+                                      Describe(retries.node), retries.node.Scalar()));
+      }
+      Mapping retry(retries, {"max"});
       handling.kind = OnError::kRetry;
       handling.retries_max = ReadInt(retry.Require("max"), 1, kRetriesMax, "kRetriesMax");
       return handling;
@@ -470,6 +476,11 @@ class ScenarioParser {
       case AttemptStep::Kind::kForeign: ParseForeign(*form.arg, step); break;
       case AttemptStep::Kind::kAddPartitions: {
         Value added{form.arg->node, form.arg->pos, "'add_partitions' (how many partitions are added)"};
+        if (partitions_now_ >= kPartitionsMax) {
+          Fail(form.pos, fmt::format("add_partitions: the topic already has {} partitions at this step, the most a "
+                                     "scenario may have (kPartitionsMax, docs/scenarios.md \"Limits\"): none can be added",
+                                     partitions_now_));
+        }
         step.count = ReadInt(added, 1, kPartitionsMax - partitions_now_, "kPartitionsMax");
         partitions_now_ += static_cast<int32_t>(step.count);
         break;

@@ -106,6 +106,17 @@ attempts:
       - run
 )";
 
+// kMinimal's last step.
+constexpr const char* kMinimalRunStep = "      - run\n";
+
+// `text` with the first occurrence of `from` replaced by `to`.
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  if (at == std::string::npos) ADD_FAILURE() << "not in the text: " << from;
+  else text.replace(at, from.size(), to);
+  return text;
+}
+
 // Replaces the first occurrence of `from` in the minimal scenario.
 std::string Minimal(const std::string& from, const std::string& to) {
   std::string text = kMinimal;
@@ -332,6 +343,12 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
       {"empty steps", Minimal("    steps:\n      - call: llm\n      - output\n", "    steps: []\n"), 7, 12,
        "expected at least one entry in 'steps'"},
       {"input without value", Minimal("{key: a, value: 1}", "{key: a}"), 11, 5, "missing required key 'value'"},
+      {"retry count without its mapping", Minimal("    on: [input]\n", "    on: [input]\n    on_error: {retry: 2}\n"),
+       7, 23, "expected a mapping {max: <n>} for 'retry', got '2': write `on_error: {retry: {max: 2}}`"},
+      {"add_partitions at the maximum",
+       Replaced(Minimal("suppliers:", "log: {partitions: 1024}\nsuppliers:"), kMinimalRunStep,
+                "      - add_partitions: 1\n"),
+       16, 9, "add_partitions: the topic already has 1024 partitions at this step"},
       {"nth zero", Minimal("- run\n", "- arm: {fault: reject_put, nth: 0}\n"), 15, 39, "expected an integer in [1, 1000000]"},
       {"arm scalar", Minimal("- run\n", "- arm: reject_put\n"), 15, 14, "expected a mapping for 'arm'"},
       {"broker_down zero", Minimal("- run\n", "- broker_down: {for_ms: 0}\n"), 15, 31, "expected an integer in [1, 86400000]"},
