@@ -35,6 +35,18 @@ bool WriteAll(int fd, const std::string& contents, int& error) {
   return true;
 }
 
+// Makes a rename in `folder` durable: the folder's entry is only on disk
+// once the folder itself is fsynced (a crash after rename(2) alone may leave
+// the old file, or none). Returns 0 or the errno of the step that failed.
+int SyncFolder(const std::filesystem::path& folder) {
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  int error = 0;
+  if (::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && error == 0) error = errno;
+  return error;
+}
+
 }  // namespace
 
 Status WriteFile(const std::string& path, const std::string& contents) {
@@ -72,6 +84,11 @@ Status WriteFile(const std::string& path, const std::string& contents) {
     DURASIM_CHECK_NE(error, 0);  // every failed step keeps its errno: the message names a reason
     ::unlink(temporary.c_str());
     return Status(StatusCode::kInternal, fmt::format("writing {} failed: {}", path, Reason(error)));
+  }
+  // The file is in place under its name; only its durability can still fail.
+  if (const int synced = SyncFolder(folder); synced != 0) {
+    return Status(StatusCode::kInternal,
+                  fmt::format("writing {} failed: fsync of its folder {}: {}", path, folder.string(), Reason(synced)));
   }
   return Status::Ok();
 }

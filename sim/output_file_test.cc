@@ -35,6 +35,19 @@ TEST(OutputFileTest, WritesAndReplacesLeavingNoTemporaryFile) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
 }
 
+// Strategy: a bare file name is written in the current folder, which is
+// then fsynced by its name "." (the rename's durability step); a folder that
+// could not be opened or fsynced fails the write.
+TEST(OutputFileTest, ABareNameIsWrittenInTheCurrentFolder) {
+  const fs::path dir = Scratch("bare");
+  const fs::path before = fs::current_path();
+  fs::current_path(dir);
+  const Status written = WriteFile("bare.json", "{}\n");
+  fs::current_path(before);
+  ASSERT_TRUE(written.ok()) << written.message();
+  EXPECT_EQ(Read(dir / "bare.json"), "{}\n");
+}
+
 // A folder that is a regular file: no write can succeed there, even as root.
 TEST(OutputFileTest, AFolderThatIsAFileIsAnErrorNamingThePath) {
   const fs::path dir = Scratch("under_file");
