@@ -7,10 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -46,11 +48,9 @@ std::string FirstMessage(const RunReport& report) {
 // both are shrunk; anything else (a negative file whose bug went unseen, an
 // output or call count that moved) is written as it is, expecting what the
 // file expected.
-void WriteFailure(const Scenario& scenario, const RunOptions& options, const PerturbOptions& perturb,
-                  int64_t schedules, PerturbedFailure& failure) {
-  const std::string stem = std::filesystem::path(scenario.path).stem().string();
-  const std::string path = fmt::format("{}/perturb_{}_{}.yaml", perturb.failures_dir,
-                                       stem.empty() ? scenario.name : stem, failure.perturb_seed);
+void WriteFailure(const Scenario& scenario, const std::string& file_name, const RunOptions& options,
+                  const PerturbOptions& perturb, int64_t schedules, PerturbedFailure& failure) {
+  const std::string path = fmt::format("{}/perturb_{}_{}.yaml", perturb.failures_dir, file_name, failure.perturb_seed);
   const Scenario on_schedule = OnSchedule(scenario, failure.perturb_seed);
   const std::optional<std::string> mutant = options.mutant ? options.mutant : scenario.mutant;
   const ExpectedVerdict filed = FiledUnder(failure.report);
@@ -136,6 +136,26 @@ PerturbedFile FileOf(const Scenario& scenario, const PerturbOptions& perturb, st
 
 }  // namespace
 
+std::vector<std::string> FailureFileNames(const std::vector<Scenario>& scenarios) {
+  std::vector<std::string> names;
+  std::map<std::string, int> uses;
+  for (const Scenario& scenario : scenarios) {
+    const std::string stem = std::filesystem::path(scenario.path).stem().string();
+    names.push_back(stem.empty() ? scenario.name : stem);
+    ++uses[names.back()];
+  }
+  for (size_t f = 0; f < scenarios.size(); ++f) {
+    if (uses[names[f]] < 2) continue;
+    std::string unique = std::filesystem::path(scenarios[f].path).replace_extension().string();
+    for (char& c : unique) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+    }
+    names[f] = unique;
+  }
+  DURASIM_CHECK_EQ(names.size(), scenarios.size());
+  return names;
+}
+
 std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, const RunOptions& options,
                                         const PerturbOptions& perturb, InfraGuard* guard) {
   std::vector<PerturbedFile> files(scenarios.size());
@@ -171,11 +191,12 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
   work();
   for (std::thread& worker : workers) worker.join();
 
+  const std::vector<std::string> file_names = FailureFileNames(scenarios);
   for (size_t f = 0; f < scenarios.size(); ++f) {
     PerturbedFile& file = files[f];
     file = FileOf(scenarios[f], perturb, outcomes[f]);
     for (size_t k = 0; k < file.failures.size() && k < static_cast<size_t>(std::max(perturb.written_max, 0)); ++k) {
-      WriteFailure(scenarios[f], options, perturb, perturb.schedules, file.failures[k]);
+      WriteFailure(scenarios[f], file_names[f], options, perturb, perturb.schedules, file.failures[k]);
     }
   }
   return files;

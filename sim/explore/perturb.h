@@ -62,6 +62,14 @@ struct PerturbedFile {
 std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, const RunOptions& options,
                                         const PerturbOptions& perturb, InfraGuard* guard = nullptr);
 
+// The name each scenario's failure files carry (perturb_<name>_<perturb
+// seed>.yaml): its file's stem (its name when it has no file), or, when two
+// files of the run share a stem (fast/x and regressions/x: with the same
+// seed they draw the same perturb seeds), its whole path with every other
+// character than a letter, a digit, '-' or '_' made '_', so that no failure
+// file overwrites another's.
+std::vector<std::string> FailureFileNames(const std::vector<Scenario>& scenarios);
+
 // The command: runs, prints one line per file (and each failure), writes the
 // failures; exit status 0 when every schedule of every file kept its
 // expectation, else 1; 8 when runs ended infra and nothing else failed

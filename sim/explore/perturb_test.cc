@@ -142,3 +142,25 @@ TEST(PerturbTest, AFailingScheduleIsWrittenAndReplays) {
 
 }  // namespace
 }  // namespace durasim
+
+namespace durasim {
+namespace {
+
+// Strategy: two files of one run with the same stem (fast/x, regressions/x)
+// would write the same perturb_<stem>_<seed>.yaml; their names are made
+// from their paths instead, and a stem used once stays as it was.
+TEST(PerturbTest, FailureFileNamesNeverCollide) {
+  auto at = [](const std::string& path) {
+    Scenario scenario;
+    scenario.path = path;
+    scenario.name = "n";
+    return scenario;
+  };
+  const std::vector<std::string> names =
+      FailureFileNames({at("scenarios/fast/x.yaml"), at("scenarios/regressions/x.yaml"), at("scenarios/fast/y.yaml")});
+  EXPECT_EQ(names, (std::vector<std::string>{"scenarios_fast_x", "scenarios_regressions_x", "y"}));
+  EXPECT_EQ(FailureFileNames({at("")}), std::vector<std::string>{"n"});
+}
+
+}  // namespace
+}  // namespace durasim
