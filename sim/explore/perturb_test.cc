@@ -140,12 +140,6 @@ TEST(PerturbTest, AFailingScheduleIsWrittenAndReplays) {
   std::filesystem::remove_all(perturb.failures_dir);
 }
 
-}  // namespace
-}  // namespace durasim
-
-namespace durasim {
-namespace {
-
 // Strategy: two files of one run with the same stem (fast/x, regressions/x)
 // would write the same perturb_<stem>_<seed>.yaml; their names are made
 // from their paths instead, and a stem used once stays as it was.
