@@ -346,7 +346,7 @@ void AgentRuntime::FinishTask(const std::string& key, const ActionTask& task, co
   keyed.tasks.pop_front();
 }
 
-std::optional<AgentRuntime::Snapshot> AgentRuntime::TakeCheckpoint(const std::string& id) {
+std::optional<AgentRuntime::Snapshot> AgentRuntime::BeginSnapshot(const std::string& id) {
   DURASIM_CHECK(mailbox_.held());
   if (faults_.OnCheckpointBarrier(subtask_.index)) return std::nullopt;  // crashed as the barrier arrived
   Snapshot snapshot;
@@ -357,15 +357,51 @@ std::optional<AgentRuntime::Snapshot> AgentRuntime::TakeCheckpoint(const std::st
   snapshot.processing_keys = ProcessingKeys();
   Result<RecoveryMarker> marker = store_.GetRecoveryMarker(snapshot.completed);
   if (!marker.ok()) {
-    checkpoint_failure_ = marker.status().ToString();
-    world_.Record("checkpoint.declined", "{}id={} error={}", Tag(), id, checkpoint_failure_);
+    Decline(id, marker.status().ToString());
+    return std::nullopt;
+  }
+  snapshot.marker = *std::move(marker);
+  return snapshot;
+}
+
+void AgentRuntime::Decline(const std::string& id, const std::string& why) {
+  checkpoint_failure_ = why;
+  world_.Record("checkpoint.declined", "{}id={} error={}", Tag(), id, checkpoint_failure_);
+}
+
+std::optional<AgentRuntime::Snapshot> AgentRuntime::FinishSnapshot(const std::string& id, Snapshot snapshot,
+                                                                   const Status& written) {
+  DURASIM_CHECK(mailbox_.held());
+  if (!written.ok()) {
+    Decline(id, written.ToString());
     return std::nullopt;
   }
   pending_checkpoints_[id] = snapshot.completed;
   pending_order_.push_back(id);
   snapshot.keyed = keyed_;
-  snapshot.marker = *std::move(marker);
   return snapshot;
+}
+
+boost::asio::awaitable<std::optional<AgentRuntime::Snapshot>> AgentRuntime::TakeCheckpoint(const std::string& id) {
+  std::optional<Snapshot> snapshot = BeginSnapshot(id);
+  if (!snapshot.has_value()) co_return std::nullopt;
+  const size_t before = store_.Stats().snapshot_records;
+  const Status written = co_await store_.CompleteSnapshot(snapshot->completed, snapshot->marker);
+  // A crash while the writes were awaited ends the attempt here.
+  if (stopped_) co_return std::nullopt;
+  if (const size_t records = store_.Stats().snapshot_records - before; records > 0) {
+    world_.Record("checkpoint.rewritten", "{}id={} records={}{}", Tag(), id, records,
+                  written.ok() ? "" : " failed=true");
+    world_.CountFault(CoveragePoint::Happened(written.ok() ? StoreEvent::kRewritesWritten : StoreEvent::kRewriteFailed));
+  }
+  co_return FinishSnapshot(id, *std::move(snapshot), written);
+}
+
+std::optional<AgentRuntime::Snapshot> AgentRuntime::TakeFinalCheckpoint(const std::string& id) {
+  DURASIM_CHECK(RunsFinished());  // nothing unfinished: nothing for a design to write
+  std::optional<Snapshot> snapshot = BeginSnapshot(id);
+  if (!snapshot.has_value()) return std::nullopt;
+  return FinishSnapshot(id, *std::move(snapshot), Status::Ok());
 }
 
 void AgentRuntime::NotifyCheckpointComplete(const std::string& id) {

@@ -71,9 +71,15 @@ class AgentRuntime {
   // An input of a key this subtask owns, from the source.
   void ProcessInput(const InputRecord& input);
   // The barrier of checkpoint `id`: the subtask's snapshot, or none when it
-  // crashed at the barrier or its store gave no marker (checkpoint.declined,
-  // and checkpoint_failure() says why).
-  std::optional<Snapshot> TakeCheckpoint(const std::string& id);
+  // crashed at the barrier or its store gave no marker or could not complete
+  // the snapshot (checkpoint.declined, and checkpoint_failure() says why).
+  // The store's snapshot writes (kafka-rewrite) are awaited holding the
+  // mailbox, as Flink's snapshotState blocks the task thread.
+  boost::asio::awaitable<std::optional<Snapshot>> TakeCheckpoint(const std::string& id);
+  // The checkpoint after the last attempt finished every input: no action
+  // is unfinished, so no design writes anything at it, and it is taken at
+  // once (the scheduler has stopped).
+  std::optional<Snapshot> TakeFinalCheckpoint(const std::string& id);
   const std::string& checkpoint_failure() const { return checkpoint_failure_; }
   // After the job saved the checkpoint (and any fault after the snapshot).
   virtual void SnapshotTaken(const std::string& /*id*/) {}
@@ -181,6 +187,15 @@ class AgentRuntime {
   World& world_;
 
  private:
+  // The barrier and the marker: none when the subtask crashed at the
+  // barrier or its store gave no marker.
+  std::optional<Snapshot> BeginSnapshot(const std::string& id);
+  // The snapshot handed over once the store's snapshot writes ended with
+  // `written` (declined unless Ok).
+  std::optional<Snapshot> FinishSnapshot(const std::string& id, Snapshot snapshot, const Status& written);
+  // The subtask declines checkpoint `id` for `why`.
+  void Decline(const std::string& id, const std::string& why);
+
   void StartRun(KeyedState& keyed, const InputRecord& input);
   // "" for a job of one subtask, else "subtask=<i> ": the prefix of this
   // subtask's trace details.

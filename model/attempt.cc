@@ -2,6 +2,7 @@
 #include "model/attempt.h"
 
 #include "model/key_groups.h"
+#include "model/store_designs.h"
 
 #include "store/check.h"
 #include "store/state_codec.h"
@@ -81,7 +82,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     subtask.log_client = std::move(client.client);
     subtask.faulty_client = std::make_unique<FaultyLogClient>(*subtask.log_client, *faults_, client.write_faults, i,
                                                               &decoded_values_);
-    subtask.store = parts.make_store(*subtask.faulty_client, world.scenario().log);
+    subtask.store = parts.make_store(*subtask.faulty_client, StoreOptionsOf(world.scenario()));
     subtask.runtime = parts.make_runtime(world, *scheduler_, *subtask.store, *faults_,
                                          SubtaskContext{i, parallelism, world.scenario().max_parallelism});
   }
@@ -165,32 +166,53 @@ void Attempt::ReadInputs(int64_t count) {
   }
 }
 
-void Attempt::TakeCheckpoint(const std::string& id) {
-  Checkpoint checkpoint{id,           Checkpoint::Phase::kTaken, number_, {}, {}, {}, {}, source_offset_,
-                        parallelism(), world_.lifecycle().incarnation(), ""};
+Checkpoint Attempt::NewCheckpoint(const std::string& id) const {
+  return Checkpoint{id,           Checkpoint::Phase::kTaken, number_, {}, {}, {}, {}, source_offset_,
+                    parallelism(), world_.lifecycle().incarnation(), ""};
+}
+
+bool Attempt::AddSnapshot(Checkpoint& checkpoint, size_t subtask, std::optional<AgentRuntime::Snapshot> snapshot,
+                          size_t& queued) {
+  if (!snapshot.has_value()) {
+    // Crashed at the barrier, or this subtask declined (no marker, or its
+    // snapshot writes failed): the checkpoint never completes, and the
+    // subtasks that snapshotted drop their map of it, as on an abort. A
+    // declined one is saved as failed, so that a restore of it can say why.
+    if (stopped()) return false;
+    for (size_t done = 0; done < subtask; ++done) subtasks_[done].runtime->DropCheckpoint(checkpoint.id);
+    checkpoint.phase = Checkpoint::Phase::kFailed;
+    checkpoint.failure =
+        fmt::format("subtask {} declined it: {}", subtask, subtasks_[subtask].runtime->checkpoint_failure());
+    world_.Record("checkpoint.failed", "id={} reason={:?}", checkpoint.id, checkpoint.failure);
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kCheckpointFailed));
+    world_.checkpoints().Save(std::move(checkpoint));
+    return false;
+  }
+  for (auto& [key, keyed] : snapshot->keyed) checkpoint.keyed.emplace(key, std::move(keyed));
+  checkpoint.completed.insert(snapshot->completed.begin(), snapshot->completed.end());
+  checkpoint.markers.push_back(std::move(snapshot->marker));
+  checkpoint.processing_keys.push_back(std::move(snapshot->processing_keys));
+  queued += snapshot->queued_tasks;
+  return true;
+}
+
+boost::asio::awaitable<void> Attempt::TakeCheckpoint(const std::string& id) {
+  Checkpoint checkpoint = NewCheckpoint(id);
   size_t queued = 0;
   for (size_t i = 0; i < subtasks_.size(); ++i) {
-    std::optional<AgentRuntime::Snapshot> snapshot = subtasks_[i].runtime->TakeCheckpoint(id);
-    if (!snapshot.has_value()) {
-      // Crashed at the barrier, or this subtask declined (no marker): the
-      // checkpoint never completes, and the subtasks that snapshotted drop
-      // their map of it, as on an abort. A declined one is saved as failed,
-      // so that a restore of it can say why.
-      if (stopped()) return;
-      for (size_t done = 0; done < i; ++done) subtasks_[done].runtime->DropCheckpoint(id);
-      checkpoint.phase = Checkpoint::Phase::kFailed;
-      checkpoint.failure = fmt::format("subtask {} declined it: {}", i, subtasks_[i].runtime->checkpoint_failure());
-      world_.Record("checkpoint.failed", "id={} reason={:?}", id, checkpoint.failure);
-      world_.CountFault(CoveragePoint::Reached(WorldFeature::kCheckpointFailed));
-      world_.checkpoints().Save(std::move(checkpoint));
-      return;
-    }
-    for (auto& [key, keyed] : snapshot->keyed) checkpoint.keyed.emplace(key, std::move(keyed));
-    checkpoint.completed.insert(snapshot->completed.begin(), snapshot->completed.end());
-    checkpoint.markers.push_back(std::move(snapshot->marker));
-    checkpoint.processing_keys.push_back(std::move(snapshot->processing_keys));
-    queued += snapshot->queued_tasks;
+    // What the store writes while it snapshots is a rewrite to the faults.
+    subtasks_[i].faulty_client->SetSnapshotWrites(true);
+    snapshotting_ = static_cast<int>(i);
+    std::optional<AgentRuntime::Snapshot> snapshot = co_await subtasks_[i].runtime->TakeCheckpoint(id);
+    snapshotting_ = -1;
+    subtasks_[i].faulty_client->SetSnapshotWrites(false);
+    if (!AddSnapshot(checkpoint, i, std::move(snapshot), queued)) co_return;
   }
+  SaveCheckpoint(std::move(checkpoint), queued);
+}
+
+void Attempt::SaveCheckpoint(Checkpoint checkpoint, size_t queued) {
+  const std::string& id = checkpoint.id;
   const std::string markers = checkpoint.markers.size() == 1 ? fmt::format("marker={}", checkpoint.markers[0])
                                                              : fmt::format("markers={}", checkpoint.markers);
   world_.checkpoints().Save(checkpoint);  // a copy: its union lists are read below
@@ -274,8 +296,11 @@ void Attempt::OnAppended(const LogRecord& record, AppendSeen seen) {
   const DecodedState* state = decoded.ok() ? &decoded.value() : nullptr;
   world_.Notify([&](RunObserver& o) { o.OnRecordAppended(record, state, index); });
   if (seen == AppendSeen::kAppended) {
-    faults_->OnPersisted(record.partition, record.offset,
-                         PutFaultPoint(record.key, record.value, WriterOf(record), &decoded_values_));
+    FaultPoint point = PutFaultPoint(record.key, record.value, WriterOf(record), &decoded_values_);
+    // Appended while its writer snapshots: a rewrite (the model appends at
+    // the flush, before the acknowledgement the snapshot awaits).
+    if (snapshotting_ >= 0 && point.subtask == snapshotting_) point = AsRewrite(std::move(point));
+    faults_->OnPersisted(record.partition, record.offset, point);
   }
 }
 
@@ -456,7 +481,13 @@ bool Attempt::TakeFinalCheckpoint(const std::string& id) {
       return false;
     }
   }
-  TakeCheckpoint(id);
+  Checkpoint checkpoint = NewCheckpoint(id);
+  size_t queued = 0;
+  bool snapshotted = true;
+  for (size_t i = 0; i < subtasks_.size() && snapshotted; ++i) {
+    snapshotted = AddSnapshot(checkpoint, i, subtasks_[i].runtime->TakeFinalCheckpoint(id), queued);
+  }
+  if (snapshotted) SaveCheckpoint(std::move(checkpoint), queued);
   CompleteCheckpoint(id, true);
   ReleaseMailboxes();
   return true;
@@ -483,7 +514,15 @@ boost::asio::awaitable<void> Attempt::Drive() {
     }
     if (!holding) co_await AcquireMailboxes();
     holding = true;
-    if (!Operated(log_operator_.ApplyRetention()) || !Apply(step) || stopped()) co_return;
+    if (!Operated(log_operator_.ApplyRetention())) co_return;
+    // A checkpoint may wait for its snapshot writes (kafka-rewrite),
+    // holding the mailboxes; every other step acts at once.
+    if (step.kind == AttemptStep::Kind::kCheckpoint) {
+      co_await TakeCheckpoint(step.checkpoint);
+    } else if (!Apply(step)) {
+      co_return;
+    }
+    if (stopped()) co_return;
   }
   if (holding) ReleaseMailboxes();
   co_await WaitIdle();
@@ -498,8 +537,8 @@ bool Attempt::Apply(const AttemptStep& step) {
       ReadInputs(step.count);
       return true;
     case AttemptStep::Kind::kCheckpoint:
-      TakeCheckpoint(step.checkpoint);
-      return true;
+      DURASIM_CHECK_MSG(false, "a checkpoint step is taken by Drive (it may wait)");
+      return false;
     case AttemptStep::Kind::kComplete: {
       CompleteCheckpoint(step.checkpoint, step.notify);
       // The harness's record of committed cleanups: a checkpoint completed

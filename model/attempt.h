@@ -111,11 +111,23 @@ class Attempt {
   boost::asio::awaitable<void> Drive();
   // Runs `script` on this attempt's scheduler until it stops or the bound passes.
   Scheduler::RunEnd Spawn(boost::asio::awaitable<void> script, SimDuration time_bound);
-  // Executes a step that needs the mailbox; false ends the attempt in error.
+  // Executes a step that needs the mailbox, a checkpoint excepted (Drive
+  // awaits TakeCheckpoint); false ends the attempt in error.
   bool Apply(const AttemptStep& step);
   // Driver steps across the subtasks. REQUIRES: the driver holds every mailbox.
   void ReadInputs(int64_t count);  // count < 0: all remaining
-  void TakeCheckpoint(const std::string& id);
+  // Each subtask's snapshot in index order (each may wait for its store's
+  // snapshot writes), then the job's checkpoint.
+  boost::asio::awaitable<void> TakeCheckpoint(const std::string& id);
+  // A checkpoint `id` of this attempt with no snapshot in it yet.
+  Checkpoint NewCheckpoint(const std::string& id) const;
+  // Adds subtask `subtask`'s snapshot to `checkpoint`; with none (a crash
+  // at the barrier, or a decline) saves it as failed when the subtask
+  // declined, and returns false.
+  bool AddSnapshot(Checkpoint& checkpoint, size_t subtask, std::optional<AgentRuntime::Snapshot> snapshot,
+                   size_t& queued);
+  // Saves a checkpoint every subtask snapshotted (`queued` tasks in all).
+  void SaveCheckpoint(Checkpoint checkpoint, size_t queued);
   void CompleteCheckpoint(const std::string& id, bool notify);
   // Checkpoint `id` if it is taken and not yet completed or aborted; else
   // null, and the notification is traced as ignored.
@@ -165,6 +177,7 @@ class Attempt {
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<FaultPlan> faults_;
   bool without_faults_ = false;  // RunWithoutFaults
+  int snapshotting_ = -1;  // the subtask whose snapshot is being taken (its writes are rewrites), or -1
   DecodedValues decoded_values_;  // shared by the subtasks' faulty clients and OnAppended
   std::vector<Subtask> subtasks_;
   int64_t source_offset_ = 0;  // the next input the source delivers

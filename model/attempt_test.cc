@@ -59,8 +59,8 @@ TEST(AttemptTest, AnExceptionEscapingACoroutineIsAnErrorNamingIt) {
   const Scenario scenario = OneInputScenario();
   World world(scenario);
   AttemptParts parts = ProductionParts();
-  parts.make_store = [](LogClient& client, const LogConfig& log) -> std::unique_ptr<ActionStateStore> {
-    return std::make_unique<ThrowingStore>(client, log.tombstones);
+  parts.make_store = [](LogClient& client, const StoreOptions& options) -> std::unique_ptr<ActionStateStore> {
+    return std::make_unique<ThrowingStore>(client, options);
   };
   Attempt attempt(world, scenario.attempts[0], 1, parts);
   EXPECT_EQ(attempt.Run(std::chrono::minutes(1)), Attempt::End::kError);

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace durasim {
 
 std::optional<EnumInfo> EnumInfoOf(ScriptFault fault) {
@@ -73,16 +75,41 @@ std::optional<EnumInfo> EnumInfoOf(LogEvent event) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(StoreEvent event) {
+  switch (event) {
+    case StoreEvent::kRewritesWritten:
+      return EnumInfo{"rewrites_written", "a snapshot wrote unfinished states again, each acknowledged (kafka-rewrite)"};
+    case StoreEvent::kRewriteFailed:
+      return EnumInfo{"rewrite_failed", "a snapshot rewrite was not acknowledged: the checkpoint was declined "
+                                        "(kafka-rewrite)"};
+  }
+  return std::nullopt;
+}
+
+StoreDesign DesignOf(StoreEvent event) {
+  switch (event) {
+    case StoreEvent::kRewritesWritten:
+    case StoreEvent::kRewriteFailed: return StoreDesign::kKafkaRewrite;
+  }
+  DURASIM_CHECK_MSG(false, "a store event cast from outside its table");
+  return StoreDesign::kKafkaRewind;
+}
+
 std::string CoveragePoint::Name() const {
   const char* what = std::visit([](auto value) { return NameOf(value); }, what_);
   return put_.has_value() ? fmt::format("{}@{}", what, NameOf(*put_)) : std::string(what);
 }
 
-std::vector<std::string> RequiredCoverage() {
+std::vector<std::string> RequiredCoverage(const std::vector<StoreDesign>& designs) {
   std::vector<std::string> names = NamesOf<FaultKind>();
   for (const std::string& name : NamesOf<ScriptFault>()) names.push_back(name);
   for (const std::string& name : NamesOf<WorldFeature>()) names.push_back(name);
   for (const std::string& name : NamesOf<LogEvent>()) names.push_back(name);
+  for (StoreEvent event : AllOf<StoreEvent>()) {
+    if (designs.empty() || std::find(designs.begin(), designs.end(), DesignOf(event)) != designs.end()) {
+      names.push_back(NameOf(event));
+    }
+  }
   return names;
 }
 

@@ -72,6 +72,17 @@ enum class LogEvent {
 
 std::optional<EnumInfo> EnumInfoOf(LogEvent event);
 
+// What a store design did that only it does, counted like faults; each
+// event belongs to one design (DesignOf), and is required of a sweep only
+// when that design ran in it.
+enum class StoreEvent {
+  kRewritesWritten,  // kafka-rewrite: a snapshot wrote unfinished states again, each acknowledged
+  kRewriteFailed,    // kafka-rewrite: a rewrite was not acknowledged; the checkpoint was declined
+};
+
+std::optional<EnumInfo> EnumInfoOf(StoreEvent event);
+StoreDesign DesignOf(StoreEvent event);
+
 
 class CoveragePoint {
  public:
@@ -82,21 +93,23 @@ class CoveragePoint {
   static CoveragePoint Made(ScriptFault fault) { return CoveragePoint(fault, std::nullopt); }
   static CoveragePoint Reached(WorldFeature feature) { return CoveragePoint(feature, std::nullopt); }
   static CoveragePoint Happened(LogEvent event) { return CoveragePoint(event, std::nullopt); }
+  static CoveragePoint Happened(StoreEvent event) { return CoveragePoint(event, std::nullopt); }
 
   // "lose_ack", "lose_ack@start", "crash_step".
   std::string Name() const;
 
  private:
-  CoveragePoint(std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent> what, std::optional<PutPoint> put)
+  CoveragePoint(std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent, StoreEvent> what, std::optional<PutPoint> put)
       : what_(what), put_(put) {}
 
-  std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent> what_;
+  std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent, StoreEvent> what_;
   std::optional<PutPoint> put_;
 };
 
 // The points --require-coverage requires to fire, by name: every fault
 // kind, then every script fault, every world feature, every log event (put refinements
-// are not required).
-std::vector<std::string> RequiredCoverage();
+// are not required), then the store events of `designs` (every design's when
+// none are named).
+std::vector<std::string> RequiredCoverage(const std::vector<StoreDesign>& designs = {});
 
 }  // namespace durasim

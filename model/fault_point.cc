@@ -47,6 +47,11 @@ FaultPoint PutFaultPoint(const std::string& record_key, const std::string& value
   return point;
 }
 
+FaultPoint AsRewrite(FaultPoint point) {
+  if (point.put && point.put != PutPoint::kTombstone && point.put != PutPoint::kCleanup) point.put = PutPoint::kRewrite;
+  return point;
+}
+
 FaultPoint CallFaultPoint(const CallIdentity& call, int subtask) {
   FaultPoint point;
   point.subtask = subtask;
@@ -56,9 +61,10 @@ FaultPoint CallFaultPoint(const CallIdentity& call, int subtask) {
 }
 
 bool Selects(const FaultSelector& select, std::optional<uint64_t> action_hash, const FaultPoint& point) {
-  // Tombstones and cleanup records are writes of their own kinds: only a
-  // fault that asks for one counts it.
-  for (PutPoint own : {PutPoint::kTombstone, PutPoint::kCleanup}) {
+  // Tombstones, cleanup records and rewrites are writes of their own
+  // kinds: only a fault that asks for one counts it (so a fault's nth counts
+  // the same puts on every store design).
+  for (PutPoint own : {PutPoint::kTombstone, PutPoint::kCleanup, PutPoint::kRewrite}) {
     if ((point.put == own) != (select.put == own)) return false;
   }
   if (select.put && point.put != select.put) return false;

@@ -29,6 +29,9 @@ struct FaultPoint {
 // A record the store's codec cannot read is a put with no known meaning.
 FaultPoint PutFaultPoint(const std::string& record_key, const std::string& value, int subtask,
                          DecodedValues* memo = nullptr);
+// `point` as a snapshot's rewrite (PutPoint::kRewrite) when it is the write
+// of a state (not a tombstone or a cleanup record).
+FaultPoint AsRewrite(FaultPoint point);
 
 // The point of a durable call.
 FaultPoint CallFaultPoint(const CallIdentity& call, int subtask);

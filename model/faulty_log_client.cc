@@ -20,6 +20,7 @@ ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::
   Produced produced{};
   if (plan_.needs_put_points()) {
     produced.point = PutFaultPoint(key, value, subtask_, values_);
+    if (snapshot_writes_) produced.point = AsRewrite(std::move(produced.point));
   } else {
     produced.point.subtask = subtask_;  // the run without faults: nobody reads the rest
   }

@@ -46,6 +46,10 @@ class FaultyLogClient : public ForwardingLogClient {
   ProduceTicket Produce(int32_t partition, std::string key, std::string value) override;
   boost::asio::awaitable<Result<RecordPosition>> AwaitAck(ProduceTicket ticket) override;
 
+  // While on, every state this client writes is a snapshot's rewrite
+  // (PutPoint::kRewrite): the attempt turns it on while a subtask snapshots.
+  void SetSnapshotWrites(bool on) { snapshot_writes_ = on; }
+
  private:
   struct Produced {
     FaultPlan::PutFate fate;
@@ -56,6 +60,7 @@ class FaultyLogClient : public ForwardingLogClient {
   };
 
   FaultPlan& plan_;
+  bool snapshot_writes_ = false;
   BrokerWriteFaults* broker_;
   int subtask_;
   DecodedValues* values_;

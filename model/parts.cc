@@ -10,7 +10,7 @@ namespace durasim {
 AttemptParts ProductionParts() { return AttemptParts{StoreOf<KafkaActionStateStore>(), RuntimeOf<AgentRuntime>()}; }
 
 AttemptParts ReferenceParts() {
-  StoreFactory instant = [](LogClient& /*client*/, const LogConfig& /*log*/) -> std::unique_ptr<ActionStateStore> {
+  StoreFactory instant = [](LogClient& /*client*/, const StoreOptions& /*options*/) -> std::unique_ptr<ActionStateStore> {
     return std::make_unique<InstantStateStore>();
   };
   return AttemptParts{std::move(instant), RuntimeOf<AgentRuntime>()};

@@ -11,6 +11,7 @@
 #include "model/subtask_context.h"
 #include "store/action_state_store.h"
 #include "store/log_client.h"
+#include "store/store_design.h"
 
 namespace durasim {
 
@@ -19,8 +20,9 @@ class FaultPlan;
 class Scheduler;
 class World;
 
-// Builds the store over a log client, configured as the scenario's log says.
-using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&, const LogConfig&)>;
+// Builds the store over a log client, with the scenario's design and
+// tombstone settings (StoreOptionsOf, model/store_designs.h).
+using StoreFactory = std::function<std::unique_ptr<ActionStateStore>(LogClient&, const StoreOptions&)>;
 // Builds the runtime of one subtask of one incarnation.
 using RuntimeFactory = std::function<std::unique_ptr<AgentRuntime>(World&, Scheduler&, ActionStateStore&, FaultPlan&,
                                                                    const SubtaskContext&)>;
@@ -31,11 +33,11 @@ struct AttemptParts {
 };
 
 // The factory of a store type built as KafkaActionStateStore is (its log
-// client and the scenario's tombstone setting): production or a mutant.
+// client and the scenario's store options): production or a mutant.
 template <typename StoreType>
 StoreFactory StoreOf() {
-  return [](LogClient& client, const LogConfig& log) -> std::unique_ptr<ActionStateStore> {
-    return std::make_unique<StoreType>(client, log.tombstones, log.delete_retention_ms > 0);
+  return [](LogClient& client, const StoreOptions& options) -> std::unique_ptr<ActionStateStore> {
+    return std::make_unique<StoreType>(client, options);
   };
 }
 

@@ -14,6 +14,7 @@ std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
     case PutPoint::kComplete: return EnumInfo{"complete", "the finished action"};
     case PutPoint::kTombstone: return EnumInfo{"tombstone", "a pruned state's tombstone"};
     case PutPoint::kCleanup: return EnumInfo{"cleanup", "a prune's cleanup record (its committed boundary)"};
+    case PutPoint::kRewrite: return EnumInfo{"rewrite", "an unfinished state written again at a snapshot (kafka-rewrite)"};
   }
   return std::nullopt;
 }

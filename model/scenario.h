@@ -14,6 +14,7 @@
 #include "model/enum_table.h"
 #include "model/verdict.h"
 #include "store/status.h"
+#include "store/store_design.h"
 
 namespace durasim {
 
@@ -159,6 +160,7 @@ enum class PutPoint {
   kComplete,   // the action finished
   kTombstone,  // a pruned state's tombstone (sent without waiting)
   kCleanup,    // a prune's cleanup record, ahead of its tombstones (with log.delete_retention_ms; sent without waiting)
+  kRewrite,    // kafka-rewrite: an unfinished state written again at a snapshot (awaited by the driver)
 };
 
 std::optional<EnumInfo> EnumInfoOf(PutPoint point);
@@ -312,6 +314,8 @@ struct Scenario {
   // in a seeded order. None: the canonical schedule (minimum latencies, FIFO).
   std::optional<uint64_t> perturb_seed;
   std::optional<std::string> mutant;  // run with this mutant unless overridden
+  // The store design every attempt's stores follow (`store:`, `--store`).
+  StoreDesign store = StoreDesign::kKafkaRewind;
   // The action operator's parallelism P (subtasks) and max parallelism M
   // (key groups), as Flink has them (model/key_groups.h).
   int32_t parallelism = 1;

@@ -85,8 +85,9 @@ TEST(VocabularyTest, ShowsAndFiledUnderAgree) {
 }
 
 // Strategy: coverage point names are the kind, kind@put, the script fault
-// the world feature or the log event; the required list is every fault kind,
-// then every script fault, every world feature, every log event.
+// the world feature, the log event or the store event; the required list is
+// every fault kind, then every script fault, every world feature, every log
+// event, every store event of the designs asked for (all when none).
 TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck).Name(), "lose_ack");
   EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck, PutPoint::kStart).Name(), "lose_ack@start");
@@ -98,8 +99,13 @@ TEST(VocabularyTest, CoveragePointNames) {
                                  AllOf<LogEvent>().size());
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
-  EXPECT_EQ(required[required.size() - AllOf<LogEvent>().size() - 1], "fresh_lineage");
-  EXPECT_EQ(required.back(), "foreign_record");
+  const size_t store_events = AllOf<StoreEvent>().size();
+  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - 1], "fresh_lineage");
+  EXPECT_EQ(required[required.size() - store_events - 1], "foreign_record");
+  EXPECT_EQ(required.back(), "rewrite_failed");
+  // A design's events are required only of sweeps that ran it.
+  EXPECT_EQ(RequiredCoverage({StoreDesign::kKafkaRewind}).size(), required.size() - store_events);
+  EXPECT_EQ(CoveragePoint::Happened(StoreEvent::kRewritesWritten).Name(), "rewrites_written");
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Scenario generator implementation.
 #include "properties/scenario_generator.h"
 
+#include "model/store_designs.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -795,11 +797,39 @@ Scenario GenerateScenario(Choices& choices, const Swarm& swarm) {
   return scenario;
 }
 
-Generated GenerateFromSeed(uint64_t seed) {
+// Faults aimed at what only the scenario's store design does (kafka-rewrite:
+// its rewrites at a snapshot, refused, unacknowledged or crashed after),
+// armed ahead of a checkpoint of a faulty attempt. Drawn after the design,
+// so that the other designs' scenarios stay as they were.
+void DrawDesignFaults(Choices& choices, Scenario& scenario) {
+  if (scenario.store != StoreDesign::kKafkaRewrite || !choices.Percent(70)) return;
+  const std::vector<FaultKind> rewrite_kinds = {FaultKind::kRejectPut, FaultKind::kLoseAck,
+                                                FaultKind::kCrashAfterPutPersisted, FaultKind::kCrashAfterPutAcked};
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {  // never the healed last attempt
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    std::vector<size_t> checkpoints;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].kind == AttemptStep::Kind::kCheckpoint) checkpoints.push_back(i);
+    }
+    if (checkpoints.empty() || !choices.Percent(70)) continue;
+    AttemptStep arm = Step(AttemptStep::Kind::kArm);
+    arm.fault = rewrite_kinds[choices.Below(rewrite_kinds.size())];
+    arm.select.put = PutPoint::kRewrite;
+    arm.nth = choices.Percent(75) ? 1 : 2;
+    const size_t at = checkpoints[choices.Below(checkpoints.size())];
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
+  }
+}
+
+Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> store) {
   PrngChoices choices(seed);
   Generated generated;
   generated.swarm = DrawSwarm(choices);
   generated.scenario = GenerateScenario(choices, generated.swarm);
+  // Every design alike: the same workloads and faults check each.
+  const std::vector<StoreDesign>& designs = AllOf<StoreDesign>();
+  generated.scenario.store = store ? *store : designs[static_cast<size_t>(choices.Below(designs.size()))];
+  DrawDesignFaults(choices, generated.scenario);
   generated.scenario.seed = seed;
   generated.scenario.name = fmt::format("seed_{}", seed);
   return generated;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,9 @@ struct Generated {
   Swarm swarm;
   Scenario scenario;
 };
-// The scenario of explore seed `seed`: swarm and scenario both from it.
-Generated GenerateFromSeed(uint64_t seed);
+// The scenario of explore seed `seed`: swarm and scenario both from it,
+// its store design drawn last (so that a design fixed by `store`, as
+// `--store` does, leaves every other draw as it was).
+Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> store = std::nullopt);
 
 }  // namespace durasim

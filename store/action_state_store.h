@@ -21,6 +21,10 @@ struct StoreStats {
   size_t cached_states = 0;       // latest state per state key
   size_t bookkeeping_entries = 0; // per-input-key index entries
   size_t records_scanned = 0;     // by the last rebuild
+  // Written at snapshots since the store was built (kafka-rewrite's
+  // rewrites): records and their key and value bytes.
+  size_t snapshot_records = 0;
+  size_t snapshot_bytes = 0;
 };
 
 class ActionStateStore {
@@ -45,6 +49,14 @@ class ActionStateStore {
   virtual void Prune(const std::string& key, int64_t seq) = 0;
   // The marker a checkpoint saves, given that checkpoint's boundaries.
   virtual Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) = 0;
+  // What the design writes at a snapshot once `marker` is taken and before
+  // the snapshot is handed over (kafka-rewrite: every unfinished state
+  // again, each acknowledged). The checkpoint is declined unless it returns
+  // Ok. The default writes nothing and returns at once, without suspending.
+  virtual boost::asio::awaitable<Status> CompleteSnapshot(const CompletedBoundaries& /*completed*/,
+                                                          const RecoveryMarker& /*marker*/) {
+    co_return Status::Ok();
+  }
 
   virtual StoreStats Stats() const = 0;
   // The input keys whose states the store caches now, in key order: the

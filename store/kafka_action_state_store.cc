@@ -11,6 +11,15 @@
 
 namespace durasim {
 
+KafkaActionStateStore::KafkaActionStateStore(LogClient& client, const StoreOptions& options)
+    : client_(client),
+      design_(options.design),
+      tombstones_(options.tombstones),
+      cleanup_records_(options.tombstones && options.cleanup_records) {
+  // The Kafka store's two designs; another design is another store.
+  DURASIM_CHECK(design_ == StoreDesign::kKafkaRewind || design_ == StoreDesign::kKafkaRewrite);
+}
+
 boost::asio::awaitable<Status> KafkaActionStateStore::Put(const StateKey& state_key, const ActionState& state) {
   std::string record_key = EncodeRecordKey(state_key);
   const int32_t partition = PartitionOfState(record_key, state_key.key);
@@ -220,6 +229,10 @@ bool KafkaActionStateStore::NeedsReplay(const StateKey& state_key, const Complet
 }
 
 Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedBoundaries& completed) {
+  return MarkerAt(completed, design_ == StoreDesign::kKafkaRewind);
+}
+
+Result<RecoveryMarker> KafkaActionStateStore::MarkerAt(const CompletedBoundaries& completed, bool rewind) {
   Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
   if (!offsets.ok()) return offsets.status();
   Result<TopicIdentity> topic = client_.Topic();
@@ -229,7 +242,7 @@ Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedB
   for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker.offsets[p] = (*offsets)[p].end;
   // Rewind each partition to the oldest state a restore must still see.
   for (const auto& [record_key, cached] : cache_) {
-    if (!NeedsReplay(cached.state_key, completed)) continue;
+    if (!rewind || !NeedsReplay(cached.state_key, completed)) continue;
     auto offset = marker.offsets.find(cached.position.partition);
     DURASIM_CHECK(offset != marker.offsets.end());  // cached positions lie in the topic's partitions
     offset->second = std::min(offset->second, cached.position.offset);
@@ -237,6 +250,60 @@ Result<RecoveryMarker> KafkaActionStateStore::GetRecoveryMarker(const CompletedB
   // One offset per partition of the topic: rewinding adds none.
   DURASIM_CHECK_EQ(marker.offsets.size(), offsets->size());
   return marker;
+}
+
+std::vector<std::string> KafkaActionStateStore::StatesToRewrite(const CompletedBoundaries& completed) const {
+  std::vector<std::string> record_keys;
+  for (const auto& [record_key, cached] : cache_) {
+    if (NeedsReplay(cached.state_key, completed)) record_keys.push_back(record_key);
+  }
+  return record_keys;
+}
+
+boost::asio::awaitable<Status> KafkaActionStateStore::CompleteSnapshot(const CompletedBoundaries& completed,
+                                                                       const RecoveryMarker& marker) {
+  if (design_ != StoreDesign::kKafkaRewrite) co_return Status::Ok();
+  std::vector<std::pair<std::string, ProduceTicket>> sent;
+  for (const std::string& record_key : StatesToRewrite(completed)) {
+    const CachedState& cached = cache_.at(record_key);
+    std::string value = EncodeStateValue(cached.state_key, cached.state);
+    ++snapshot_records_;
+    snapshot_bytes_ += record_key.size() + value.size();
+    // On its record's partition: the rewrite must follow it there.
+    sent.emplace_back(record_key, client_.Produce(cached.position.partition, record_key, std::move(value)));
+  }
+  if (sent.empty()) co_return Status::Ok();
+  client_.Flush();
+  // Every acknowledgement is awaited, a failed one too, so that none is
+  // left pending; the first failure declines the snapshot.
+  Status first_failure = Status::Ok();
+  for (const auto& [record_key, ticket] : sent) {
+    const Result<RecordPosition> ack = co_await client_.AwaitAck(ticket);
+    const Status taken = TakeRewriteAck(record_key, ack, marker);
+    if (first_failure.ok() && !taken.ok()) first_failure = taken;
+  }
+  co_return first_failure;
+}
+
+Status KafkaActionStateStore::TakeRewriteAck(const std::string& record_key, const Result<RecordPosition>& ack,
+                                             const RecoveryMarker& marker) {
+  if (!ack.ok()) {
+    return Status(ack.status().code(),
+                  fmt::format("the rewrite of state \"{}\" at snapshot was not acknowledged: {}", record_key,
+                              ack.status().message()));
+  }
+  // The driver holds the mailbox while a snapshot completes: no put or
+  // prune ran since the rewrite was sent, so its state is still cached.
+  auto cached = cache_.find(record_key);
+  DURASIM_CHECK(cached != cache_.end());
+  DURASIM_CHECK_EQ(ack->partition, cached->second.position.partition);
+  // The design's promise: each rewrite lies at or after the marker, where
+  // a restore of this checkpoint starts reading.
+  const auto from = marker.offsets.find(ack->partition);
+  DURASIM_CHECK(from != marker.offsets.end());
+  DURASIM_CHECK_GE(ack->offset, from->second);
+  cached->second.position = *ack;
+  return Status::Ok();
 }
 
 Status KafkaActionStateStore::CheckTombstone(const StateKey& state_key, const std::string& where) const {
@@ -268,7 +335,7 @@ std::vector<std::string> KafkaActionStateStore::CachedInputKeys() const {
 }
 
 StoreStats KafkaActionStateStore::Stats() const {
-  return StoreStats{cache_.size(), record_keys_by_input_.size(), records_scanned_};
+  return StoreStats{cache_.size(), record_keys_by_input_.size(), records_scanned_, snapshot_records_, snapshot_bytes_};
 }
 
 }  // namespace durasim

@@ -24,6 +24,7 @@
 
 #include "store/action_state_store.h"
 #include "store/log_client.h"
+#include "store/store_design.h"
 
 namespace durasim {
 
@@ -34,13 +35,22 @@ class KafkaActionStateStore : public ActionStateStore {
   // record of its key (EncodeCleanupKey), so that the boundary outlives the
   // tombstones where compaction removes them (log.delete_retention_ms).
   explicit KafkaActionStateStore(LogClient& client, bool tombstones = false, bool cleanup_records = false)
-      : client_(client), tombstones_(tombstones), cleanup_records_(tombstones && cleanup_records) {}
+      : KafkaActionStateStore(client, StoreOptions{StoreDesign::kKafkaRewind, tombstones, cleanup_records}) {}
+  // `options.design`: kKafkaRewind or kKafkaRewrite (store/store_design.h).
+  KafkaActionStateStore(LogClient& client, const StoreOptions& options);
 
   boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) override;
   std::optional<ActionState> Get(const StateKey& state_key) const override;
   Status Rebuild(const RecoveryMarker& marker) override;
   void Prune(const std::string& key, int64_t seq) override;
   Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) override;
+  // kafka-rewrite: writes the cached state of every unfinished action again
+  // (each after `marker`, on its record's partition), waits for every
+  // acknowledgement and moves the cache to the new records. Fails, naming
+  // the first, when any rewrite is not acknowledged: a marker whose
+  // rewrites may be missing must not be handed over.
+  boost::asio::awaitable<Status> CompleteSnapshot(const CompletedBoundaries& completed,
+                                                  const RecoveryMarker& marker) override;
 
   StoreStats Stats() const override;
   std::vector<std::string> CachedInputKeys() const override;
@@ -92,13 +102,25 @@ class KafkaActionStateStore : public ActionStateStore {
   virtual void ForgetInput(const std::string& key);
   // Whether a state must be replayed: its input is not finished at `completed`.
   static bool NeedsReplay(const StateKey& state_key, const CompletedBoundaries& completed);
+  // The partitions' end offsets, rewound (kafka-rewind) to the oldest cached
+  // record a restore must still see; the end offsets alone otherwise.
+  Result<RecoveryMarker> MarkerAt(const CompletedBoundaries& completed, bool rewind);
+  // The record keys of the cached states a snapshot at `completed` rewrites.
+  std::vector<std::string> StatesToRewrite(const CompletedBoundaries& completed) const;
+  // Takes the acknowledgement of the rewrite of `record_key` into the
+  // cache; a rewrite lies at or after the marker it follows.
+  Status TakeRewriteAck(const std::string& record_key, const Result<RecordPosition>& ack,
+                        const RecoveryMarker& marker);
 
   LogClient& client_;
+  StoreDesign design_ = StoreDesign::kKafkaRewind;
   bool tombstones_ = false;
   bool cleanup_records_ = false;
   std::map<std::string, CachedState> cache_;                  // by record key
   std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
   size_t records_scanned_ = 0;
+  size_t snapshot_records_ = 0;
+  size_t snapshot_bytes_ = 0;
   KeyOwnership owns_;  // empty: every key
   // The completed boundaries of the marker a rebuild reads from (with
   // tombstones): a tombstone past them is a cleanup the checkpoint predates.

@@ -13,8 +13,14 @@ namespace durasim {
 
 class CleanupInTombstonesOnlyStore : public KafkaActionStateStore {
  public:
-  CleanupInTombstonesOnlyStore(LogClient& client, bool tombstones, bool /*cleanup_records*/)
-      : KafkaActionStateStore(client, tombstones, /*cleanup_records=*/false) {}
+  CleanupInTombstonesOnlyStore(LogClient& client, const StoreOptions& options)
+      : KafkaActionStateStore(client, WithoutCleanupRecords(options)) {}
+
+ private:
+  static StoreOptions WithoutCleanupRecords(StoreOptions options) {
+    options.cleanup_records = false;
+    return options;
+  }
 };
 
 }  // namespace durasim

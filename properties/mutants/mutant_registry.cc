@@ -15,6 +15,8 @@
 #include "properties/mutants/no_ownership_filter.h"
 #include "properties/mutants/own_marker_only.h"
 #include "properties/mutants/resume_unowned_keys.h"
+#include "properties/mutants/rewrite_after_marker.h"
+#include "properties/mutants/rewrite_skipped_on_failed_put.h"
 #include "properties/mutants/reuse_by_index.h"
 #include "properties/mutants/stale_processing_keys.h"
 #include "properties/mutants/reused_failure_not_a_try.h"
@@ -154,6 +156,18 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
   });
 }
 
+// The hazards of one store design, each a no-op on the others.
+void AddDesignMutants(std::vector<Mutant>& mutants) {
+  mutants.insert(mutants.end(), {
+      {"rewrite-skipped-on-failed-put", "kafka-rewrite: a rewrite the log did not acknowledge is skipped and the "
+       "snapshot handed over without it", "#1175's failure mode: a rewrite that fails", Invariant::kOnce,
+       StoreOf<RewriteSkippedOnFailedPutStore>(), {}},
+      {"rewrite-after-marker", "kafka-rewrite: the snapshot is handed over once the rewrites are sent, before they "
+       "are acknowledged", "#1175's failure mode: the marker taken before the rewrites are acknowledged",
+       Invariant::kOnce, StoreOf<RewriteAfterMarkerStore>(), {}},
+  });
+}
+
 // Every entry names one mutant, says what it breaks and where it comes from,
 // and replaces the store, the runtime or both (empty factories would run
 // the production parts, which no checker can catch).
@@ -176,6 +190,7 @@ std::vector<Mutant> RegisteredMutants() {
   AddSaveAndReleaseMutants(mutants);
   AddReplayMutants(mutants);
   AddRestoreMutants(mutants);
+  AddDesignMutants(mutants);
   mutants.push_back({"canary", "every output is off by one", "none: proves the checkers are alive",
                      Invariant::kSameAnswer, {}, RuntimeOf<CanaryRuntime>()});
   CheckRegistry(mutants);

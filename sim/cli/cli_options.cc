@@ -191,6 +191,23 @@ bool KnownMutant(const std::string& name) {
   return false;
 }
 
+void AddStoreOption(CLI::App& command, std::optional<StoreDesign>& store, const std::string& help) {
+  command
+      .add_option_function<std::string>(
+          "--store",
+          [&store](const std::string& name) {
+            std::optional<StoreDesign> design = ParseName<StoreDesign>(name);
+            if (!design) {
+              throw CLI::ValidationError("--store", "unknown store design \"" + name + "\"" +
+                                                        DidYouMean(name, NamesOf<StoreDesign>()) +
+                                                        "; see `durasim stores-list`");
+            }
+            store = design;
+          },
+          help)
+      ->type_name("DESIGN");
+}
+
 void WriteReport(const std::string& path, const std::string& contents, std::vector<std::string>& unwritten) {
   if (path.empty()) return;
   const Status written = WriteFile(path, contents);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/backends/backend_kind.h"
+#include "model/store_designs.h"
 #include "sim/run/infra_guard.h"
 #include "sim/run/runner.h"
 #include "sim/view/trace_view.h"
@@ -66,6 +67,10 @@ CLI::Validator Seconds();
 // An empty name (no --mutant) or a registered mutant's; else false, with
 // the error and a "did you mean" on stderr.
 bool KnownMutant(const std::string& name);
+
+// --store NAME: a store design (`durasim stores-list`); an unknown name is
+// a usage error with "did you mean".
+void AddStoreOption(CLI::App& command, std::optional<StoreDesign>& store, const std::string& help);
 
 // Writes `contents` to `path` (when asked for); a failure is named on stderr
 // and counted in `unwritten`.

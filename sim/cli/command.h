@@ -22,6 +22,7 @@ Command AddReplayCommand(CLI::App& app);
 Command AddShrinkCommand(CLI::App& app);
 Command AddMergeReportsCommand(CLI::App& app);
 Command AddMutantsListCommand(CLI::App& app);
+Command AddStoresListCommand(CLI::App& app);
 Command AddMutantsCommand(CLI::App& app);
 Command AddInspectCommand(CLI::App& app);
 

@@ -42,11 +42,12 @@ bool ParseShard(const std::string& text, int& index, int& count) {
 void TraceSeed(const SeedResult& seed, const ExploreState& state) {
   RunOptions options;
   options.mutant = state.sweep.mutant;
+  options.store = state.sweep.store;
   options.backend = state.sweep.backend;
   options.bootstrap_servers = state.sweep.bootstrap_servers;
   options.compare_model = state.sweep.compare_model;
   options.record_lines = true;
-  const Generated generated = GenerateFromSeed(seed.seed);
+  const Generated generated = GenerateFromSeed(seed.seed, state.sweep.store);
   const RunReport report = RunScenario(generated.scenario, options);
   TraceFlags flags = state.trace;
   flags.failing = false;  // the sweep judged it: print it
@@ -121,6 +122,7 @@ Command AddExploreCommand(CLI::App& app) {
   explore.add_option("--jobs", sweep.jobs, "worker threads")->check(Jobs());
   explore.add_option("--shard", state->shard, "run shard I of N (I/N): seeds with (seed - start) % N == I");
   explore.add_option("--mutant", state->mutant, "explore with this known-buggy variant");
+  AddStoreOption(explore, sweep.store, "every seed with this store design (default: each seed draws one)");
   AddBackendOptions(explore, sweep.backend, sweep.bootstrap_servers, sweep.compare_model, sweep.broker_check_s,
                     sweep.infra_errors_max);
   explore.add_option("--time-budget-s", sweep.time_budget_s, "stop starting seeds after this many seconds (0: none)")

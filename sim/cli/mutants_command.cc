@@ -56,6 +56,7 @@ Command AddMutantsCommand(CLI::App& app) {
   mutants.add_option("--shrink-budget-s", options.shrink_budget_s, "wall time to shrink one failure")
       ->check(Seconds());
   mutants.add_option("--mutant", options.only, "only these mutants (repeatable)");
+  AddStoreOption(mutants, options.store, "every seed with this store design (default: each seed draws one)");
   mutants.add_option("--scenarios", state->scenarios,
                      "run these scenario files or folders under every mutant instead of exploring seeds: which "
                      "mutants your own files catch (repeatable)");

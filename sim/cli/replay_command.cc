@@ -52,7 +52,7 @@ bool WriteReplayed(uint64_t seed, const Generated& generated, const RunReport& r
 }
 
 int Replay(uint64_t seed, const RunOptions& replay_options, const TraceFlags& trace, const std::string& write_path) {
-  Generated generated = GenerateFromSeed(seed);
+  Generated generated = GenerateFromSeed(seed, replay_options.store);
   std::cout << "seed " << seed << " swarm: " << generated.swarm.Describe() << "\n";
   RunOptions options = replay_options;
   options.record_lines = trace.wanted();
@@ -78,6 +78,7 @@ Command AddReplayCommand(CLI::App& app) {
   CLI::App& replay = *app.add_subcommand("replay", "run the scenario generated from one explore seed");
   replay.add_option("--seed", state->seed, "the seed")->required()->check(WholeNumber(0, "a seed"));
   replay.add_option("--mutant", state->mutant, "with this mutant");
+  AddStoreOption(replay, state->options.store, "with this store design (default: the one the seed draws)");
   AddTraceOptions(replay, state->trace);
   replay.add_option("--write", state->write,
                     "also write the generated scenario to this file (a failure of the production code expects pass)");

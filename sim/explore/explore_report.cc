@@ -49,8 +49,12 @@ void from_json(const nlohmann::json& j, Invariant& invariant) { EnumFromJson(j, 
 void to_json(nlohmann::json& j, BackendKind backend) { j = NameOf(backend); }
 void from_json(const nlohmann::json& j, BackendKind& backend) { EnumFromJson(j, backend, "backend"); }
 
+void to_json(nlohmann::json& j, StoreDesign design) { j = NameOf(design); }
+void from_json(const nlohmann::json& j, StoreDesign& design) { EnumFromJson(j, design, "store design"); }
+
 void to_json(nlohmann::json& j, const SeedResult& seed) {
   j = {{"seed", seed.seed},
+       {"store", seed.store},
        {"verdict", seed.verdict},
        {"invariants", seed.invariants},
        {"trace_hash", seed.trace_hash},
@@ -63,6 +67,8 @@ void to_json(nlohmann::json& j, const SeedResult& seed) {
 
 void from_json(const nlohmann::json& j, SeedResult& seed) {
   j.at("seed").get_to(seed.seed);
+  // Reports before store designs ran the one design there was.
+  seed.store = j.value("store", StoreDesign::kKafkaRewind);
   j.at("verdict").get_to(seed.verdict);
   j.at("invariants").get_to(seed.invariants);
   j.at("trace_hash").get_to(seed.trace_hash);
@@ -75,11 +81,14 @@ void from_json(const nlohmann::json& j, SeedResult& seed) {
 
 std::vector<std::string> NeverFired(const std::vector<SeedResult>& seeds) {
   std::map<std::string, int64_t> hits;
+  std::vector<StoreDesign> designs;
   for (const SeedResult& seed : seeds) {
     for (const auto& [name, count] : seed.fault_hits) hits[name] += count;
+    if (std::find(designs.begin(), designs.end(), seed.store) == designs.end()) designs.push_back(seed.store);
   }
   std::vector<std::string> never;
-  for (const std::string& name : RequiredCoverage()) {
+  // No seed: every design's events are missing too.
+  for (const std::string& name : RequiredCoverage(designs)) {
     if (hits.count(name) == 0) never.push_back(name);
   }
   return never;

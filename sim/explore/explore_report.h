@@ -15,6 +15,7 @@
 
 #include "model/backends/backend_kind.h"
 #include "model/invariant.h"
+#include "model/store_designs.h"
 #include "model/verdict.h"
 #include "store/status.h"
 
@@ -43,6 +44,7 @@ namespace durasim {
 
 struct SeedResult {
   uint64_t seed = 0;
+  StoreDesign store = StoreDesign::kKafkaRewind;  // the design the seed ran
   Verdict verdict = Verdict::kPass;
   std::vector<Invariant> invariants;  // each once, in the order the run violated them
   std::string trace_hash;             // 16 hex digits
@@ -91,7 +93,8 @@ struct MergedReport {
   std::vector<SeedResult> seeds;
 };
 
-// The required coverage points (model/coverage.h) that no seed hit.
+// The required coverage points (model/coverage.h) that no seed hit: every
+// design's events of the designs the seeds ran.
 std::vector<std::string> NeverFired(const std::vector<SeedResult>& seeds);
 
 // The report as written: indented JSON and a final newline.
@@ -119,6 +122,8 @@ void to_json(nlohmann::json& j, Invariant invariant);
 void from_json(const nlohmann::json& j, Invariant& invariant);
 void to_json(nlohmann::json& j, BackendKind backend);
 void from_json(const nlohmann::json& j, BackendKind& backend);
+void to_json(nlohmann::json& j, StoreDesign design);
+void from_json(const nlohmann::json& j, StoreDesign& design);
 
 // Every field is required but trace_text_hash, which is written only with
 // --text-hash (a report without it, or from before it, reads as "").

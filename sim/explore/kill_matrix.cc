@@ -70,7 +70,7 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, Expecte
   const Clock::time_point start = Clock::now();
   const std::optional<std::string> mutant_name =
       mutant != nullptr ? std::optional<std::string>(mutant->name) : std::nullopt;
-  const Scenario failing = FailingScenario(GenerateFromSeed(row.seed).scenario, mutant_name, filed);
+  const Scenario failing = FailingScenario(GenerateFromSeed(row.seed, options.store).scenario, mutant_name, filed);
   RunOptions run_options;
   run_options.mutant = failing.mutant;
   const ShrinkResult shrunk = ShrinkFailure(failing, run_options, filed, options.shrink_budget_s);
@@ -133,6 +133,7 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     sweep.seed_start = next;
     sweep.jobs = options.jobs;
     if (mutant != nullptr) sweep.mutant = mutant->name;
+    sweep.store = options.store;
     sweep.failures_dir = fmt::format("{}/sweeps/{}", options.failures_dir,
                                      mutant != nullptr ? mutant->name : std::string("production"));
     sweep.shrink_max = 0;  // the failing seed is shrunk below, whichever worker found it

@@ -12,8 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "model/store_designs.h"
 
 namespace durasim {
 
@@ -26,6 +29,8 @@ struct MutantsOptions {
   double shrink_budget_s = 20;                   // per mutant
   std::vector<std::string> only;                 // these mutants only (empty: all)
   bool skip_production = false;
+  // Every seed's store design (--store); none: each seed draws its own.
+  std::optional<StoreDesign> store;
 };
 
 // Prints the kill matrix. Returns 0 when every mutant is killed by its

@@ -32,6 +32,8 @@ class Sweep {
         guard_(InfraOptions{options.backend, options.bootstrap_servers, options.broker_check_s,
                             options.infra_errors_max}) {
     if (options.mutant) run_options_.mutant = options.mutant;
+    // Generated with it already; here for the reproduce lines' --store.
+    run_options_.store = options.store;
     run_options_.backend = options.backend;
     run_options_.bootstrap_servers = options.bootstrap_servers;
     run_options_.compare_model = options.compare_model;
@@ -67,7 +69,7 @@ class Sweep {
       guard_.AfterRun(result.verdict, result.message);
       return result;
     }
-    Generated generated = GenerateFromSeed(seed);
+    Generated generated = GenerateFromSeed(seed, options_.store);
     // The failure file's name and replay line quote the scenario's seed.
     DURASIM_CHECK_EQ(generated.scenario.seed, seed);
     RunOptions options = run_options_;
@@ -77,6 +79,7 @@ class Sweep {
     guard_.AfterRun(report.verdict, report.error);
     SeedResult result;
     result.seed = seed;
+    result.store = generated.scenario.store;
     result.verdict = report.verdict;
     result.trace_hash = fmt::format("{:016x}", report.trace_hash);
     if (report.trace_text_hash) result.trace_text_hash = fmt::format("{:016x}", *report.trace_text_hash);

@@ -26,6 +26,8 @@ struct SweepOptions {
   int shard_index = 0;  // this process runs seeds with (seed - seed_start) % shard_count == shard_index
   int shard_count = 1;
   std::optional<std::string> mutant;
+  // Every seed's store design (--store); none: each seed draws its own.
+  std::optional<StoreDesign> store;
   // The backend each seed runs on, and whether it is compared with the model
   // (a difference is a differential failure, written and shrunk as any).
   BackendKind backend = BackendKind::kModel;

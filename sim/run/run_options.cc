@@ -10,8 +10,9 @@ InfraOptions InfraOptionsOf(const RunOptions& options) {
 }
 
 std::string BackendFlags(const RunOptions& options) {
-  if (options.backend == BackendKind::kModel) return "";
-  std::string flags = fmt::format(" --backend {}", NameOf(options.backend));
+  std::string flags = options.store ? fmt::format(" --store {}", NameOf(*options.store)) : "";
+  if (options.backend == BackendKind::kModel) return flags;
+  flags += fmt::format(" --backend {}", NameOf(options.backend));
   if (options.backend == BackendKind::kKafka) flags += " --bootstrap-servers " + options.bootstrap_servers;
   if (options.compare_model) flags += " --compare-model";
   return flags;

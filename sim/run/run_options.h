@@ -10,6 +10,7 @@
 #include "model/backends/backend_kind.h"
 #include "model/observer.h"
 #include "model/scheduler.h"
+#include "model/store_designs.h"
 #include "sim/run/infra_guard.h"
 
 namespace durasim {
@@ -30,6 +31,7 @@ class RunTap {
 
 struct RunOptions {
   std::optional<std::string> mutant;  // overrides the scenario's `mutant:`
+  std::optional<StoreDesign> store;   // overrides the scenario's `store:` (--store)
   BackendKind backend = BackendKind::kModel;
   std::string bootstrap_servers;      // --backend kafka
   bool check_determinism = false;     // run twice and compare the traces
@@ -63,8 +65,9 @@ struct RunOptions {
 // The infrastructure policy of a command run with `options`.
 InfraOptions InfraOptionsOf(const RunOptions& options);
 
-// The command-line flags that select `options`' backend and comparison, each
-// with a leading space ("" for the model): for reproduce lines.
+// The command-line flags that select `options`' store design, backend and
+// comparison, each with a leading space ("" for the scenario's own design
+// on the model): for reproduce lines.
 std::string BackendFlags(const RunOptions& options);
 
 }  // namespace durasim

@@ -563,6 +563,14 @@ RunReport NotRunReport(const Scenario& scenario, const RunOptions& options, cons
 }
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
+  if (options.store.has_value()) {
+    // --store: the scenario as if its file said `store: <design>`.
+    Scenario designed = scenario;
+    designed.store = *options.store;
+    RunOptions rest = options;
+    rest.store.reset();
+    return RunScenario(designed, rest);
+  }
   // A failed DURASIM_CHECK during this run names it and how to reproduce it.
   const CheckContext check_context = RunCheckContext(scenario, options);
 

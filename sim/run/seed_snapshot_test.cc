@@ -29,11 +29,13 @@ struct PinnedSeed {
 // the kill matrix's window 1 (docs/benchmarks.md); 118 also README.md and
 // docs/exploring.md. 136: docs/backends.md and docs/exploring.md (the mock's
 // error stack). 1000, and 2047 (legacy-end-offset-marker's kill in window
-// 2001): later in the range.
+// 2001): later in the range. Issue 27 drew each seed's store design last:
+// 2, 68, 1000 and 2047 drew kafka-rewrite, which added `store:` (and, for
+// some, faults aimed at rewrites) to their files; the other seeds kept theirs.
 constexpr PinnedSeed kPinnedSeeds[] = {
-    {1, 0x0f2f8e7b08dfbba8},   {2, 0xe1ea954e1535ba6a},   {4, 0x3f5d86930ba2c941},   {10, 0x5eed24532f6b0523},
-    {11, 0x2f733c38fbab5f98},  {43, 0xce61e202ae548e25},  {68, 0xa109f3fec67f1e4c},  {118, 0xbb4f9a01a49da960},
-    {136, 0xf71a6be8df698303}, {188, 0x0c51b80fd5b95d99}, {1000, 0x231d7db64aedc972}, {2047, 0x3f5a588529833b6a},
+    {1, 0x0f2f8e7b08dfbba8},   {2, 0x5274f3fe1580c354},   {4, 0x3f5d86930ba2c941},   {10, 0x5eed24532f6b0523},
+    {11, 0x2f733c38fbab5f98},  {43, 0xce61e202ae548e25},  {68, 0x0028d6d5583b0139},  {118, 0xbb4f9a01a49da960},
+    {136, 0xf71a6be8df698303}, {188, 0x0c51b80fd5b95d99}, {1000, 0x4d0c3f30b647ec14}, {2047, 0x4c34075f2e3a361c},
 };
 
 std::string Changed(uint64_t seed) {

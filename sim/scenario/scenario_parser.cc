@@ -24,6 +24,7 @@
 #include "model/scenario.h"
 #include "model/scenario_cost.h"
 #include "model/scenario_limits.h"
+#include "model/store_designs.h"
 #include "sim/scenario/scenario_checks.h"
 #include "sim/scenario/scenario_keywords.h"
 #include "sim/scenario/strict_yaml.h"
@@ -64,7 +65,7 @@ class ScenarioParser {
  public:
   Scenario Parse(const YAML::Node& root) {
     Mapping top(Value{root, PosOf(root.Mark()), "the scenario"},
-                {"name", "description", "seed", "perturb_seed", "mutant", "parallelism", "max_parallelism", "log", "suppliers", "actions",
+                {"name", "description", "seed", "perturb_seed", "mutant", "store", "parallelism", "max_parallelism", "log", "suppliers", "actions",
                  "inputs", "attempts", "expect"});
     scenario_.name = ReadName(top.Require("name"));
     if (const Value* v = top.Find("description")) {
@@ -73,6 +74,7 @@ class ScenarioParser {
     if (const Value* v = top.Find("seed")) scenario_.seed = ReadUint64(*v);
     if (const Value* v = top.Find("perturb_seed")) scenario_.perturb_seed = ReadUint64(*v);
     if (const Value* v = top.Find("mutant")) scenario_.mutant = ReadName(*v);
+    if (const Value* v = top.Find("store")) scenario_.store = ReadStoreDesign(*v);
     if (const Value* v = top.Find("max_parallelism")) {
       scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, limits::kMaxParallelismMax, "kMaxParallelismMax"));
     }
@@ -528,6 +530,11 @@ class ScenarioParser {
     if (const Value* put = arm.Find("put")) {
       if (target != FaultTarget::kPut) refuse("put", *put);
       select.put = ReadPut(*put, step.fault);
+      if (select.put == PutPoint::kRewrite && scenario_.store != StoreDesign::kKafkaRewrite) {
+        Fail(put->pos, fmt::format("only store design kafka-rewrite writes rewrites; this scenario's is {}: add "
+                                   "`store: kafka-rewrite`",
+                                   NameOf(scenario_.store)));
+      }
     }
     for (const char* field : {"key", "seq", "action", "call"}) {
       if (const Value* v = arm.Find(field); v != nullptr && target == FaultTarget::kCheckpoint) refuse(field, *v);
@@ -582,7 +589,20 @@ class ScenarioParser {
                               "changes nothing; expected one of: start, pending, result, complete",
                               NameOf(*put), NameOf(fault)));
     }
+    // The driver awaits a rewrite while it snapshots: no action's wait to
+    // cancel; and only kafka-rewrite rewrites.
+    if (*put == PutPoint::kRewrite && fault == FaultKind::kCancelPut) {
+      Fail(v.pos, "a rewrite is awaited by the checkpoint, not by an action: cancel_put never reaches one; expected "
+                  "one of: start, pending, result, complete");
+    }
     return *put;
+  }
+
+  static StoreDesign ReadStoreDesign(const Value& v) {
+    std::string name = ReadString(v);
+    if (std::optional<StoreDesign> design = ParseName<StoreDesign>(name)) return *design;
+    Fail(v.pos, fmt::format("unknown store design {}; expected one of: {} (durasim stores-list)", Quoted(name),
+                            NameList<StoreDesign>()));
   }
 
   static FaultKind ReadFault(const Value& v) {

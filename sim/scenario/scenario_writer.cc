@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "model/key_groups.h"
+#include "model/store_designs.h"
 #include "sim/scenario/scenario_keywords.h"
 
 namespace durasim {
@@ -304,6 +305,7 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   out << YAML::Key << "seed" << YAML::Value << s.seed;
   if (s.perturb_seed.has_value()) out << YAML::Key << "perturb_seed" << YAML::Value << *s.perturb_seed;
   if (s.mutant.has_value()) out << YAML::Key << "mutant" << YAML::Value << *s.mutant;
+  if (s.store != StoreDesign::kKafkaRewind) out << YAML::Key << "store" << YAML::Value << NameOf(s.store);
   if (s.max_parallelism != kDefaultMaxParallelism) {
     out << YAML::Key << "max_parallelism" << YAML::Value << s.max_parallelism;
   }

@@ -1,0 +1,32 @@
+// StoreDesign: which action-state store design a run checks, and the
+// options a store is built with. The designs differ in how a checkpoint's
+// recovery marker makes a restore see every state an unfinished action
+// still needs (docs/store-designs.md):
+//   kKafkaRewind   the marker of a partition is rewound to the oldest cached
+//                  record of an unfinished action (apache/flink-agents
+//                  #1158's fix);
+//   kKafkaRewrite  at snapshot every unfinished action's latest state is
+//                  written again, and the marker is the end offsets taken
+//                  before those writes, so each lies at or after it (#1175);
+//                  the checkpoint is declined unless every rewrite is
+//                  acknowledged.
+#pragma once
+
+namespace durasim {
+
+enum class StoreDesign {
+  kKafkaRewind,
+  kKafkaRewrite,
+};
+
+struct StoreOptions {
+  StoreDesign design = StoreDesign::kKafkaRewind;
+  // Flink Agents' opt-in tombstones: prune appends an empty value for every
+  // state it drops.
+  bool tombstones = false;
+  // With tombstones, a prune first appends its key's cleanup record, so the
+  // boundary outlives the tombstones where compaction removes them.
+  bool cleanup_records = false;
+};
+
+}  // namespace durasim
