@@ -96,7 +96,7 @@ TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(CoveragePoint::Reached(WorldFeature::kFailureReraised).Name(), "failure_reraised");
   EXPECT_EQ(CoveragePoint::Happened(LogEvent::kDeleteRecords).Name(), "delete_records");
   ASSERT_EQ(required.size(), AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() + AllOf<WorldFeature>().size() +
-                                 AllOf<LogEvent>().size());
+                                 AllOf<LogEvent>().size() + AllOf<StoreEvent>().size());
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
   const size_t store_events = AllOf<StoreEvent>().size();
