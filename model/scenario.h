@@ -316,6 +316,9 @@ struct Scenario {
   std::optional<std::string> mutant;  // run with this mutant unless overridden
   // The store design every attempt's stores follow (`store:`, `--store`).
   StoreDesign store = StoreDesign::kKafkaRewind;
+  // The file names its design: it is design-specific, and `--store` leaves
+  // it as it is (a file says why in its header).
+  bool store_named = false;
   // The action operator's parallelism P (subtasks) and max parallelism M
   // (key groups), as Flink has them (model/key_groups.h).
   int32_t parallelism = 1;

@@ -20,7 +20,8 @@ std::optional<EnumInfo> EnumInfoOf(StoreDesign design) {
 
 const char* OriginOf(StoreDesign design) {
   switch (design) {
-    case StoreDesign::kKafkaRewind: return "apache/flink-agents #1158 (KafkaActionStateStore.getRecoveryMarker)";
+    case StoreDesign::kKafkaRewind:
+      return "durasim's fix of apache/flink-agents #1158 (the upstream getRecoveryMarker read has no rewind)";
     case StoreDesign::kKafkaRewrite: return "apache/flink-agents #1175 (rewrite unfinished states at snapshot)";
   }
   DURASIM_CHECK_MSG(false, "a store design cast from outside its table");

@@ -226,7 +226,7 @@ int Run(const std::vector<std::string>& paths, const RunOptions& run_options, co
 void AddRunFlags(CLI::App& run, RunState& state) {
   run.add_option("paths", state.paths, "scenario files or folders (*.yaml, *.yml)")->required();
   run.add_option("--mutant", state.mutant, "run with this known-buggy variant (see `durasim mutants-list`)");
-  AddStoreOption(run, state.options.store, "run every file with this store design instead of its `store:`");
+  AddStoreOption(run, state.options.store, "run every file that names no `store:` with this store design");
   AddBackendOptions(run, state.options.backend, state.options.bootstrap_servers, state.options.compare_model,
                     state.options.broker_check_s, state.options.infra_errors_max);
   AddTraceOptions(run, state.flags.trace);

@@ -31,7 +31,7 @@ class RunTap {
 
 struct RunOptions {
   std::optional<std::string> mutant;  // overrides the scenario's `mutant:`
-  std::optional<StoreDesign> store;   // overrides the scenario's `store:` (--store)
+  std::optional<StoreDesign> store;   // --store: the design of scenarios that name none
   BackendKind backend = BackendKind::kModel;
   std::string bootstrap_servers;      // --backend kafka
   bool check_determinism = false;     // run twice and compare the traces

@@ -563,8 +563,9 @@ RunReport NotRunReport(const Scenario& scenario, const RunOptions& options, cons
 }
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
-  if (options.store.has_value()) {
-    // --store: the scenario as if its file said `store: <design>`.
+  if (options.store.has_value() && !scenario.store_named) {
+    // --store: the scenario as if its file said `store: <design>`; a file
+    // that names its design keeps it.
     Scenario designed = scenario;
     designed.store = *options.store;
     RunOptions rest = options;

@@ -74,7 +74,10 @@ class ScenarioParser {
     if (const Value* v = top.Find("seed")) scenario_.seed = ReadUint64(*v);
     if (const Value* v = top.Find("perturb_seed")) scenario_.perturb_seed = ReadUint64(*v);
     if (const Value* v = top.Find("mutant")) scenario_.mutant = ReadName(*v);
-    if (const Value* v = top.Find("store")) scenario_.store = ReadStoreDesign(*v);
+    if (const Value* v = top.Find("store")) {
+      scenario_.store = ReadStoreDesign(*v);
+      scenario_.store_named = true;
+    }
     if (const Value* v = top.Find("max_parallelism")) {
       scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, limits::kMaxParallelismMax, "kMaxParallelismMax"));
     }

@@ -305,7 +305,7 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   out << YAML::Key << "seed" << YAML::Value << s.seed;
   if (s.perturb_seed.has_value()) out << YAML::Key << "perturb_seed" << YAML::Value << *s.perturb_seed;
   if (s.mutant.has_value()) out << YAML::Key << "mutant" << YAML::Value << *s.mutant;
-  if (s.store != StoreDesign::kKafkaRewind) out << YAML::Key << "store" << YAML::Value << NameOf(s.store);
+  if (s.store != StoreDesign::kKafkaRewind || s.store_named) out << YAML::Key << "store" << YAML::Value << NameOf(s.store);
   if (s.max_parallelism != kDefaultMaxParallelism) {
     out << YAML::Key << "max_parallelism" << YAML::Value << s.max_parallelism;
   }
