@@ -2,6 +2,7 @@
 // and the invariant that must catch it (properties/mutants/).
 #include <iostream>
 
+#include "model/store_designs.h"
 #include "properties/mutants/mutant.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
@@ -13,7 +14,12 @@ Command AddMutantsListCommand(CLI::App& app) {
   return {list, [] {
             for (const Mutant& m : AllMutants()) {
               std::cout << m.name << "\n  " << m.description << "\n  from: " << m.origin
-                        << "\n  caught by: " << NameOf(m.expected_invariant) << "\n";
+                        << "\n  caught by: " << NameOf(m.expected_invariant);
+              for (const auto& [design, invariant] : m.expected_on) {
+                std::cout << " (" << NameOf(invariant) << " on " << NameOf(design) << ")";
+              }
+              if (m.design) std::cout << "\n  design: " << NameOf(*m.design) << " only";
+              std::cout << "\n";
             }
             return kExitOk;
           }};

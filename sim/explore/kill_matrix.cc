@@ -65,12 +65,18 @@ Scenario RegressionScenario(const Mutant* mutant, const ShrinkResult& shrunk, co
   return s;
 }
 
+// The design `mutant`'s seeds run on: its own, else --store's (none: each
+// seed draws one).
+std::optional<StoreDesign> DesignFor(const MutantsOptions& options, const Mutant* mutant) {
+  return mutant != nullptr && mutant->design ? mutant->design : options.store;
+}
+
 // Shrinks the failing seed's scenario and writes it as a regression file.
 void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, ExpectedVerdict filed, Row& row) {
   const Clock::time_point start = Clock::now();
   const std::optional<std::string> mutant_name =
       mutant != nullptr ? std::optional<std::string>(mutant->name) : std::nullopt;
-  const Scenario failing = FailingScenario(GenerateFromSeed(row.seed, options.store).scenario, mutant_name, filed);
+  const Scenario failing = FailingScenario(GenerateFromSeed(row.seed, DesignFor(options, mutant)).scenario, mutant_name, filed);
   RunOptions run_options;
   run_options.mutant = failing.mutant;
   const ShrinkResult shrunk = ShrinkFailure(failing, run_options, filed, options.shrink_budget_s);
@@ -96,7 +102,8 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, Expecte
   if (mutant != nullptr) header.push_back(fmt::format("from: {}", mutant->origin));
   const std::string path = fmt::format("{}/{}", options.failures_dir, file_name);
   for (std::string& line : ExpectationLines(path, mutant_name, filed, "")) header.push_back(std::move(line));
-  header.push_back(ReplayLine(row.seed, mutant_name, ""));
+  const std::optional<StoreDesign> design = DesignFor(options, mutant);
+  header.push_back(ReplayLine(row.seed, mutant_name, design ? fmt::format(" --store {}", NameOf(*design)) : ""));
   // The first violation of the shrunk run, not of the generated one.
   const RunReport rerun = RunScenario(s, run_options);
   header.push_back(FirstViolationLine(!rerun.violations.empty() ? rerun.violations.front().message : rerun.error));
@@ -122,7 +129,7 @@ bool Has(const std::vector<Invariant>& invariants, Invariant invariant) {
 Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
   Row row;
   row.mutant = mutant != nullptr ? mutant->name : kProduction;
-  if (mutant != nullptr) row.expected = mutant->expected_invariant;
+  if (mutant != nullptr) row.expected = mutant->ExpectedOn(DesignFor(options, mutant));
   const uint64_t end = options.seed_start + options.seeds;  // one past the last seed
   uint64_t next = options.seed_start;
   std::optional<SeedResult> first;  // the first failure, whatever caught it
@@ -133,7 +140,7 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     sweep.seed_start = next;
     sweep.jobs = options.jobs;
     if (mutant != nullptr) sweep.mutant = mutant->name;
-    sweep.store = options.store;
+    sweep.store = DesignFor(options, mutant);
     sweep.failures_dir = fmt::format("{}/sweeps/{}", options.failures_dir,
                                      mutant != nullptr ? mutant->name : std::string("production"));
     sweep.shrink_max = 0;  // the failing seed is shrunk below, whichever worker found it
@@ -154,7 +161,7 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     // A failure of the seeds swept: `next` moves forward, so the loop ends.
     DURASIM_CHECK(failed->seed >= next && failed->seed < end);
     if (!first.has_value()) first = *failed;
-    if (mutant == nullptr || Has(failed->invariants, mutant->expected_invariant)) kill = *failed;
+    if (mutant == nullptr || Has(failed->invariants, *row.expected)) kill = *failed;
     next = failed->seed + 1;
   }
   if (!first.has_value()) {
@@ -177,7 +184,7 @@ Row RunOne(const MutantsOptions& options, const Mutant* mutant) {
     row.earlier = fmt::format("seed {} [{}]", first->seed, fmt::join(names, ","));
   }
   row.ok = mutant != nullptr && kill.has_value();
-  const ExpectedVerdict filed = row.ok ? ExpectedVerdict::Violated(mutant->expected_invariant) : SeedFiledUnder(shown);
+  const ExpectedVerdict filed = row.ok ? ExpectedVerdict::Violated(*row.expected) : SeedFiledUnder(shown);
   ShrinkAndWrite(options, mutant, filed, row);
   return row;
 }
@@ -259,9 +266,11 @@ std::string MutantScenarioFileName(const std::string& mutant) {
 int RunMutants(const MutantsOptions& options) {
   std::vector<const Mutant*> mutants;
   for (const Mutant& mutant : AllMutants()) {
-    if (options.only.empty() || std::find(options.only.begin(), options.only.end(), mutant.name) != options.only.end()) {
-      mutants.push_back(&mutant);
-    }
+    const bool asked = options.only.empty() ||
+                       std::find(options.only.begin(), options.only.end(), mutant.name) != options.only.end();
+    // Another design's hazard changes nothing on --store's design.
+    const bool applies = !options.store || !mutant.design || *mutant.design == *options.store;
+    if (asked && applies) mutants.push_back(&mutant);
   }
   for (const std::string& name : options.only) {
     if (FindMutant(name) == nullptr) {

@@ -29,7 +29,9 @@ struct MutantsOptions {
   double shrink_budget_s = 20;                   // per mutant
   std::vector<std::string> only;                 // these mutants only (empty: all)
   bool skip_production = false;
-  // Every seed's store design (--store); none: each seed draws its own.
+  // Every seed's store design (--store); none: each seed draws its own. A
+  // mutant of one design (Mutant::design) runs on it, and is left out when
+  // --store names another.
   std::optional<StoreDesign> store;
 };
 
