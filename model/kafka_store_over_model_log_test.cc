@@ -979,3 +979,88 @@ TEST_F(KafkaActionStateStoreTest, RebuildGivesUpAfterTheNoProgressBound) {
 
 }  // namespace
 }  // namespace durasim
+
+// --- kafka-rewrite: the snapshot's rewrites --------------------------------
+
+namespace durasim {
+namespace {
+
+// Runs the store's snapshot writes to completion and returns their status.
+Status RunCompleteSnapshot(Scheduler& scheduler, ActionStateStore& store, const CompletedBoundaries& completed,
+                           const RecoveryMarker& marker) {
+  auto outcome = std::make_shared<std::optional<Status>>();
+  boost::asio::co_spawn(
+      scheduler.executor(),
+      [&store, completed, marker, outcome]() -> boost::asio::awaitable<void> {
+        *outcome = co_await store.CompleteSnapshot(completed, marker);
+      },
+      RethrowOnError);
+  EXPECT_EQ(scheduler.Run(scheduler.now() + kRunDeadline), Scheduler::RunEnd::kIdle);
+  return outcome->value_or(Status(StatusCode::kInternal, "the snapshot writes did not finish"));
+}
+
+StoreOptions Rewrite() { return StoreOptions{StoreDesign::kKafkaRewrite, false, false}; }
+
+TEST_F(KafkaActionStateStoreTest, RewriteWritesUnfinishedStatesAtOrAfterTheEndOffsetMarker) {
+  // Strategy: a/1 unfinished, b/1 finished. kafka-rewrite's marker is the
+  // end offset (2, no rewind); its snapshot writes a/1 again at offset 2 and
+  // only that; a new process rebuilding from the marker finds a/1 (not b/1).
+  KafkaLog log(1);
+  Process process(clock_, log, Config(1));
+  KafkaActionStateStore store(process.client, Rewrite());
+  ASSERT_TRUE(RunPut(process.scheduler, store, Key("a", 1), StateTagged(1)).ok());
+  ASSERT_TRUE(RunPut(process.scheduler, store, Key("b", 1), StateTagged(2)).ok());
+  const CompletedBoundaries completed = {{"b", 1}};
+  const RecoveryMarker marker = MarkerOrDie(store, completed);
+  EXPECT_EQ(marker, (ModelMarker({{0, 2}})));
+  ASSERT_TRUE(RunCompleteSnapshot(process.scheduler, store, completed, marker).ok());
+  EXPECT_EQ(log.Offsets(0).end, 3);
+  EXPECT_EQ(store.Stats().snapshot_records, 1u);
+  EXPECT_GT(store.Stats().snapshot_bytes, 0u);
+
+  Process restored(clock_, log, Config(1));
+  KafkaActionStateStore rebuilt(restored.client, Rewrite());
+  ASSERT_TRUE(rebuilt.Rebuild(marker).ok());
+  ASSERT_TRUE(rebuilt.Get(Key("a", 1)).has_value());
+  EXPECT_EQ(*rebuilt.Get(Key("a", 1)), StateTagged(1));
+  EXPECT_FALSE(rebuilt.Get(Key("b", 1)).has_value());
+  EXPECT_EQ(rebuilt.Stats().records_scanned, 1u);
+}
+
+TEST_F(KafkaActionStateStoreTest, RewindWritesNothingAtSnapshot) {
+  // Strategy: the same states on kafka-rewind: the marker is rewound to a/1
+  // (offset 0) and the snapshot writes nothing.
+  KafkaLog log(1);
+  Process process(clock_, log, Config(1));
+  ASSERT_TRUE(RunPut(process, Key("a", 1), StateTagged(1)).ok());
+  ASSERT_TRUE(RunPut(process, Key("b", 1), StateTagged(2)).ok());
+  const RecoveryMarker marker = MarkerOrDie(process.store, {{"b", 1}});
+  EXPECT_EQ(marker, (ModelMarker({{0, 0}})));
+  ASSERT_TRUE(RunCompleteSnapshot(process.scheduler, process.store, {{"b", 1}}, marker).ok());
+  EXPECT_EQ(log.Offsets(0).end, 2);
+  EXPECT_EQ(process.store.Stats().snapshot_records, 0u);
+}
+
+TEST_F(KafkaActionStateStoreTest, RefusedRewriteFailsTheSnapshotAndKeepsTheCachedPosition) {
+  // Strategy: the broker refuses the rewrite (put 2): the snapshot fails
+  // with kNotPersisted naming the rewrite, and the log holds only the first
+  // record, below the end-offset marker: a snapshot handed over now would
+  // hide a/1 from its restore, so the runtime declines the checkpoint.
+  KafkaLog log(1);
+  Process process(clock_, log, Config(1));
+  std::vector<std::string> fired;
+  FaultPlan plan(StrictHooks(&fired));
+  plan.Arm(FaultKind::kRejectPut, 2);
+  FaultyLogClient faulty(process.client, plan);
+  KafkaActionStateStore store(faulty, Rewrite());
+  ASSERT_TRUE(RunPut(process.scheduler, store, Key("a", 1), StateTagged(1)).ok());
+  const RecoveryMarker marker = MarkerOrDie(store, {});
+  const Status written = RunCompleteSnapshot(process.scheduler, store, {}, marker);
+  EXPECT_EQ(written.code(), StatusCode::kNotPersisted) << written.ToString();
+  EXPECT_TRUE(Mentions(written, "rewrite of state"));
+  EXPECT_EQ(log.total_records(), 1u);
+  EXPECT_EQ(fired.size(), 1u);
+}
+
+}  // namespace
+}  // namespace durasim

@@ -97,6 +97,18 @@ code, out, err = durasim("rnu", passing)
 check(code == 2 and 'did you mean "run"' in err, f"mistyped command: {err}")
 code, out, err = durasim("run", passing, "--mutant", "cache-befor-ack")
 check(code == 2 and 'did you mean "cache-before-ack"' in err, f"mistyped mutant: {err}")
+
+# Store designs: stores-list names at least two, the default marked; a
+# mistyped --store is a usage error with "did you mean"; --store reaches the
+# run (its reproduce line and a generated replay's file carry it).
+code, out, err = durasim("stores-list")
+designs = [line.split()[0] for line in out.splitlines() if line.strip()]
+check(code == 0 and len(designs) >= 2 and "kafka-rewind" in designs and "(default)" in out, f"stores-list:\n{out}")
+code, out, err = durasim("explore", "--seeds", 1, "--store", "kafka-rewirte")
+check(code == 2 and 'did you mean "kafka-rewrite"' in err and "stores-list" in err, f"mistyped --store: {err}")
+code, out, err = durasim("replay", "--seed", 2, "--store", "kafka-rewrite", "--write", WORK / "seed2_rewrite.yaml")
+check(code == 0 and "store: kafka-rewrite" in (WORK / "seed2_rewrite.yaml").read_text(),
+      f"replay --store --write: exit {code}\n{out}")
 code, out, err = durasim("explore", "--seeds", 0)
 check(code == 2 and "must be at least 1, got 0" in err and len(err) < 200, f"--seeds 0: {err!r}")
 code, out, err = durasim("replay", "--seed", -1)

@@ -359,6 +359,14 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
        "expected an integer >= 0"},
       {"non-string key", Minimal("name: minimal", "[a]: minimal"), 1, 1, "expected a string key"},
       {"unknown anchor", Minimal("call: llm", "call: *nope"), 8, 15, "invalid YAML"},
+      {"unknown store design", Minimal("suppliers:", "store: kafka-rewirte\nsuppliers:"), 2, 8,
+       "unknown store design 'kafka-rewirte'; expected one of: kafka-rewind, kafka-rewrite"},
+      {"put: rewrite on kafka-rewind", Minimal("- run\n", "- arm: {fault: reject_put, nth: 1, put: rewrite}\n"), 15,
+       47, "only store design kafka-rewrite writes rewrites; this scenario's is kafka-rewind"},
+      {"cancel_put aimed at a rewrite",
+       Replaced(Minimal("suppliers:", "store: kafka-rewrite\nsuppliers:"), "- run\n",
+                "- arm: {fault: cancel_put, nth: 1, put: rewrite}\n"),
+       16, 47, "cancel_put never reaches one"},
   };
   for (const InlineCase& c : cases) {
     SCOPED_TRACE(c.name);
