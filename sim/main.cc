@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
   app.add_flag("--verbose", verbose, "show librdkafka's own log lines on stderr (mock and kafka backends)");
   const std::vector<Command> commands = {AddRunCommand(app),     AddExploreCommand(app),      AddReplayCommand(app),
                                          AddShrinkCommand(app),  AddMergeReportsCommand(app), AddMutantsListCommand(app),
-                                         AddMutantsCommand(app), AddStoresListCommand(app),   AddInspectCommand(app)};
+                                         AddMutantsCommand(app), AddStoresListCommand(app),   AddCompareStoresCommand(app),
+                                         AddInspectCommand(app)};
   if (UnknownSubcommand(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);

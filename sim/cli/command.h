@@ -23,6 +23,7 @@ Command AddShrinkCommand(CLI::App& app);
 Command AddMergeReportsCommand(CLI::App& app);
 Command AddMutantsListCommand(CLI::App& app);
 Command AddStoresListCommand(CLI::App& app);
+Command AddCompareStoresCommand(CLI::App& app);
 Command AddMutantsCommand(CLI::App& app);
 Command AddInspectCommand(CLI::App& app);
 
