@@ -109,6 +109,15 @@ check(code == 2 and 'did you mean "kafka-rewrite"' in err and "stores-list" in e
 code, out, err = durasim("replay", "--seed", 2, "--store", "kafka-rewrite", "--write", WORK / "seed2_rewrite.yaml")
 check(code == 0 and "store: kafka-rewrite" in (WORK / "seed2_rewrite.yaml").read_text(),
       f"replay --store --write: exit {code}\n{out}")
+
+# compare-stores: a row per design of the shape asked for, the SVG written;
+# an unknown shape is a usage error naming the shapes.
+code, out, err = durasim("compare-stores", "--seeds", 3, "--shape", "crash-storm", "--svg", WORK / "cost.svg")
+rows = [line for line in out.splitlines() if line.startswith("| crash-storm |")]
+check(code == 0 and len(rows) == len(designs) and (WORK / "cost.svg").read_text().startswith("<svg"),
+      f"compare-stores: exit {code}\n{out}{err}")
+code, out, err = durasim("compare-stores", "--seeds", 1, "--shape", "crash_storm")
+check(code == 2 and "crash-storm" in err, f"compare-stores with an unknown shape: exit {code}: {err}")
 code, out, err = durasim("explore", "--seeds", 0)
 check(code == 2 and "must be at least 1, got 0" in err and len(err) < 200, f"--seeds 0: {err!r}")
 code, out, err = durasim("replay", "--seed", -1)
