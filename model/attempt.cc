@@ -142,6 +142,8 @@ StoreStats Attempt::store_stats() const {
     sum.cached_states += stats.cached_states;
     sum.bookkeeping_entries += stats.bookkeeping_entries;
     sum.records_scanned += stats.records_scanned;
+    sum.snapshot_records += stats.snapshot_records;
+    sum.snapshot_bytes += stats.snapshot_bytes;
   }
   return sum;
 }

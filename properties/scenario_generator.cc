@@ -826,9 +826,12 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> store) {
   Generated generated;
   generated.swarm = DrawSwarm(choices);
   generated.scenario = GenerateScenario(choices, generated.swarm);
-  // Every design alike: the same workloads and faults check each.
+  // Every design alike: the same workloads and faults check each. The
+  // design is drawn even when it is given, so that a seed's design faults
+  // are the same draws with or without --store.
   const std::vector<StoreDesign>& designs = AllOf<StoreDesign>();
-  generated.scenario.store = store ? *store : designs[static_cast<size_t>(choices.Below(designs.size()))];
+  const StoreDesign drawn = designs[static_cast<size_t>(choices.Below(designs.size()))];
+  generated.scenario.store = store.value_or(drawn);
   DrawDesignFaults(choices, generated.scenario);
   generated.scenario.seed = seed;
   generated.scenario.name = fmt::format("seed_{}", seed);

@@ -36,6 +36,12 @@ int ScenarioKillMatrix(const MutantsState& state) {
       std::cerr << scenario.status().message() << "\n";
       return kExitUsage;
     }
+    // --store as `run --store` applies it: to each file that does not
+    // name its own design.
+    if (state.options.store && !scenario->store_named) {
+      scenario->store = *state.options.store;
+      scenario->store_named = true;
+    }
     options.files.emplace_back(path, *std::move(scenario));
   }
   InstallInterruptHandlers();

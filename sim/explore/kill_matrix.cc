@@ -273,8 +273,14 @@ int RunMutants(const MutantsOptions& options) {
     if (asked && applies) mutants.push_back(&mutant);
   }
   for (const std::string& name : options.only) {
-    if (FindMutant(name) == nullptr) {
+    const Mutant* mutant = FindMutant(name);
+    if (mutant == nullptr) {
       std::cerr << "durasim: unknown mutant \"" << name << "\"; see `durasim mutants-list`\n";
+      return kExitUsage;
+    }
+    if (options.store && mutant->design && *mutant->design != *options.store) {
+      std::cerr << fmt::format("durasim: mutant \"{}\" is a hazard of store design {}, not of --store {}\n", name,
+                               NameOf(*mutant->design), NameOf(*options.store));
       return kExitUsage;
     }
   }

@@ -565,12 +565,12 @@ RunReport NotRunReport(const Scenario& scenario, const RunOptions& options, cons
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   if (options.store.has_value() && !scenario.store_named) {
     // --store: the scenario as if its file said `store: <design>`; a file
-    // that names its design keeps it.
+    // that names its design keeps it. The options keep --store, so that
+    // the reproduce lines of this run name it.
     Scenario designed = scenario;
     designed.store = *options.store;
-    RunOptions rest = options;
-    rest.store.reset();
-    return RunScenario(designed, rest);
+    designed.store_named = true;
+    return RunScenario(designed, options);
   }
   // A failed DURASIM_CHECK during this run names it and how to reproduce it.
   const CheckContext check_context = RunCheckContext(scenario, options);
