@@ -86,9 +86,13 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   }
   // The harness knows whether a log event made the marker stale: then the
   // store must reject it; otherwise it must accept it.
-  const std::optional<std::string> stale =
-      world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation,
-                                  marker.completed.empty() ? checkpoint.completed : marker.completed);
+  // fluss rejects a marker without every bucket (LogLifecycle::WhyNotEveryPartition).
+  std::optional<std::string> stale;
+  if (world_.scenario().store == StoreDesign::kFluss) stale = world_.lifecycle().WhyNotEveryPartition(marker);
+  if (!stale) {
+    stale = world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation,
+                                        marker.completed.empty() ? checkpoint.completed : marker.completed);
+  }
   if (stale) {
     world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
     world_.Record("restore.stale", "{}checkpoint={} {}", Tag(), checkpoint.id, *stale);
@@ -101,6 +105,9 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
                   rebuilt.ok() ? "" : " error=" + rebuilt.ToString());
   restore_line_ = index;
   world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, stale.has_value(), corrupt_in_range, index); });
+  if (rebuilt.ok() && world_.scenario().store == StoreDesign::kFluss) {
+    world_.CountFault(CoveragePoint::Happened(StoreEvent::kBucketsRebuilt));
+  }
   if (rebuilt.ok()) {
     const RestoreView view{checkpoint.id, checkpoint.completed, checkpoint.source_offset, marker.offsets,
                            static_cast<int64_t>(stats.records_scanned), subtask_.index};

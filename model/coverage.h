@@ -78,10 +78,16 @@ std::optional<EnumInfo> EnumInfoOf(LogEvent event);
 enum class StoreEvent {
   kRewritesWritten,  // kafka-rewrite: a snapshot wrote unfinished states again, each acknowledged
   kRewriteFailed,    // kafka-rewrite: a rewrite was not acknowledged; the checkpoint was declined
+  kBucketsRebuilt,   // fluss: a restore rebuilt the cache from a bucket-offset marker
 };
 
 std::optional<EnumInfo> EnumInfoOf(StoreEvent event);
 StoreDesign DesignOf(StoreEvent event);
+// Whether a run of `design` can reach `event` (fluss runs no scenario that
+// re-creates, compacts or widens the log: NotRunnableOn, model/store_designs.h).
+bool Reachable(LogEvent event, StoreDesign design);
+// Whether a run of `design` can reach `feature` (fluss writes no tombstones).
+bool Reachable(WorldFeature feature, StoreDesign design);
 
 
 class CoveragePoint {

@@ -98,6 +98,16 @@ std::vector<std::pair<int32_t, int64_t>> LogLifecycle::Expired(SimTime now, SimD
   return expired;
 }
 
+std::optional<std::string> LogLifecycle::WhyNotEveryPartition(const RecoveryMarker& marker) const {
+  for (size_t p = 0; p < starts_.size(); ++p) {
+    if (!marker.offsets.contains(static_cast<int32_t>(p))) {
+      return fmt::format("the marker lists no offset for partition {} of {}: a bucket-set mismatch", p,
+                         starts_.size());
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> LogLifecycle::WhyStale(const RecoveryMarker& marker, int64_t incarnation,
                                                   const CompletedBoundaries& completed) const {
   if (incarnation != incarnation_) {

@@ -83,6 +83,12 @@ class LogLifecycle {
   // where they began: stale when records of one were deleted.
   std::optional<std::string> WhyStale(const RecoveryMarker& marker, int64_t incarnation,
                                       const CompletedBoundaries& completed = {}) const;
+  // For a design whose rebuild requires the marker to list every partition
+  // of the log (fluss: a bucket-set mismatch fails the restore, as in Flink
+  // Agents 0.3.0), the first partition `marker` does not list, or nothing.
+  // The harness must know this rule of the design: a Kafka design reads an
+  // unlisted partition from offset 0 (added since the checkpoint).
+  std::optional<std::string> WhyNotEveryPartition(const RecoveryMarker& marker) const;
 
  private:
   std::vector<int64_t> starts_;

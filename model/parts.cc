@@ -3,11 +3,21 @@
 
 #include "model/agent_runtime.h"
 #include "model/instant_state_store.h"
+#include "store/fluss_action_state_store.h"
 #include "store/kafka_action_state_store.h"
 
 namespace durasim {
 
-AttemptParts ProductionParts() { return AttemptParts{StoreOf<KafkaActionStateStore>(), RuntimeOf<AgentRuntime>()}; }
+AttemptParts ProductionParts() {
+  return AttemptParts{StoreByDesign(StoreOf<KafkaActionStateStore>(), StoreOf<FlussActionStateStore>()),
+                      RuntimeOf<AgentRuntime>()};
+}
+
+StoreFactory StoreByDesign(StoreFactory kafka, StoreFactory fluss) {
+  return [kafka = std::move(kafka), fluss = std::move(fluss)](LogClient& client, const StoreOptions& options) {
+    return options.design == StoreDesign::kFluss ? fluss(client, options) : kafka(client, options);
+  };
+}
 
 AttemptParts ReferenceParts() {
   StoreFactory instant = [](LogClient& /*client*/, const StoreOptions& /*options*/) -> std::unique_ptr<ActionStateStore> {

@@ -51,7 +51,12 @@ RuntimeFactory RuntimeOf() {
   };
 }
 
-// KafkaActionStateStore and AgentRuntime.
+// The store of the options' design: `kafka` for kafka-rewind and
+// kafka-rewrite (KafkaActionStateStore's two modes), `fluss` for fluss.
+StoreFactory StoreByDesign(StoreFactory kafka, StoreFactory fluss);
+
+// The production store of each design (KafkaActionStateStore,
+// FlussActionStateStore) and AgentRuntime.
 AttemptParts ProductionParts();
 // The parts of the run without faults: InstantStateStore (states in memory,
 // every put acknowledged at once; model/instant_state_store.h says why it

@@ -1,7 +1,12 @@
 // Store design names and options.
 #include "model/store_designs.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "model/scenario.h"
+#include "store/check.h"
 
 namespace durasim {
 
@@ -14,6 +19,10 @@ std::optional<EnumInfo> EnumInfoOf(StoreDesign design) {
       return EnumInfo{"kafka-rewrite",
                       "Kafka topic; unfinished actions' states are written again at snapshot, after the end-offset "
                       "marker"};
+    case StoreDesign::kFluss:
+      return EnumInfo{"fluss",
+                      "Fluss log table; a bucket-offset marker without table identity, rewound as kafka-rewind's; "
+                      "fixed buckets, no tombstones"};
   }
   return std::nullopt;
 }
@@ -23,6 +32,9 @@ const char* OriginOf(StoreDesign design) {
     case StoreDesign::kKafkaRewind:
       return "durasim's fix of apache/flink-agents #1158 (the upstream getRecoveryMarker read has no rewind)";
     case StoreDesign::kKafkaRewrite: return "apache/flink-agents #1175 (rewrite unfinished states at snapshot)";
+    case StoreDesign::kFluss:
+      return "Flink Agents 0.3.0 FlussActionStateStore, its marker rewound (0.3.0's is the bucket end offsets: "
+             "#1158's shape, the legacy-end-offset-marker mutant)";
   }
   DURASIM_CHECK_MSG(false, "a store design cast from outside its table");
   return "";
@@ -31,6 +43,46 @@ const char* OriginOf(StoreDesign design) {
 StoreOptions StoreOptionsOf(const Scenario& scenario) {
   return StoreOptions{scenario.store, scenario.log.tombstones,
                       scenario.log.tombstones && scenario.log.delete_retention_ms > 0};
+}
+
+namespace {
+
+// The steps a Fluss log table has no counterpart of, and why.
+const char* FlussCannot(AttemptStep::Kind kind) {
+  switch (kind) {
+    case AttemptStep::Kind::kAddPartitions:
+      return "adds partitions: a Fluss table's buckets are fixed (0.3.0 fails a restore on a bucket-set mismatch)";
+    case AttemptStep::Kind::kRecreateTopic:
+      return "re-creates the topic: a Fluss marker names no table, so a restore cannot tell a re-created one";
+    case AttemptStep::Kind::kCompact: return "compacts the log: a Fluss log table is append-only";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign design) {
+  if (design != StoreDesign::kFluss) return std::nullopt;
+  if (scenario.log.tombstones) return std::string("log.tombstones: a Fluss log table holds no tombstones");
+  for (size_t a = 0; a < scenario.attempts.size(); ++a) {
+    for (const AttemptStep& step : scenario.attempts[a].steps) {
+      if (const char* why = FlussCannot(step.kind)) {
+        const std::string at = step.pos.line > 0 ? fmt::format(" (line {})", step.pos.line) : "";
+        return fmt::format("attempt {}{} {}", a + 1, at, why);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+void FitToDesign(Scenario& scenario) {
+  if (scenario.store == StoreDesign::kFluss) {
+    scenario.log.tombstones = false;
+    for (AttemptSpec& attempt : scenario.attempts) {
+      std::erase_if(attempt.steps, [](const AttemptStep& step) { return FlussCannot(step.kind) != nullptr; });
+    }
+  }
+  DURASIM_CHECK(!NotRunnableOn(scenario, scenario.store).has_value());
 }
 
 }  // namespace durasim

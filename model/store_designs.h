@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "model/enum_table.h"
 #include "store/store_design.h"
@@ -20,5 +21,16 @@ const char* OriginOf(StoreDesign design);
 // The options `scenario`'s stores are built with: its design and its log's
 // tombstone settings.
 StoreOptions StoreOptionsOf(const Scenario& scenario);
+
+// What of `scenario` `design` cannot run, or none. fluss: a Fluss log table
+// has a fixed bucket set (0.3.0 fails a restore on a bucket-set mismatch),
+// no incarnations the marker could tell apart (it names no table), and no
+// tombstones or compaction (it is append-only): log.tombstones and the
+// add_partitions, recreate_topic and compact steps. The reason names the
+// step by its attempt and, where it has one, its line.
+std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign design);
+// Drops from a generated `scenario` what its design cannot run
+// (NotRunnableOn): afterwards NotRunnableOn(scenario, scenario.store) is none.
+void FitToDesign(Scenario& scenario);
 
 }  // namespace durasim

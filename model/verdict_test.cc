@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "model/backends/backend_kind.h"
 #include "model/coverage.h"
 #include "model/invariant.h"
@@ -102,9 +104,17 @@ TEST(VocabularyTest, CoveragePointNames) {
   const size_t store_events = AllOf<StoreEvent>().size();
   EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - 1], "fresh_lineage");
   EXPECT_EQ(required[required.size() - store_events - 1], "foreign_record");
-  EXPECT_EQ(required.back(), "rewrite_failed");
+  EXPECT_EQ(required.back(), "buckets_rebuilt");
   // A design's events are required only of sweeps that ran it.
   EXPECT_EQ(RequiredCoverage({StoreDesign::kKafkaRewind}).size(), required.size() - store_events);
+  // A fluss-only sweep: its own event, and none of what a Fluss table
+  // cannot do (re-create, compact, widen, tombstones).
+  const std::vector<std::string> fluss = RequiredCoverage({StoreDesign::kFluss});
+  EXPECT_EQ(fluss.size(), required.size() - (store_events - 1) - 5 - 1);
+  EXPECT_EQ(fluss.back(), "buckets_rebuilt");
+  EXPECT_EQ(std::count(fluss.begin(), fluss.end(), "add_partitions"), 0);
+  EXPECT_EQ(std::count(fluss.begin(), fluss.end(), "tombstone_fault"), 0);
+  EXPECT_EQ(RequiredCoverage({StoreDesign::kFluss, StoreDesign::kKafkaRewind}).size(), required.size() - 2);
   EXPECT_EQ(CoveragePoint::Happened(StoreEvent::kRewritesWritten).Name(), "rewrites_written");
 }
 

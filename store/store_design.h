@@ -3,13 +3,18 @@
 // recovery marker makes a restore see every state an unfinished action
 // still needs (docs/store-designs.md):
 //   kKafkaRewind   the marker of a partition is rewound to the oldest cached
-//                  record of an unfinished action (apache/flink-agents
-//                  #1158's fix);
+//                  record of an unfinished action (durasim's fix of
+//                  apache/flink-agents #1158; not read upstream);
 //   kKafkaRewrite  at snapshot every unfinished action's latest state is
 //                  written again, and the marker is the end offsets taken
 //                  before those writes, so each lies at or after it (#1175);
 //                  the checkpoint is declined unless every rewrite is
-//                  acknowledged.
+//                  acknowledged;
+//   kFluss         Flink Agents 0.3.0's store on a Fluss log table
+//                  (store/fluss_action_state_store.h): a bucket-offset
+//                  marker without version or table identity, rewound as
+//                  kKafkaRewind's; buckets never change, and a log table
+//                  holds no tombstones.
 #pragma once
 
 namespace durasim {
@@ -17,6 +22,7 @@ namespace durasim {
 enum class StoreDesign {
   kKafkaRewind,
   kKafkaRewrite,
+  kFluss,
 };
 
 struct StoreOptions {

@@ -15,4 +15,8 @@ Result<RecoveryMarker> LegacyEndOffsetMarkerStore::GetRecoveryMarker(const Compl
   return marker;
 }
 
+StoreFactory LegacyEndOffsetMarkerStores() {
+  return StoreByDesign(StoreOf<LegacyEndOffsetMarkerStore>(), StoreOf<FlussEndOffsetMarkerStore>());
+}
+
 }  // namespace durasim

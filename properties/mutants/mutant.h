@@ -3,6 +3,7 @@
 // production code, as derived variants or wrappers.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,12 +22,20 @@ struct Mutant {
   Invariant expected_invariant;    // the invariant expected to catch it
   StoreFactory make_store;         // empty: the production store
   RuntimeFactory make_runtime;     // empty: the production runtime
-  // The store design whose hazard it is: on another design it changes
-  // nothing, so the kill matrix runs it on this one. None: every design.
-  std::optional<StoreDesign> design = std::nullopt;
+  // The store designs whose hazard it is (empty: every design). On another
+  // design it is not applied (PartsWith runs the production parts), so the
+  // kill matrix runs it on one of these. A mutant of KafkaActionStateStore
+  // is a hazard of the Kafka designs; fluss's of FlussActionStateStore.
+  std::vector<StoreDesign> designs = {};
   // Where a design changes which invariant sees the mutant (its hazard
   // shows differently there); elsewhere expected_invariant.
   std::map<StoreDesign, Invariant> expected_on = {};
+
+  bool AppliesTo(StoreDesign design) const {
+    return designs.empty() || std::find(designs.begin(), designs.end(), design) != designs.end();
+  }
+  // Whether it is a hazard of only some designs.
+  bool DesignSpecific() const { return !designs.empty(); }
 
   // The invariant expected to catch it on `design` (none: seeds draw theirs).
   Invariant ExpectedOn(std::optional<StoreDesign> design) const {
@@ -42,7 +51,16 @@ const std::vector<Mutant>& AllMutants();
 // nullptr when no mutant has that name.
 const Mutant* FindMutant(const std::string& name);
 
-// The production parts with `mutant`'s replacements (none: ProductionParts()).
-AttemptParts PartsWith(const Mutant* mutant);
+// The production parts with `mutant`'s replacements, for a run of store
+// design `design` (none, or a mutant that does not apply to `design`:
+// ProductionParts()).
+AttemptParts PartsWith(const Mutant* mutant, StoreDesign design);
+
+// The designs a seed of a sweep with mutant `name` may draw: those it
+// applies to (none, or a mutant of every design: empty, every design).
+std::vector<StoreDesign> DrawableDesigns(const std::optional<std::string>& name);
+
+// The Kafka designs, those KafkaActionStateStore builds.
+const std::vector<StoreDesign>& KafkaDesigns();
 
 }  // namespace durasim

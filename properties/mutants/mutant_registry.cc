@@ -11,6 +11,7 @@
 #include "properties/mutants/cleanup_in_tombstones_only.h"
 #include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/failure_as_miss.h"
+#include "properties/mutants/fluss_missing_bucket_as_zero.h"
 #include "properties/mutants/fresh_start_reads_topic.h"
 #include "properties/mutants/no_ownership_filter.h"
 #include "properties/mutants/own_marker_only.h"
@@ -41,9 +42,19 @@
 
 namespace durasim {
 
-AttemptParts PartsWith(const Mutant* mutant) {
+const std::vector<StoreDesign>& KafkaDesigns() {
+  static const std::vector<StoreDesign> kDesigns = {StoreDesign::kKafkaRewind, StoreDesign::kKafkaRewrite};
+  return kDesigns;
+}
+
+std::vector<StoreDesign> DrawableDesigns(const std::optional<std::string>& name) {
+  const Mutant* mutant = name ? FindMutant(*name) : nullptr;
+  return mutant != nullptr ? mutant->designs : std::vector<StoreDesign>{};
+}
+
+AttemptParts PartsWith(const Mutant* mutant, StoreDesign design) {
   AttemptParts parts = ProductionParts();
-  if (mutant == nullptr) return parts;
+  if (mutant == nullptr || !mutant->AppliesTo(design)) return parts;
   if (mutant->make_store) parts.make_store = mutant->make_store;
   if (mutant->make_runtime) parts.make_runtime = mutant->make_runtime;
   return parts;
@@ -56,20 +67,21 @@ namespace {
 void AddSaveAndReleaseMutants(std::vector<Mutant>& mutants) {
   mutants.insert(mutants.end(), {
       {"legacy-end-offset-marker", "the recovery marker is the topic's end offsets at snapshot time",
-       "apache/flink-agents #1158", Invariant::kOnce, StoreOf<LegacyEndOffsetMarkerStore>(), {}},
+       "apache/flink-agents #1158; on fluss, Flink Agents 0.3.0's FlussActionStateStore as shipped", Invariant::kOnce,
+       LegacyEndOffsetMarkerStores(), {}},
       {"cache-before-ack", "put caches the state before the write is acknowledged; a rejected write looks saved",
-       "#1158 review: send, cache, then flush", Invariant::kPhantomSave, StoreOf<CacheBeforeAckStore>(), {}},
+       "#1158 review: send, cache, then flush", Invariant::kPhantomSave, StoreOf<CacheBeforeAckStore>(), {}, KafkaDesigns()},
       {"fire-and-forget-put", "put reports saved without flushing or awaiting the acknowledgement",
-       "pre-#1158 put: send() without get()", Invariant::kPhantomSave, StoreOf<FireAndForgetPutStore>(), {}},
+       "pre-#1158 put: send() without get()", Invariant::kPhantomSave, StoreOf<FireAndForgetPutStore>(), {}, KafkaDesigns()},
       {"swallow-cancellation", "a cancelled wait returns an error but clears the caller's cancellation state",
        "#1158 review: InterruptedException caught, interrupt flag not restored", Invariant::kCancellation,
-       StoreOf<SwallowCancellationStore>(), {}},
+       StoreOf<SwallowCancellationStore>(), {}, KafkaDesigns()},
       {"await-before-flush", "put awaits the acknowledgement before flushing, waiting out the linger",
        "#1158 review / #1177: send().get() before flush(), 6.9 ms against 0.8 ms per put", Invariant::kPutLatency,
-       StoreOf<AwaitBeforeFlushStore>(), {}},
+       StoreOf<AwaitBeforeFlushStore>(), {}, KafkaDesigns()},
       {"leak-completed-boundaries", "prune never drops a key's bookkeeping, even when no state is left",
        "#1158 review: latestKeySeqNum entries accumulate per key", Invariant::kBoundedMemory,
-       StoreOf<LeakCompletedBoundariesStore>(), {}},
+       StoreOf<LeakCompletedBoundariesStore>(), {}, KafkaDesigns()},
       {"leak-checkpoint-map-on-abort", "an aborted checkpoint's per-checkpoint sequence map is never released",
        "Flink Agents checkpointIdToSeqNums kept on abort", Invariant::kBoundedMemory, {},
        RuntimeOf<LeakCheckpointMapOnAbortRuntime>()},
@@ -79,12 +91,12 @@ void AddSaveAndReleaseMutants(std::vector<Mutant>& mutants) {
        Invariant::kBoundedMemory, {}, RuntimeOf<NoReleaseOnSkippedNotificationRuntime>()},
       {"rebuild-accepts-invalid", "rebuild skips invalid marker entries and undecodable records instead of failing",
        "#1158 review: recovery must reject invalid recovery data", Invariant::kInvalidRecovery,
-       StoreOf<RebuildAcceptsInvalidStore>(), {}},
+       StoreOf<RebuildAcceptsInvalidStore>(), {}, KafkaDesigns()},
       {"prune-on-snapshot", "states are pruned when a checkpoint is taken instead of when it completes",
        "pruning (with tombstones) before the checkpoint is confirmed", Invariant::kFinished,
        // On the store before the cleanup check (#691): the production store
        // rejects the restore the premature prune broke (invalid-recovery).
-       StoreOf<TombstonesWithoutBoundaryStore>(), RuntimeOf<PruneOnSnapshotRuntime>()},
+       StoreOf<TombstonesWithoutBoundaryStore>(), RuntimeOf<PruneOnSnapshotRuntime>(), KafkaDesigns()},
   });
 }
 
@@ -108,7 +120,7 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
        RuntimeOf<AttributeOnlyEventIdentityRuntime>()},
       {"divergence-eviction", "get treats two cached states of one (key, seq) as divergence and evicts later states",
        "apache/flink-agents 8ad3a32 KafkaActionStateStore.get/checkDivergence", Invariant::kFinished,
-       StoreOf<DivergenceEvictionStore>(), {}},
+       StoreOf<DivergenceEvictionStore>(), {}, KafkaDesigns()},
       {"failure-as-miss", "a saved FAILED call result is treated as a cache miss and the supplier is called again",
        "Flink Agents: a FAILED call result is re-raised on replay, never called again", Invariant::kOnce, {},
        RuntimeOf<FailureAsMissRuntime>()},
@@ -126,7 +138,7 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
 void AddRestoreMutants(std::vector<Mutant>& mutants) {
   mutants.insert(mutants.end(), {
       {"no-ownership-filter", "a rebuilding store keeps every key group's states, not only its subtask's",
-       "apache/flink-agents #1010", Invariant::kBoundedMemory, StoreOf<NoOwnershipFilterStore>(), {}},
+       "apache/flink-agents #1010", Invariant::kBoundedMemory, StoreOf<NoOwnershipFilterStore>(), {}, KafkaDesigns()},
       {"own-marker-only",
        "a restored subtask rebuilds from its own marker instead of the minimum over the union list",
        "union-list recovery markers merged per subtask", Invariant::kOnce, {}, RuntimeOf<OwnMarkerOnlyRuntime>(),
@@ -134,7 +146,7 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
        // subtask's marker, which hides the lost states from once; what shows
        // is the own marker's boundaries, which lack the moved keys' (a
        // tombstone of a state "still needed": the restore is rejected).
-       std::nullopt, {{StoreDesign::kKafkaRewrite, Invariant::kInvalidRecovery}}},
+       {}, {{StoreDesign::kKafkaRewrite, Invariant::kInvalidRecovery}}},
       {"resume-unowned-keys", "after a restore every subtask resumes every in-flight key, owned or not",
        "apache/flink-agents #581", Invariant::kOnce, {}, RuntimeOf<ResumeUnownedKeysRuntime>()},
       {"stale-processing-keys",
@@ -142,19 +154,19 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
        "apache/flink-agents #824", Invariant::kOwnership, {}, RuntimeOf<StaleProcessingKeysRuntime>()},
       {"marker-without-topic-identity", "the recovery marker holds offsets only; a re-created topic's restore "
        "rebuilds from the new topic's data", "apache/flink-agents #1101: versioned marker with topic name and id",
-       Invariant::kInvalidRecovery, StoreOf<MarkerWithoutTopicIdentityStore>(), {}},
+       Invariant::kInvalidRecovery, StoreOf<MarkerWithoutTopicIdentityStore>(), {}, KafkaDesigns()},
       {"stop-at-first-empty-fetch", "rebuild ends a partition at the first fetch that returns nothing",
        "Flink Agents' first rebuild loop, which ended at the first empty poll (#1101)", Invariant::kOnce,
-       StoreOf<StopAtFirstEmptyFetchStore>(), {}},
+       StoreOf<StopAtFirstEmptyFetchStore>(), {}, KafkaDesigns()},
       {"tombstones-without-boundary", "tombstones on, no committed cleanup boundary: an older checkpoint's restore "
        "loses states its inputs need", "apache/flink-agents #691 / #1101: the committed cleanup boundary",
-       Invariant::kFinished, StoreOf<TombstonesWithoutBoundaryStore>(), {}},
+       Invariant::kFinished, StoreOf<TombstonesWithoutBoundaryStore>(), {}, KafkaDesigns()},
       {"marker-ignores-new-partitions", "rebuild reads only the partitions its marker names; partitions added "
        "after the checkpoint are skipped", "apache/flink-agents rebuildState (assigns the marker's partitions only)",
-       Invariant::kOnce, StoreOf<MarkerIgnoresNewPartitionsStore>(), {}},
+       Invariant::kOnce, StoreOf<MarkerIgnoresNewPartitionsStore>(), {}, KafkaDesigns()},
       {"cleanup-in-tombstones-only", "with tombstones, the committed cleanup boundary is the tombstones alone; "
        "compaction past delete.retention.ms removes it", "apache/flink-agents #1101: the boundary is recorded before "
-       "the data goes", Invariant::kInvalidRecovery, StoreOf<CleanupInTombstonesOnlyStore>(), {}},
+       "the data goes", Invariant::kInvalidRecovery, StoreOf<CleanupInTombstonesOnlyStore>(), {}, KafkaDesigns()},
       {"fresh-start-reads-topic", "a fresh start (a new job, no checkpoint) rebuilds its store from the log start, "
        "taking an earlier job's saved results as its own", "a missing recovery marker read as \"read everything\"",
        Invariant::kProvenance, {}, RuntimeOf<FreshStartReadsTopicRuntime>()},
@@ -166,10 +178,14 @@ void AddDesignMutants(std::vector<Mutant>& mutants) {
   mutants.insert(mutants.end(), {
       {"rewrite-skipped-on-failed-put", "kafka-rewrite: a rewrite the log did not acknowledge is skipped and the "
        "snapshot handed over without it", "#1175's failure mode: a rewrite that fails", Invariant::kOnce,
-       StoreOf<RewriteSkippedOnFailedPutStore>(), {}, StoreDesign::kKafkaRewrite},
+       StoreOf<RewriteSkippedOnFailedPutStore>(), {}, {StoreDesign::kKafkaRewrite}},
       {"rewrite-after-marker", "kafka-rewrite: the snapshot is handed over once the rewrites are sent, before they "
        "are acknowledged", "#1175's failure mode: the marker taken before the rewrites are acknowledged",
-       Invariant::kOnce, StoreOf<RewriteAfterMarkerStore>(), {}, StoreDesign::kKafkaRewrite},
+       Invariant::kOnce, StoreOf<RewriteAfterMarkerStore>(), {}, {StoreDesign::kKafkaRewrite}},
+      {"fluss-missing-bucket-as-zero", "fluss: the marker lists only the buckets whose end moved since the "
+       "previous snapshot, and a rebuild reads a bucket it does not list from offset 0",
+       "apache/fluss #3838: undo recovery kept only changed buckets; a later restore read the others from 0",
+       Invariant::kInvalidRecovery, StoreOf<FlussMissingBucketAsZeroStore>(), {}, {StoreDesign::kFluss}},
   });
 }
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <limits>
 
+#include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
@@ -47,7 +48,7 @@ void TraceSeed(const SeedResult& seed, const ExploreState& state) {
   options.bootstrap_servers = state.sweep.bootstrap_servers;
   options.compare_model = state.sweep.compare_model;
   options.record_lines = true;
-  const Generated generated = GenerateFromSeed(seed.seed, state.sweep.store);
+  const Generated generated = GenerateFromSeed(seed.seed, state.sweep.store, DrawableDesigns(state.sweep.mutant));
   const RunReport report = RunScenario(generated.scenario, options);
   TraceFlags flags = state.trace;
   flags.failing = false;  // the sweep judged it: print it

@@ -1,8 +1,11 @@
 // `durasim mutants`: the kill matrix of the bug zoo over explore seeds
 // (sim/explore/kill_matrix.h), or with --scenarios over scenario files
 // (sim/explore/scenario_kill_matrix.h).
+#include <fmt/format.h>
+
 #include <iostream>
 
+#include "model/store_designs.h"
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
@@ -39,6 +42,10 @@ int ScenarioKillMatrix(const MutantsState& state) {
     // --store as `run --store` applies it: to each file that does not
     // name its own design.
     if (state.options.store && !scenario->store_named) {
+      if (const std::optional<std::string> why = NotRunnableOn(*scenario, *state.options.store)) {
+        std::cout << fmt::format("not run on store design {}: {}: {}\n", NameOf(*state.options.store), path, *why);
+        continue;
+      }
       scenario->store = *state.options.store;
       scenario->store_named = true;
     }

@@ -18,7 +18,11 @@ Command AddMutantsListCommand(CLI::App& app) {
               for (const auto& [design, invariant] : m.expected_on) {
                 std::cout << " (" << NameOf(invariant) << " on " << NameOf(design) << ")";
               }
-              if (m.design) std::cout << "\n  design: " << NameOf(*m.design) << " only";
+              if (m.DesignSpecific()) {
+                std::cout << "\n  designs:";
+                for (StoreDesign design : m.designs) std::cout << " " << NameOf(design);
+                std::cout << " only";
+              }
               std::cout << "\n";
             }
             return kExitOk;

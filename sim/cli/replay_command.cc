@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
@@ -52,7 +53,7 @@ bool WriteReplayed(uint64_t seed, const Generated& generated, const RunReport& r
 }
 
 int Replay(uint64_t seed, const RunOptions& replay_options, const TraceFlags& trace, const std::string& write_path) {
-  Generated generated = GenerateFromSeed(seed, replay_options.store);
+  Generated generated = GenerateFromSeed(seed, replay_options.store, DrawableDesigns(replay_options.mutant));
   std::cout << "seed " << seed << " swarm: " << generated.swarm.Describe() << "\n";
   RunOptions options = replay_options;
   options.record_lines = trace.wanted();

@@ -3,11 +3,14 @@
 // (--perturb, sim/explore/perturb.h); a table of verdicts, the traces, the
 // timeline and the log dump asked for, and the JSON and JUnit reports.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
 #include <iostream>
 
+#include "model/store_designs.h"
+#include "properties/mutants/mutant.h"
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
@@ -193,12 +196,39 @@ int Summarize(const std::vector<RunReport>& reports, size_t skipped, size_t scen
   return unwritten.empty() ? kExitOk : kExitOutput;
 }
 
+// A file is left out, each with its reason, when its design cannot run it:
+// with --store D, a file that names no `store:` and holds what D cannot run
+// (NotRunnableOn, model/store_designs.h); and a file whose mutant (its
+// `mutant:` or --mutant) is a hazard of other designs than the one it runs
+// on (Mutant::designs). Neither a pass nor a failure, and never silent.
+std::vector<std::string> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, const RunOptions& options) {
+  std::vector<std::string> lines;
+  std::erase_if(scenarios, [&](const Scenario& scenario) {
+    const StoreDesign design = scenario.store_named ? scenario.store : options.store.value_or(scenario.store);
+    std::optional<std::string> why;
+    if (!scenario.store_named) why = NotRunnableOn(scenario, design);
+    const std::optional<std::string> mutant_name = options.mutant ? options.mutant : scenario.mutant;
+    const Mutant* mutant = mutant_name ? FindMutant(*mutant_name) : nullptr;
+    if (!why && mutant != nullptr && !mutant->AppliesTo(design)) {
+      std::vector<std::string> designs;
+      for (StoreDesign d : mutant->designs) designs.push_back(NameOf(d));
+      why = fmt::format("mutant {} is a hazard of {}, not of {}", mutant->name, fmt::join(designs, ", "),
+                        NameOf(design));
+    }
+    if (why) lines.push_back(fmt::format("not run on store design {}: {}: {}", NameOf(design), scenario.path, *why));
+    return why.has_value();
+  });
+  return lines;
+}
+
 int Run(const std::vector<std::string>& paths, const RunOptions& run_options, const RunFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
   RunOptions options = run_options;
   options.record_lines = flags.trace.wanted();  // the readable trace shows what each record holds
   std::optional<std::vector<Scenario>> scenarios = LoadScenarios(paths, flags.filter);
   if (!scenarios || !KeepTopicAllowed(options, flags, scenarios->size())) return kExitUsage;
+  const std::vector<std::string> not_runnable = LeaveOutNotRunnable(*scenarios, options);
+  for (const std::string& line : not_runnable) std::cout << line << "\n";
   if (flags.perturb.schedules > 0) return RunPerturbed(*scenarios, options, flags);
   if (flags.perturb_seed) {
     for (Scenario& scenario : *scenarios) scenario.perturb_seed = flags.perturb_seed;

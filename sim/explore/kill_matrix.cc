@@ -65,10 +65,14 @@ Scenario RegressionScenario(const Mutant* mutant, const ShrinkResult& shrunk, co
   return s;
 }
 
-// The design `mutant`'s seeds run on: its own, else --store's (none: each
-// seed draws one).
+// The design `mutant`'s seeds run on: --store's (RunMutants keeps only the
+// mutants that apply to it), else the one design it is a hazard of, else
+// none: each seed draws one (where a seed draws a design the mutant does not
+// apply to, it runs the production parts).
 std::optional<StoreDesign> DesignFor(const MutantsOptions& options, const Mutant* mutant) {
-  return mutant != nullptr && mutant->design ? mutant->design : options.store;
+  if (options.store || mutant == nullptr) return options.store;
+  if (mutant->designs.size() == 1) return mutant->designs.front();
+  return std::nullopt;
 }
 
 // Shrinks the failing seed's scenario and writes it as a regression file.
@@ -76,7 +80,7 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, Expecte
   const Clock::time_point start = Clock::now();
   const std::optional<std::string> mutant_name =
       mutant != nullptr ? std::optional<std::string>(mutant->name) : std::nullopt;
-  const Scenario failing = FailingScenario(GenerateFromSeed(row.seed, DesignFor(options, mutant)).scenario, mutant_name, filed);
+  const Scenario failing = FailingScenario(GenerateFromSeed(row.seed, DesignFor(options, mutant), mutant != nullptr ? mutant->designs : std::vector<StoreDesign>{}).scenario, mutant_name, filed);
   RunOptions run_options;
   run_options.mutant = failing.mutant;
   const ShrinkResult shrunk = ShrinkFailure(failing, run_options, filed, options.shrink_budget_s);
@@ -269,7 +273,7 @@ int RunMutants(const MutantsOptions& options) {
     const bool asked = options.only.empty() ||
                        std::find(options.only.begin(), options.only.end(), mutant.name) != options.only.end();
     // Another design's hazard changes nothing on --store's design.
-    const bool applies = !options.store || !mutant.design || *mutant.design == *options.store;
+    const bool applies = !options.store || mutant.AppliesTo(*options.store);
     if (asked && applies) mutants.push_back(&mutant);
   }
   for (const std::string& name : options.only) {
@@ -278,9 +282,11 @@ int RunMutants(const MutantsOptions& options) {
       std::cerr << "durasim: unknown mutant \"" << name << "\"; see `durasim mutants-list`\n";
       return kExitUsage;
     }
-    if (options.store && mutant->design && *mutant->design != *options.store) {
+    if (options.store && !mutant->AppliesTo(*options.store)) {
+      std::vector<std::string> designs;
+      for (StoreDesign design : mutant->designs) designs.push_back(NameOf(design));
       std::cerr << fmt::format("durasim: mutant \"{}\" is a hazard of store design {}, not of --store {}\n", name,
-                               NameOf(*mutant->design), NameOf(*options.store));
+                               fmt::join(designs, ", "), NameOf(*options.store));
       return kExitUsage;
     }
   }

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 
+#include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
 #include "sim/explore/failure_file.h"
 #include "sim/explore/interrupt.h"
@@ -69,7 +70,7 @@ class Sweep {
       guard_.AfterRun(result.verdict, result.message);
       return result;
     }
-    Generated generated = GenerateFromSeed(seed, options_.store);
+    Generated generated = GenerateFromSeed(seed, options_.store, DrawableDesigns(options_.mutant));
     // The failure file's name and replay line quote the scenario's seed.
     DURASIM_CHECK_EQ(generated.scenario.seed, seed);
     RunOptions options = run_options_;

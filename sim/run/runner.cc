@@ -9,6 +9,7 @@
 
 #include "model/attempt.h"
 #include "model/scenario_cost.h"
+#include "model/store_designs.h"
 #include "model/world.h"
 #include "properties/bounded_memory_checker.h"
 #include "properties/cancellation_checker.h"
@@ -590,7 +591,17 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
       return report;
     }
   }
-  const AttemptParts parts = PartsWith(mutant);
+  if (const std::optional<std::string> why = NotRunnableOn(scenario, scenario.store)) {
+    // Callers leave such a file out and say so (run --store); this is the
+    // last guard, never as expected, whatever the file expects.
+    report.verdict = Verdict::kError;
+    report.error = fmt::format("store design {} cannot run this scenario: {}", NameOf(scenario.store), *why);
+    Judge(scenario, report);
+    report.ok = false;
+    report.mismatches.push_back(report.error);
+    return report;
+  }
+  const AttemptParts parts = PartsWith(mutant, scenario.store);
 
   try {
     Result<Reference> reference = ReferenceOutputs(scenario, options.attempt_time_bound);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <string>
 
+#include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
 #include "sim/run/runner.h"
 #include "sim/scenario/scenario_writer.h"
@@ -32,10 +33,15 @@ struct PinnedSeed {
 // 2001): later in the range. Issue 27 drew each seed's store design last:
 // 2, 68, 1000 and 2047 drew kafka-rewrite, which added `store:` (and, for
 // some, faults aimed at rewrites) to their files; the other seeds kept theirs.
+// fluss is drawn after the Kafka design and its faults, for a third of the
+// seeds: 1, 4, 136 and 188 drew it (`store: fluss`, and their log
+// operations a Fluss table has none of dropped); the others kept theirs. A
+// sweep with a mutant of the Kafka designs draws no fluss seed, so the
+// mutant seeds below kept their meaning.
 constexpr PinnedSeed kPinnedSeeds[] = {
-    {1, 0x0f2f8e7b08dfbba8},   {2, 0x5274f3fe1580c354},   {4, 0x3f5d86930ba2c941},   {10, 0x5eed24532f6b0523},
+    {1, 0xf8898244c91f7663},   {2, 0x5274f3fe1580c354},   {4, 0x13359527b23eca03},   {10, 0x5eed24532f6b0523},
     {11, 0x2f733c38fbab5f98},  {43, 0xce61e202ae548e25},  {68, 0x0028d6d5583b0139},  {118, 0xbb4f9a01a49da960},
-    {136, 0xf71a6be8df698303}, {188, 0x0c51b80fd5b95d99}, {1000, 0x4d0c3f30b647ec14}, {2047, 0x4c34075f2e3a361c},
+    {136, 0x8dd6ea6fec988e70}, {188, 0xa4b16b3804dc754e}, {1000, 0x4d0c3f30b647ec14}, {2047, 0x4c34075f2e3a361c},
 };
 
 std::string Changed(uint64_t seed) {
@@ -62,7 +68,8 @@ bool HasViolation(const RunReport& report, Invariant invariant) {
 RunReport RunSeed(uint64_t seed, const std::string& mutant) {
   RunOptions options;
   if (!mutant.empty()) options.mutant = mutant;
-  return RunScenario(GenerateFromSeed(seed).scenario, options);
+  // As explore draws it: a mutant's seed draws among the designs it applies to.
+  return RunScenario(GenerateFromSeed(seed, std::nullopt, DrawableDesigns(options.mutant)).scenario, options);
 }
 
 struct QuotedKill {

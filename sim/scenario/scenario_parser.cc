@@ -96,6 +96,11 @@ class ScenarioParser {
          ReadSequence(top.Require("attempts"), "an attempt", true, limits::kAttemptsMax, "kAttemptsMax")) {
       ParseAttempt(item);
     }
+    if (const Value* v = top.Find("store")) {
+      if (const std::optional<std::string> why = NotRunnableOn(scenario_, scenario_.store)) {
+        Fail(v->pos, fmt::format("store design {} cannot run this scenario: {}", NameOf(scenario_.store), *why));
+      }
+    }
     if (const Value* v = top.Find("expect")) ParseExpect(*v);
     CheckCost(top);
     return std::move(scenario_);
