@@ -110,6 +110,16 @@ code, out, err = durasim("replay", "--seed", 2, "--store", "kafka-rewrite", "--w
 check(code == 0 and "store: kafka-rewrite" in (WORK / "seed2_rewrite.yaml").read_text(),
       f"replay --store --write: exit {code}\n{out}")
 
+# fluss: run --store fluss leaves out a file it cannot run, naming why, and
+# runs the rest; a mutant of the Kafka designs is refused on --store fluss.
+code, out, err = durasim("run", "--store", "fluss", SOURCE / "scenarios/fast/tombstones_with_subtasks.yaml",
+                         SOURCE / "scenarios/regressions/kafka_queued_action_reuse.yaml")
+check(code == 0 and "not run on store design fluss: " in out and "holds no tombstones" in out and
+      "1 runs, 1 as expected" in out, f"run --store fluss: exit {code}\n{out}{err}")
+code, out, err = durasim("mutants", "--store", "fluss", "--mutant", "cache-before-ack", "--seeds", 1)
+check(code == 2 and "hazard of store design kafka-rewind, kafka-rewrite, not of --store fluss" in err,
+      f"mutants --store fluss --mutant cache-before-ack: exit {code}: {err}")
+
 # compare-stores: a row per design of the shape asked for, the SVG written;
 # an unknown shape is a usage error naming the shapes.
 code, out, err = durasim("compare-stores", "--seeds", 3, "--shape", "crash-storm", "--svg", WORK / "cost.svg")

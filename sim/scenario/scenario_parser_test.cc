@@ -367,6 +367,11 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
        Replaced(Minimal("suppliers:", "store: kafka-rewrite\nsuppliers:"), "- run\n",
                 "- arm: {fault: cancel_put, nth: 1, put: rewrite}\n"),
        16, 47, "cancel_put never reaches one"},
+      {"fluss with tombstones", Minimal("suppliers:", "store: fluss\nlog: {tombstones: true}\nsuppliers:"), 2, 8,
+       "store design fluss cannot run this scenario: log.tombstones: a Fluss log table holds no tombstones"},
+      {"fluss adding partitions",
+       Replaced(Minimal("suppliers:", "store: fluss\nsuppliers:"), kMinimalRunStep, "      - add_partitions: 1\n"),
+       2, 8, "attempt 1 (line 16) adds partitions: a Fluss table's buckets are fixed"},
   };
   for (const InlineCase& c : cases) {
     SCOPED_TRACE(c.name);
