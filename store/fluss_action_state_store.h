@@ -2,10 +2,10 @@
 // Fluss log table, following Flink Agents 0.3.0's FlussActionStateStore,
 // and the recovery marker is made correct.
 //
-// Sources: research notes 27 (not in this repository). Question 4 covers
-// FlussActionStateStore in Flink Agents 0.3.0. Question 5 covers
-// apache/fluss #3838. Each point below is marked READ (the notes read it in
-// code or a thread) or INFERRED (reasoned, with no source).
+// Sources: apache/flink-agents tag release-0.3.0, FlussActionStateStore.java,
+// and the apache/fluss #3838 thread; docs/store-designs.md ("fluss") cites
+// them. Each point below is marked READ (read in that code or thread) or
+// INFERRED (reasoned, with no source).
 //
 // Modelled: the Fluss log table over the LogClient port, the same port the
 // Kafka store uses.
@@ -67,19 +67,22 @@
 //   marker returns with the cache cleared (READ).
 //
 // Hazards left as seams for mutants (see properties/mutants/fluss_*):
-// - OffsetOfUnmarkedBucket(): apache/fluss #3838 (READ, Q5). Its undo
+// - OffsetOfUnmarkedBucket(): apache/fluss #3838 (READ). Its undo
 //   recovery treated a bucket missing from the checkpoint as offset 0. The
 //   bug is in Fluss, not in Flink Agents, whose marker lists every bucket
-//   and fails on a mismatch (INFERRED, Q5). Production fails.
+//   and whose rebuild fails on a bucket-set mismatch (READ). Production
+//   fails. Mutant fluss-missing-bucket-as-zero.
 // - ClearCacheBeforeRebuild(): 0.3.0 clears the cache before a rebuild;
-//   the Kafka store versions (A) and (B) do not (READ, Q1). A rebuild that
-//   keeps the old cache serves states the marker does not vouch for.
+//   the Kafka store does not (READ). A rebuild that keeps the old cache
+//   serves states the marker does not vouch for. No mutant: every restore
+//   builds a new store, so no rebuild meets a non-empty cache (the store
+//   test shows the seam; docs/store-designs.md "fluss").
 //
 // Not detected (INFERRED): a table dropped and created again with as many
 // buckets and refilled past the marker. The marker carries no table
-// identity (fluss_marker.h), and 0.3.0 has no table id either (READ, Q4).
+// identity (fluss_marker.h), and 0.3.0 has no table id either (READ).
 // Fluss's own fix for #3838 (PR #3839) keeps the table identity in its V2
-// state (READ, Q5).
+// state (READ).
 // Buckets added after a checkpoint also fail the rebuild (a bucket-set
 // mismatch, as in 0.3.0), where the Kafka store reads them from offset 0.
 //

@@ -1,6 +1,6 @@
 // FlussMarker: the recovery marker of the `fluss` store design, in the shape
-// of Flink Agents 0.3.0's FlussActionStateStore marker (research notes 27,
-// question 4, READ): a plain map bucket -> offset that lists every bucket
+// of Flink Agents 0.3.0's FlussActionStateStore marker (READ at
+// release-0.3.0, docs/store-designs.md "fluss"): a plain map bucket -> offset that lists every bucket
 // of the table (admin.listOffsets over buckets 0..n-1), with no version and
 // no table id.
 //

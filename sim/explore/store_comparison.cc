@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "model/store_designs.h"
 #include "properties/scenario_generator.h"
 #include "sim/run/runner.h"
 #include "sim/view/line_chart.h"
@@ -214,10 +215,16 @@ DesignCosts RunDesign(const ComparisonOptions& options, WorkloadShape shape, Sto
   run.record_lines = true;
   DesignCosts costs;
   for (uint64_t seed = options.seed_start; seed < options.seed_start + options.seeds; ++seed) {
-    Scenario scenario = Reshaped(GenerateFromSeed(seed, design).scenario, shape, density);
-    // The same workload and faults on every design: faults aimed at one
-    // design's own writes (a rewrite) are left out, so that a difference
-    // in cost is the design's, not its extra faults'.
+    Scenario scenario = GenerateFromSeed(seed, design).scenario;
+    // The same workload and faults on every design: what one design cannot
+    // run (fluss: tombstones and the log operations a Fluss table has none
+    // of) is left out of every design's run, and so are faults aimed at one
+    // design's own writes (a rewrite), so that a difference in cost is the
+    // design's, not its workload's.
+    scenario.store = StoreDesign::kFluss;
+    FitToDesign(scenario);
+    scenario.store = design;
+    scenario = Reshaped(std::move(scenario), shape, density);
     for (AttemptSpec& attempt : scenario.attempts) {
       std::erase_if(attempt.steps, [](const AttemptStep& step) {
         return step.kind == AttemptStep::Kind::kArm && step.select.put == PutPoint::kRewrite;
