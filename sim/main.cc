@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands = {AddRunCommand(app),     AddExploreCommand(app),      AddReplayCommand(app),
                                          AddShrinkCommand(app),  AddMergeReportsCommand(app), AddMutantsListCommand(app),
                                          AddMutantsCommand(app), AddStoresListCommand(app),   AddCompareStoresCommand(app),
-                                         AddInspectCommand(app)};
+                                         AddInspectCommand(app), AddKeysCommand(app)};
   if (UnknownSubcommand(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);

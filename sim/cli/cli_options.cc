@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "properties/mutants/mutant.h"
 #include "sim/exit_codes.h"
 #include "sim/output_file.h"
 #include "sim/suggest.h"
+#include "sim/view/key_owners.h"
 
 namespace durasim {
 namespace {
@@ -75,6 +77,13 @@ void PrintTrace(const RunReport& report, const Scenario& scenario, const TraceFl
   if (flags.raw && !flags.filter.any()) {
     for (size_t i = 0; i < report.trace.size(); ++i) std::cout << "  " << report.trace.line(i) << "\n";
     return;
+  }
+  // A run of more than one subtask: who owns each key, first (durasim keys).
+  const KeyOwners owners = KeyOwnersOf(scenario);
+  if (!owners.parallelisms.empty() && owners.parallelisms.back() > 1) {
+    std::cout << "  key owners (durasim keys):\n";
+    std::istringstream table(KeyOwnersTable(owners));
+    for (std::string line; std::getline(table, line);) std::cout << "    " << line << "\n";
   }
   for (const std::string& line : ReadableTrace(report, scenario, flags.filter)) std::cout << "  " << line << "\n";
 }

@@ -120,6 +120,19 @@ code, out, err = durasim("mutants", "--store", "fluss", "--mutant", "cache-befor
 check(code == 2 and "hazard of store design kafka-rewind, kafka-rewrite, not of --store fluss" in err,
       f"mutants --store fluss --mutant cache-before-ack: exit {code}: {err}")
 
+# keys: a row per key at each parallelism asked for (the keys after the list
+# are keys, not parallelisms); a file gives its keys and parallelisms; a
+# parallelism past the max is a usage error naming it.
+code, out, err = durasim("keys", "--parallelism", "2,3", "a", "b", "c")
+rows = out.splitlines()
+check(code == 0 and len(rows) == 4 and "p=2" in rows[0] and "p=3" in rows[0] and rows[3].startswith('"c"'),
+      f"keys --parallelism 2,3 a b c: exit {code}\n{out}{err}")
+code, out, err = durasim("keys", SOURCE / "scenarios/fast/rescale_1_to_2.yaml")
+check(code == 0 and "p=1" in out and "p=2" in out and '"a"' in out and "moves" in out,
+      f"keys FILE: exit {code}\n{out}{err}")
+code, out, err = durasim("keys", "--parallelism", 200, "a")
+check(code == 2 and "exceeds the max parallelism 128" in err, f"keys --parallelism 200: exit {code}: {err}")
+
 # compare-stores: a row per design of the shape asked for, the SVG written;
 # an unknown shape is a usage error naming the shapes.
 code, out, err = durasim("compare-stores", "--seeds", 3, "--shape", "crash-storm", "--svg", WORK / "cost.svg")

@@ -26,5 +26,6 @@ Command AddStoresListCommand(CLI::App& app);
 Command AddCompareStoresCommand(CLI::App& app);
 Command AddMutantsCommand(CLI::App& app);
 Command AddInspectCommand(CLI::App& app);
+Command AddKeysCommand(CLI::App& app);
 
 }  // namespace durasim
