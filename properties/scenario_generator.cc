@@ -206,6 +206,30 @@ void DrawMemoryReads(Choices& choices, Scenario& scenario) {
   }
 }
 
+// A recall reads a slot some memory or memory_add step writes (a recall of
+// a slot nothing writes is a parse error: it reads 0 always, a typo). The
+// drawn slot of one that nothing writes becomes the first written slot, or
+// the recall goes when none is written. No draw: the other seeds keep their
+// scenarios.
+void RecallOnlyWrittenSlots(Scenario& scenario) {
+  std::set<std::string> written;
+  for (const ActionSpec& action : scenario.actions) {
+    for (const ActionStep& step : action.steps) {
+      if (step.kind == ActionStep::Kind::kMemory || step.kind == ActionStep::Kind::kMemoryAdd) written.insert(step.name);
+    }
+  }
+  for (ActionSpec& action : scenario.actions) {
+    for (ActionStep& step : action.steps) {
+      if (step.kind == ActionStep::Kind::kRecall && !written.contains(step.name) && !written.empty()) {
+        step.name = *written.begin();
+      }
+    }
+    std::erase_if(action.steps, [&](const ActionStep& step) {
+      return step.kind == ActionStep::Kind::kRecall && !written.contains(step.name);
+    });
+  }
+}
+
 // Suppliers that fail some calls, and each action's error handling.
 void DrawFailingCalls(Choices& choices, Scenario& scenario) {
   for (SupplierSpec& supplier : scenario.suppliers) {
@@ -238,7 +262,10 @@ void DrawWorldAdditions(Choices& choices, Scenario& scenario) {
   bool failures = gate >= 51 && gate <= 64;
   if (!memory && !failures) return;
   if (choices.Percent(30)) memory = failures = true;
-  if (memory) DrawMemoryReads(choices, scenario);
+  if (memory) {
+    DrawMemoryReads(choices, scenario);
+    RecallOnlyWrittenSlots(scenario);
+  }
   if (failures) DrawFailingCalls(choices, scenario);
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "sim/scenario/scenario_keywords.h"
+#include "sim/suggest.h"
 #include "sim/scenario/strict_yaml.h"
 #include "store/check.h"
 
@@ -94,6 +95,32 @@ void CheckNoEmitCycles(const std::vector<ActionSpec>& actions) {
   for (size_t i = 0; i < actions.size(); ++i) {
     if (marks[i] == Mark::kNew) visit(i);
     DURASIM_CHECK(path.empty());  // each visit pops what it pushed
+  }
+}
+
+void CheckRecallsReadWrittenSlots(const Scenario& scenario) {
+  std::vector<const std::vector<ActionSpec>*> plans = {&scenario.actions};
+  for (const AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan) plans.push_back(&attempt.plan->actions);
+  }
+  std::set<std::string> written;
+  for (const std::vector<ActionSpec>* actions : plans) {
+    for (const ActionSpec& action : *actions) {
+      for (const ActionStep& step : action.steps) {
+        if (step.kind == ActionStep::Kind::kMemory || step.kind == ActionStep::Kind::kMemoryAdd) written.insert(step.name);
+      }
+    }
+  }
+  for (const std::vector<ActionSpec>* actions : plans) {
+    for (const ActionSpec& action : *actions) {
+      for (const ActionStep& step : action.steps) {
+        if (step.kind != ActionStep::Kind::kRecall || written.contains(step.name)) continue;
+        Fail(step.pos, fmt::format("recall of memory slot '{}' in action '{}': no memory or memory_add step writes it, "
+                                   "so it always reads 0{}",
+                                   step.name, action.name,
+                                   DidYouMean(step.name, std::vector<std::string>(written.begin(), written.end()))));
+      }
+    }
   }
 }
 

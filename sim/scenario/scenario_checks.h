@@ -35,6 +35,12 @@ void CheckListenersHaveEmitters(const std::vector<ActionSpec>& actions, const st
 // would make every run endless.
 void CheckNoEmitCycles(const std::vector<ActionSpec>& actions);
 
+// A `recall` reads a memory slot that some `memory` or `memory_add` step of
+// some plan writes (the scenario's, or one an attempt deploys: memory
+// outlives a plan). One that nothing writes always reads 0: a typo, named
+// with the closest written slot.
+void CheckRecallsReadWrittenSlots(const Scenario& scenario);
+
 // What the attempt steps so far did to each checkpoint id.
 class CheckpointLedger {
  public:

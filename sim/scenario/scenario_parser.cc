@@ -91,11 +91,14 @@ class ScenarioParser {
       ParseInput(item);
     }
     attempts_node_.reset(top.Require("attempts").node);  // rebinds; `=` would rewrite the node
+    allow_unfired_ = PeekAllowUnfired(top);
+    deploys_plans_ = DeploysPlans(attempts_node_);
     partitions_now_ = scenario_.log.partitions;
     for (const Value& item :
          ReadSequence(top.Require("attempts"), "an attempt", true, limits::kAttemptsMax, "kAttemptsMax")) {
       ParseAttempt(item);
     }
+    scenario_checks::CheckRecallsReadWrittenSlots(scenario_);
     if (const Value* v = top.Find("store")) {
       if (const std::optional<std::string> why = NotRunnableOn(scenario_, scenario_.store)) {
         Fail(v->pos, fmt::format("store design {} cannot run this scenario: {}", NameOf(scenario_.store), *why));
@@ -553,7 +556,10 @@ class ScenarioParser {
                                      [&](const InputSpec& input) { return input.key == *select.key; });
       if (!known) Fail(key->pos, fmt::format("no input has key {}: a fault aimed at it could never fire", Quoted(*select.key, '"')));
     }
-    if (const Value* seq = arm.Find("seq")) select.seq = ReadInt(*seq, 1, kCountMax, "kCountMax");
+    if (const Value* seq = arm.Find("seq")) {
+      select.seq = ReadInt(*seq, 1, kCountMax, "kCountMax");
+      CheckSeqInRange(*seq, *select.seq, select.key);
+    }
     if (const Value* action = arm.Find("action")) {
       select.action = ReadString(*action);
       const bool known = std::any_of(scenario_.actions.begin(), scenario_.actions.end(),
@@ -567,7 +573,58 @@ class ScenarioParser {
                                     NameOf(*select.put)));
       }
       select.call = static_cast<int32_t>(ReadInt(*call, 0, kCountMax, "kCountMax"));
+      CheckCallInRange(*call, *select.call, select.action);
     }
+  }
+
+  // An aimed fault that can never fire is a typo, unless the file says
+  // unfired arms are expected (`expect: {allow_unfired: true}`, as every
+  // generated file does: its arms are drawn blind). `nth` is not checked:
+  // how many points an attempt reaches is known only by running it.
+  void CheckSeqInRange(const Value& v, int64_t seq, const std::optional<std::string>& key) const {
+    if (allow_unfired_) return;
+    std::map<std::string, int64_t> inputs_per_key;
+    for (const InputSpec& input : scenario_.inputs) ++inputs_per_key[input.key];
+    int64_t most = 0;
+    for (const auto& [k, n] : inputs_per_key) {
+      if (!key || k == *key) most = std::max(most, n);
+    }
+    if (seq <= most) return;
+    const std::string whose = key ? fmt::format("key {} has", Quoted(*key, '"')) : std::string("no key has more than");
+    Fail(v.pos, fmt::format("seq {} can never come: {} {} input{}; expected an integer in [1, {}] (or `expect: "
+                            "{{allow_unfired: true}}`)",
+                            seq, whose, most, most == 1 ? "" : "s", most));
+  }
+  void CheckCallInRange(const Value& v, int32_t call, const std::optional<std::string>& action) const {
+    if (allow_unfired_ || deploys_plans_) return;  // a plan deployed later may have more calls
+    int32_t most = 0;
+    for (const ActionSpec& a : scenario_.actions) {
+      if (action && a.name != *action) continue;
+      most = std::max(most, static_cast<int32_t>(std::count_if(a.steps.begin(), a.steps.end(), [](const ActionStep& s) {
+                                 return s.kind == ActionStep::Kind::kCall;
+                               })));
+    }
+    if (call < most) return;
+    const std::string whose = action ? fmt::format("action {} makes", Quoted(*action)) : std::string("no action makes");
+    if (most == 0) Fail(v.pos, fmt::format("call {} can never come: {} a durable call", call, whose));
+    Fail(v.pos, fmt::format("call {} can never come: {} {}{} durable call{} (calls count from 0); expected an "
+                            "integer in [0, {}] (or `expect: {{allow_unfired: true}}`)",
+                            call, whose, action ? "" : "more than ", most, most == 1 ? "" : "s", most - 1));
+  }
+
+  static bool PeekAllowUnfired(const Mapping& top) {
+    const Value* expect = top.Find("expect");
+    if (expect == nullptr || !expect->node.IsMap()) return false;
+    const YAML::Node& node = expect->node;  // const: reading does not add the key
+    const YAML::Node flag = node["allow_unfired"];
+    return flag && flag.IsScalar() && flag.Scalar() == "true";  // ParseExpect reads it strictly later
+  }
+  static bool DeploysPlans(const YAML::Node& attempts) {
+    if (!attempts.IsSequence()) return false;
+    for (const YAML::Node& attempt : attempts) {
+      if (attempt.IsMap() && attempt["plan"]) return true;
+    }
+    return false;
   }
 
   // What a fault kind's points are: its catalog entry's (model/fault_catalog.h).
@@ -800,6 +857,8 @@ class ScenarioParser {
   int32_t partitions_now_ = 1;
   CheckpointLedger checkpoints_;
   YAML::Node attempts_node_;
+  bool allow_unfired_ = false;  // the file's expect.allow_unfired, peeked before the attempts
+  bool deploys_plans_ = false;  // some attempt deploys a plan
 };
 
 Status ErrorAt(const std::string& path, SourcePos pos, const std::string& message) {

@@ -367,6 +367,17 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
        Replaced(Minimal("suppliers:", "store: kafka-rewrite\nsuppliers:"), "- run\n",
                 "- arm: {fault: cancel_put, nth: 1, put: rewrite}\n"),
        16, 47, "cancel_put never reaches one"},
+      {"recall of a slot nothing writes",
+       Minimal("      - output\n", "      - memory: total\n      - recall: totl\n      - output\n"), 10, 9,
+       "recall of memory slot 'totl' in action 'ask': no memory or memory_add step writes it, so it always reads 0 "
+       "(did you mean \"total\"?)"},
+      {"arm seq past the key's inputs", Minimal("- run\n", "- arm: {fault: reject_put, key: a, seq: 2}\n"), 15, 47,
+       "seq 2 can never come: key \"a\" has 1 input; expected an integer in [1, 1] (or `expect: {allow_unfired: true}`)"},
+      {"arm seq past every key's inputs", Minimal("- run\n", "- arm: {fault: reject_put, seq: 3}\n"), 15, 39,
+       "seq 3 can never come: no key has more than 1 input"},
+      {"arm call past every action's calls", Minimal("- run\n", "- arm: {fault: reject_put, call: 1}\n"), 15, 40,
+       "call 1 can never come: no action makes more than 1 durable call (calls count from 0); expected an integer "
+       "in [0, 0]"},
       {"fluss with tombstones", Minimal("suppliers:", "store: fluss\nlog: {tombstones: true}\nsuppliers:"), 2, 8,
        "store design fluss cannot run this scenario: log.tombstones: a Fluss log table holds no tombstones"},
       {"fluss adding partitions",
@@ -377,6 +388,17 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
     SCOPED_TRACE(c.name);
     ExpectErrorAt(ParseScenario(c.text, "inline.yaml"), "inline.yaml", c.line, c.column, c.error);
   }
+}
+
+TEST(ScenarioParserTest, AllowUnfiredLetsAnArmAimPastTheScenario) {
+  // Strategy: a generated file's arms are drawn blind; with allow_unfired an
+  // out-of-range seq or call parses (and may stay unfired).
+  const Result<Scenario> parsed =
+      ParseScenario(Minimal("- run\n", "- arm: {fault: reject_put, seq: 5, call: 3}\n") +
+                        "expect: {allow_unfired: true}\n",
+                    "inline.yaml");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->attempts[0].steps.back().select.seq, 5);
 }
 
 // The header of a malformed file: what it must fail with, and where.
