@@ -293,12 +293,13 @@ bool Observe(World& world, RunReport& report, bool compared) {
 // No vacuous pass: every input finishes by the end of the last attempt,
 // unless the expectation allows it, the run without faults fails over on a
 // durable call failure itself, or the last attempt ended in an error or a
-// rejected restore (an error verdict, judged as such).
+// rejected restore (nothing can finish after it; a rightly rejected restore
+// is a pass, a wrongly rejected one an invalid-recovery violation).
 std::optional<Violation> UnfinishedViolation(const Scenario& scenario, const Reference& reference,
                                              const AttemptsEnd& ended) {
   if (!reference.finished || ended.error || !ended.last_end.has_value()) return std::nullopt;
   if (*ended.last_end == Attempt::End::kRestoreRejected || *ended.last_end == Attempt::End::kStuck) {
-    return std::nullopt;  // a rejected restore ends in an error verdict; a stuck attempt is liveness already
+    return std::nullopt;  // nothing runs after a rejected restore; a stuck attempt is liveness already
   }
   const Expectation& expect = scenario.expect;
   if (expect.unfinished_all) return std::nullopt;
