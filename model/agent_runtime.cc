@@ -105,7 +105,7 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
                   rebuilt.ok() ? "" : " error=" + rebuilt.ToString());
   restore_line_ = index;
   world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, stale.has_value(), corrupt_in_range, index); });
-  if (rebuilt.ok() && world_.scenario().store == StoreDesign::kFluss) {
+  if (rebuilt.ok() && !stale && world_.scenario().store == StoreDesign::kFluss) {
     world_.CountFault(CoveragePoint::Happened(StoreEvent::kBucketsRebuilt));
   }
   if (rebuilt.ok()) {

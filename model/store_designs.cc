@@ -75,14 +75,14 @@ std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign d
   return std::nullopt;
 }
 
-void FitToDesign(Scenario& scenario) {
-  if (scenario.store == StoreDesign::kFluss) {
+void FitToDesign(Scenario& scenario, StoreDesign design) {
+  if (design == StoreDesign::kFluss) {
     scenario.log.tombstones = false;
     for (AttemptSpec& attempt : scenario.attempts) {
       std::erase_if(attempt.steps, [](const AttemptStep& step) { return FlussCannot(step.kind) != nullptr; });
     }
   }
-  DURASIM_CHECK(!NotRunnableOn(scenario, scenario.store).has_value());
+  DURASIM_CHECK(!NotRunnableOn(scenario, design).has_value());
 }
 
 }  // namespace durasim

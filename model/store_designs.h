@@ -7,11 +7,11 @@
 #include <string>
 
 #include "model/enum_table.h"
+#include "model/scenario.h"
 #include "store/store_design.h"
 
 namespace durasim {
 
-struct Scenario;
 
 std::optional<EnumInfo> EnumInfoOf(StoreDesign design);
 
@@ -29,8 +29,11 @@ StoreOptions StoreOptionsOf(const Scenario& scenario);
 // add_partitions, recreate_topic and compact steps. The reason names the
 // step by its attempt and, where it has one, its line.
 std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign design);
-// Drops from a generated `scenario` what its design cannot run
-// (NotRunnableOn): afterwards NotRunnableOn(scenario, scenario.store) is none.
-void FitToDesign(Scenario& scenario);
+// Drops from a generated `scenario` what `design` cannot run
+// (NotRunnableOn), its own design unchanged: afterwards
+// NotRunnableOn(scenario, design) is none.
+void FitToDesign(Scenario& scenario, StoreDesign design);
+// FitToDesign(scenario, scenario.store).
+inline void FitToDesign(Scenario& scenario) { FitToDesign(scenario, scenario.store); }
 
 }  // namespace durasim

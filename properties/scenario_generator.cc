@@ -848,8 +848,6 @@ void DrawDesignFaults(Choices& choices, Scenario& scenario) {
   }
 }
 
-// A seed that drew kafka-rewrite and its faults, then fluss: the arms aimed
-// at rewrites go (only kafka-rewrite writes them).
 void DropRewriteArms(Scenario& scenario) {
   for (AttemptSpec& attempt : scenario.attempts) {
     std::erase_if(attempt.steps, [](const AttemptStep& step) {
@@ -858,8 +856,11 @@ void DropRewriteArms(Scenario& scenario) {
   }
 }
 
-Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> store,
+Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
                            const std::vector<StoreDesign>& drawable) {
+  // A mutant of one design runs only on it, as --store would.
+  const bool one_drawable = !given && drawable.size() == 1;
+  const std::optional<StoreDesign> store = one_drawable ? drawable.front() : given;
   PrngChoices choices(seed);
   Generated generated;
   generated.swarm = DrawSwarm(choices);

@@ -40,12 +40,19 @@ struct Generated {
   Scenario scenario;
 };
 // The scenario of explore seed `seed`: swarm and scenario both from it,
-// its store design drawn last (so that a design fixed by `store`, as
-// `--store` does, leaves every other draw as it was). Without `store`, a
-// seed draws among `drawable` (empty: every design): a sweep of a mutant
-// of the Kafka designs draws no fluss seed (DrawableDesigns,
-// properties/mutants/mutant.h).
+// then its store design: a Kafka design and that design's faults, then
+// fluss for a third of the seeds (so a seed that draws a Kafka design keeps
+// what it meant before fluss). The draws are made whatever the design is:
+// `store` (--store) overrides the drawn design and leaves every other draw
+// as it was. Without `store`, `drawable` (a mutant's designs,
+// DrawableDesigns in properties/mutants/mutant.h; empty: every design)
+// narrows it: one design is taken as `store` is; the two Kafka designs
+// draw no fluss.
 Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> store = std::nullopt,
                            const std::vector<StoreDesign>& drawable = {});
+
+// Drops the arms aimed at kafka-rewrite's rewrites (a seed that drew
+// kafka-rewrite and its faults, then another design).
+void DropRewriteArms(Scenario& scenario);
 
 }  // namespace durasim

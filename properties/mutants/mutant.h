@@ -56,6 +56,10 @@ const Mutant* FindMutant(const std::string& name);
 // ProductionParts()).
 AttemptParts PartsWith(const Mutant* mutant, StoreDesign design);
 
+// Why `mutant` does not run on `design` ("mutant \"x\" is a hazard of store
+// design a, b, not of c"), or none when it applies to it.
+std::optional<std::string> WhyNotOn(const Mutant& mutant, StoreDesign design);
+
 // The designs a seed of a sweep with mutant `name` may draw: those it
 // applies to (none, or a mutant of every design: empty, every design).
 std::vector<StoreDesign> DrawableDesigns(const std::optional<std::string>& name);

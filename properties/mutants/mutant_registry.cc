@@ -36,6 +36,7 @@
 #include "properties/mutants/stop_at_first_empty_fetch.h"
 #include "properties/mutants/swallow_cancellation.h"
 #include "properties/mutants/tombstones_without_boundary.h"
+#include "model/store_designs.h"
 #include "properties/mutants/mutant.h"
 #include "store/check.h"
 #include "store/kafka_action_state_store.h"
@@ -45,6 +46,13 @@ namespace durasim {
 const std::vector<StoreDesign>& KafkaDesigns() {
   static const std::vector<StoreDesign> kDesigns = {StoreDesign::kKafkaRewind, StoreDesign::kKafkaRewrite};
   return kDesigns;
+}
+
+std::optional<std::string> WhyNotOn(const Mutant& mutant, StoreDesign design) {
+  if (mutant.AppliesTo(design)) return std::nullopt;
+  std::string designs;
+  for (StoreDesign d : mutant.designs) designs += (designs.empty() ? "" : ", ") + std::string(NameOf(d));
+  return "mutant \"" + mutant.name + "\" is a hazard of store design " + designs + ", not of " + NameOf(design);
 }
 
 std::vector<StoreDesign> DrawableDesigns(const std::optional<std::string>& name) {

@@ -193,6 +193,13 @@ CLI::Validator Seconds() {
       "SECONDS");
 }
 
+bool MutantAppliesToStore(const std::string& mutant, std::optional<StoreDesign> store) {
+  const Mutant* found = mutant.empty() ? nullptr : FindMutant(mutant);
+  const std::optional<std::string> why = found && store ? WhyNotOn(*found, *store) : std::nullopt;
+  if (why) std::cerr << "durasim: " << *why << " (--store)\n";
+  return !why.has_value();
+}
+
 bool KnownMutant(const std::string& name) {
   if (name.empty() || FindMutant(name) != nullptr) return true;
   std::cerr << "durasim: unknown mutant \"" << name << "\"" << DidYouMean(name, MutantNames())

@@ -67,6 +67,9 @@ CLI::Validator Seconds();
 // An empty name (no --mutant) or a registered mutant's; else false, with
 // the error and a "did you mean" on stderr.
 bool KnownMutant(const std::string& name);
+// With --store: whether `mutant` (none: yes) applies to that design; if not,
+// says so on stderr (a usage error: it would run the production parts).
+bool MutantAppliesToStore(const std::string& mutant, std::optional<StoreDesign> store);
 
 // --store NAME: a store design (`durasim stores-list`); an unknown name is
 // a usage error with "did you mean".

@@ -117,7 +117,7 @@ code, out, err = durasim("run", "--store", "fluss", SOURCE / "scenarios/fast/tom
 check(code == 0 and "not run on store design fluss: " in out and "holds no tombstones" in out and
       "1 runs, 1 as expected" in out, f"run --store fluss: exit {code}\n{out}{err}")
 code, out, err = durasim("mutants", "--store", "fluss", "--mutant", "cache-before-ack", "--seeds", 1)
-check(code == 2 and "hazard of store design kafka-rewind, kafka-rewrite, not of --store fluss" in err,
+check(code == 2 and "hazard of store design kafka-rewind, kafka-rewrite, not of fluss (--store)" in err,
       f"mutants --store fluss --mutant cache-before-ack: exit {code}: {err}")
 
 # keys: a row per key at each parallelism asked for (the keys after the list

@@ -83,7 +83,7 @@ void TraceFailingSeeds(const SweepResult& result, const ExploreState& state) {
 }
 
 int Explore(ExploreState& state) {
-  if (!KnownMutant(state.mutant)) return kExitUsage;
+  if (!KnownMutant(state.mutant) || !MutantAppliesToStore(state.mutant, state.sweep.store)) return kExitUsage;
   if (!state.mutant.empty()) state.sweep.mutant = state.mutant;
   if (!ParseShard(state.shard, state.sweep.shard_index, state.sweep.shard_count)) {
     std::cerr << "durasim: --shard expects I/N with 0 <= I < N, got \"" << state.shard << "\"\n";

@@ -14,6 +14,7 @@
 #include "sim/exit_codes.h"
 #include "sim/scenario/scenario_parser.h"
 #include "sim/view/key_owners.h"
+#include "store/check.h"
 
 namespace durasim {
 namespace {
@@ -59,6 +60,7 @@ int Keys(const KeysState& state) {
       return kExitUsage;
     }
   }
+  DURASIM_CHECK(!owners.parallelisms.empty() && !owners.keys.empty());  // a file has inputs; keys are required
   std::cout << KeyOwnersTable(owners);
   return kExitOk;
 }

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "model/store_designs.h"
+#include "properties/mutants/mutant.h"
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
@@ -32,6 +33,14 @@ int ScenarioKillMatrix(const MutantsState& state) {
   }
   ScenarioKillOptions options;
   options.only = state.options.only;
+  options.store = state.options.store;
+  for (const std::string& name : options.only) {
+    const Mutant* mutant = FindMutant(name);
+    if (const std::optional<std::string> why = mutant && options.store ? WhyNotOn(*mutant, *options.store) : std::nullopt) {
+      std::cerr << "durasim: " << *why << " (--store)\n";
+      return kExitUsage;
+    }
+  }
   options.report_json_path = state.options.report_json_path;
   for (const std::string& path : *files) {
     Result<Scenario> scenario = LoadScenarioFile(path);
@@ -42,7 +51,10 @@ int ScenarioKillMatrix(const MutantsState& state) {
     // --store as `run --store` applies it: to each file that does not
     // name its own design.
     if (state.options.store && !scenario->store_named) {
-      if (const std::optional<std::string> why = NotRunnableOn(*scenario, *state.options.store)) {
+      std::optional<std::string> why = NotRunnableOn(*scenario, *state.options.store);
+      const Mutant* own = scenario->mutant ? FindMutant(*scenario->mutant) : nullptr;
+      if (!why && own != nullptr) why = WhyNotOn(*own, *state.options.store);
+      if (why) {
         std::cout << fmt::format("not run on store design {}: {}: {}\n", NameOf(*state.options.store), path, *why);
         continue;
       }

@@ -87,7 +87,9 @@ Command AddReplayCommand(CLI::App& app) {
   AddBackendOptions(replay, options.backend, options.bootstrap_servers, options.compare_model, options.broker_check_s,
                     options.infra_errors_max);
   return {&replay, [state] {
-            if (!KnownMutant(state->mutant)) return kExitUsage;
+            if (!KnownMutant(state->mutant) || !MutantAppliesToStore(state->mutant, state->options.store)) {
+              return kExitUsage;
+            }
             if (!state->mutant.empty()) state->options.mutant = state->mutant;
             if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(state->options))) return *stop;
             return Replay(state->seed, state->options, state->trace, state->write);

@@ -203,21 +203,18 @@ int Summarize(const std::vector<RunReport>& reports, size_t skipped, size_t scen
 // on (Mutant::designs). Neither a pass nor a failure, and never silent.
 std::vector<std::string> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, const RunOptions& options) {
   std::vector<std::string> lines;
+  const size_t given = scenarios.size();
   std::erase_if(scenarios, [&](const Scenario& scenario) {
     const StoreDesign design = scenario.store_named ? scenario.store : options.store.value_or(scenario.store);
     std::optional<std::string> why;
     if (!scenario.store_named) why = NotRunnableOn(scenario, design);
     const std::optional<std::string> mutant_name = options.mutant ? options.mutant : scenario.mutant;
     const Mutant* mutant = mutant_name ? FindMutant(*mutant_name) : nullptr;
-    if (!why && mutant != nullptr && !mutant->AppliesTo(design)) {
-      std::vector<std::string> designs;
-      for (StoreDesign d : mutant->designs) designs.push_back(NameOf(d));
-      why = fmt::format("mutant {} is a hazard of {}, not of {}", mutant->name, fmt::join(designs, ", "),
-                        NameOf(design));
-    }
+    if (!why && mutant != nullptr) why = WhyNotOn(*mutant, design);
     if (why) lines.push_back(fmt::format("not run on store design {}: {}: {}", NameOf(design), scenario.path, *why));
     return why.has_value();
   });
+  DURASIM_CHECK_EQ(scenarios.size() + lines.size(), given);  // each file run or named
   return lines;
 }
 
@@ -229,6 +226,10 @@ int Run(const std::vector<std::string>& paths, const RunOptions& run_options, co
   if (!scenarios || !KeepTopicAllowed(options, flags, scenarios->size())) return kExitUsage;
   const std::vector<std::string> not_runnable = LeaveOutNotRunnable(*scenarios, options);
   for (const std::string& line : not_runnable) std::cout << line << "\n";
+  if (scenarios->empty()) {
+    std::cerr << "durasim: no scenario file left to run on this store design (every one is listed above)\n";
+    return kExitUsage;
+  }
   if (flags.perturb.schedules > 0) return RunPerturbed(*scenarios, options, flags);
   if (flags.perturb_seed) {
     for (Scenario& scenario : *scenarios) scenario.perturb_seed = flags.perturb_seed;
@@ -302,7 +303,9 @@ Command AddRunCommand(CLI::App& app) {
   AddPerturbFlags(*run, state->flags);
   return {run, [state] {
             if (!state->mutant.empty()) {
-              if (!KnownMutant(state->mutant)) return kExitUsage;
+              if (!KnownMutant(state->mutant) || !MutantAppliesToStore(state->mutant, state->options.store)) {
+                return kExitUsage;
+              }
               state->options.mutant = state->mutant;
             }
             if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(state->options))) return *stop;

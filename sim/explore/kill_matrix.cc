@@ -282,11 +282,8 @@ int RunMutants(const MutantsOptions& options) {
       std::cerr << "durasim: unknown mutant \"" << name << "\"; see `durasim mutants-list`\n";
       return kExitUsage;
     }
-    if (options.store && !mutant->AppliesTo(*options.store)) {
-      std::vector<std::string> designs;
-      for (StoreDesign design : mutant->designs) designs.push_back(NameOf(design));
-      std::cerr << fmt::format("durasim: mutant \"{}\" is a hazard of store design {}, not of --store {}\n", name,
-                               fmt::join(designs, ", "), NameOf(*options.store));
+    if (const std::optional<std::string> why = options.store ? WhyNotOn(*mutant, *options.store) : std::nullopt) {
+      std::cerr << "durasim: " << *why << " (--store)\n";
       return kExitUsage;
     }
   }

@@ -45,9 +45,9 @@ RunReport RunUnder(const Scenario& scenario, const std::optional<std::string>& m
 std::vector<const Mutant*> SelectedMutants(const ScenarioKillOptions& options) {
   std::vector<const Mutant*> mutants;
   for (const Mutant& m : AllMutants()) {
-    if (options.only.empty() || std::find(options.only.begin(), options.only.end(), m.name) != options.only.end()) {
-      mutants.push_back(&m);
-    }
+    const bool asked =
+        options.only.empty() || std::find(options.only.begin(), options.only.end(), m.name) != options.only.end();
+    if (asked && (!options.store || m.AppliesTo(*options.store))) mutants.push_back(&m);
   }
   return mutants;
 }
@@ -68,6 +68,8 @@ std::vector<std::vector<Catch>> CatchesByMutant(const ScenarioKillOptions& optio
         if (*scenario.mutant == mutants[m]->name) caught[m].push_back(Catch{path, "its negative file"});
         continue;
       }
+      // A mutant of another design runs nothing of its own on this file.
+      if (!mutants[m]->AppliesTo(scenario.store)) continue;
       const RunReport report = RunUnder(scenario, mutants[m]->name);
       if (!report.ok) caught[m].push_back(Catch{path, HowCaught(report)});
     }

@@ -7,11 +7,13 @@
 // the code it names (a broken baseline) catches nothing and is reported.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "model/scenario.h"
+#include "store/store_design.h"
 
 namespace durasim {
 
@@ -19,6 +21,9 @@ struct ScenarioKillOptions {
   std::vector<std::pair<std::string, Scenario>> files;  // path, parsed scenario
   std::vector<std::string> only;                        // these mutants only (empty: all)
   std::string report_json_path;
+  // --store: the files were given this design (those that name none), and
+  // only the mutants that apply to it run (Mutant::designs).
+  std::optional<StoreDesign> store;
 };
 
 // Prints which mutants the files catch and which they miss. Returns 0 when

@@ -205,6 +205,21 @@ double DesignCosts::PutLatencyMs(double percent) const {
   return static_cast<double>(sorted[index]) / 1000.0;
 }
 
+Scenario ComparisonScenario(uint64_t seed, WorkloadShape shape, StoreDesign design, int density) {
+  Scenario scenario = GenerateFromSeed(seed, design).scenario;
+  // The same workload and faults on every design: what one design cannot
+  // run (fluss: tombstones and the log operations a Fluss table has none
+  // of) is left out of every design's run, and so are faults aimed at one
+  // design's own writes (a rewrite), so that a difference in cost is the
+  // design's, not its workload's.
+  for (StoreDesign other : AllOf<StoreDesign>()) FitToDesign(scenario, other);
+  DropRewriteArms(scenario);
+  scenario = Reshaped(std::move(scenario), shape, density);
+  scenario.name = fmt::format("seed_{}_{}", seed, NameOf(shape));
+  DURASIM_CHECK(!NotRunnableOn(scenario, StoreDesign::kFluss).has_value());  // no shape adds what fluss cannot run
+  return scenario;
+}
+
 namespace {
 
 DesignCosts RunDesign(const ComparisonOptions& options, WorkloadShape shape, StoreDesign design, int density) {
@@ -215,24 +230,7 @@ DesignCosts RunDesign(const ComparisonOptions& options, WorkloadShape shape, Sto
   run.record_lines = true;
   DesignCosts costs;
   for (uint64_t seed = options.seed_start; seed < options.seed_start + options.seeds; ++seed) {
-    Scenario scenario = GenerateFromSeed(seed, design).scenario;
-    // The same workload and faults on every design: what one design cannot
-    // run (fluss: tombstones and the log operations a Fluss table has none
-    // of) is left out of every design's run, and so are faults aimed at one
-    // design's own writes (a rewrite), so that a difference in cost is the
-    // design's, not its workload's.
-    scenario.store = StoreDesign::kFluss;
-    FitToDesign(scenario);
-    scenario.store = design;
-    scenario = Reshaped(std::move(scenario), shape, density);
-    for (AttemptSpec& attempt : scenario.attempts) {
-      std::erase_if(attempt.steps, [](const AttemptStep& step) {
-        return step.kind == AttemptStep::Kind::kArm && step.select.put == PutPoint::kRewrite;
-      });
-    }
-    scenario.name = fmt::format("seed_{}_{}", seed, NameOf(shape));
-    DURASIM_CHECK(scenario.store == design);
-    costs.Add(RunScenario(scenario, run));
+    costs.Add(RunScenario(ComparisonScenario(seed, shape, design, density), run));
   }
   return costs;
 }

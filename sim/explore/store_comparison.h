@@ -34,6 +34,11 @@ std::optional<EnumInfo> EnumInfoOf(WorkloadShape shape);
 // each step (1 by default; 0 adds none).
 Scenario Reshaped(Scenario scenario, WorkloadShape shape, int density = 1);
 
+// Explore seed `seed` generated for `design`, then given the workload every
+// design shares (what any design cannot run left out, faults aimed at one
+// design's own writes too), reshaped: what compare-stores runs.
+Scenario ComparisonScenario(uint64_t seed, WorkloadShape shape, StoreDesign design, int density = 1);
+
 // What runs on one design cost, summed.
 struct DesignCosts {
   int64_t runs = 0;

@@ -592,11 +592,14 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
       return report;
     }
   }
-  if (const std::optional<std::string> why = NotRunnableOn(scenario, scenario.store)) {
+  std::optional<std::string> why = NotRunnableOn(scenario, scenario.store);
+  if (!why && mutant != nullptr) why = WhyNotOn(*mutant, scenario.store);
+  if (why) {
     // Callers leave such a file out and say so (run --store); this is the
     // last guard, never as expected, whatever the file expects.
     report.verdict = Verdict::kError;
     report.error = fmt::format("store design {} cannot run this scenario: {}", NameOf(scenario.store), *why);
+    // (a mutant that does not apply would run the production parts unseen)
     Judge(scenario, report);
     report.ok = false;
     report.mismatches.push_back(report.error);

@@ -600,16 +600,21 @@ class ScenarioParser {
     int32_t most = 0;
     for (const ActionSpec& a : scenario_.actions) {
       if (action && a.name != *action) continue;
-      most = std::max(most, static_cast<int32_t>(std::count_if(a.steps.begin(), a.steps.end(), [](const ActionStep& s) {
-                                 return s.kind == ActionStep::Kind::kCall;
-                               })));
+      // Each try of a retried call takes the next index (on_error: retry).
+      const auto calls = std::count_if(a.steps.begin(), a.steps.end(),
+                                       [](const ActionStep& s) { return s.kind == ActionStep::Kind::kCall; });
+      most = std::max(most, static_cast<int32_t>(calls * a.on_error.tries_max()));
     }
     if (call < most) return;
-    const std::string whose = action ? fmt::format("action {} makes", Quoted(*action)) : std::string("no action makes");
-    if (most == 0) Fail(v.pos, fmt::format("call {} can never come: {} a durable call", call, whose));
-    Fail(v.pos, fmt::format("call {} can never come: {} {}{} durable call{} (calls count from 0); expected an "
-                            "integer in [0, {}] (or `expect: {{allow_unfired: true}}`)",
-                            call, whose, action ? "" : "more than ", most, most == 1 ? "" : "s", most - 1));
+    if (most == 0) {
+      Fail(v.pos, fmt::format("call {} can never come: {} a durable call", call,
+                              action ? fmt::format("action {} makes no", Quoted(*action)) : std::string("no action makes")));
+    }
+    const std::string whose =
+        action ? fmt::format("action {} makes", Quoted(*action)) : std::string("no action makes more than");
+    Fail(v.pos, fmt::format("call {} can never come: {} {} durable call{} (each try of a retried call counts; calls "
+                            "count from 0); expected an integer in [0, {}] (or `expect: {{allow_unfired: true}}`)",
+                            call, whose, most, most == 1 ? "" : "s", most - 1));
   }
 
   static bool PeekAllowUnfired(const Mapping& top) {

@@ -376,8 +376,8 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
       {"arm seq past every key's inputs", Minimal("- run\n", "- arm: {fault: reject_put, seq: 3}\n"), 15, 39,
        "seq 3 can never come: no key has more than 1 input"},
       {"arm call past every action's calls", Minimal("- run\n", "- arm: {fault: reject_put, call: 1}\n"), 15, 40,
-       "call 1 can never come: no action makes more than 1 durable call (calls count from 0); expected an integer "
-       "in [0, 0]"},
+       "call 1 can never come: no action makes more than 1 durable call (each try of a retried call counts; calls "
+       "count from 0); expected an integer in [0, 0]"},
       {"fluss with tombstones", Minimal("suppliers:", "store: fluss\nlog: {tombstones: true}\nsuppliers:"), 2, 8,
        "store design fluss cannot run this scenario: log.tombstones: a Fluss log table holds no tombstones"},
       {"fluss adding partitions",
@@ -388,6 +388,18 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
     SCOPED_TRACE(c.name);
     ExpectErrorAt(ParseScenario(c.text, "inline.yaml"), "inline.yaml", c.line, c.column, c.error);
   }
+}
+
+TEST(ScenarioParserTest, ARetriedCallsLaterTriesAreCallsAnArmMayAimAt) {
+  // Strategy: with on_error: retry each try takes the next call index, so
+  // call 2 of a one-call action retried twice is in range (and call 3 not).
+  const std::string retried = Minimal("    on: [input]\n", "    on: [input]\n    on_error: {retry: {max: 2}}\n");
+  const Result<Scenario> in_range =
+      ParseScenario(Replaced(retried, "- run\n", "- arm: {fault: reject_put, call: 2}\n"), "inline.yaml");
+  ASSERT_TRUE(in_range.ok()) << in_range.status().ToString();
+  EXPECT_EQ(in_range->attempts[0].steps.back().select.call, 2);
+  ExpectErrorAt(ParseScenario(Replaced(retried, "- run\n", "- arm: {fault: reject_put, call: 3}\n"), "inline.yaml"),
+                "inline.yaml", 16, 40, "call 3 can never come: no action makes more than 3 durable calls");
 }
 
 TEST(ScenarioParserTest, AllowUnfiredLetsAnArmAimPastTheScenario) {
