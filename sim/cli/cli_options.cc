@@ -193,6 +193,24 @@ CLI::Validator Seconds() {
       "SECONDS");
 }
 
+std::vector<std::string> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, std::optional<StoreDesign> store,
+                                             const std::optional<std::string>& mutant_option) {
+  std::vector<std::string> lines;
+  const size_t given = scenarios.size();
+  std::erase_if(scenarios, [&](const Scenario& scenario) {
+    const StoreDesign design = scenario.store_named ? scenario.store : store.value_or(scenario.store);
+    std::optional<std::string> why;
+    if (!scenario.store_named) why = NotRunnableOn(scenario, design);
+    const std::optional<std::string> mutant_name = mutant_option ? mutant_option : scenario.mutant;
+    const Mutant* mutant = mutant_name ? FindMutant(*mutant_name) : nullptr;
+    if (!why && mutant != nullptr) why = WhyNotOn(*mutant, design);
+    if (why) lines.push_back(fmt::format("not run on store design {}: {}: {}", NameOf(design), scenario.path, *why));
+    return why.has_value();
+  });
+  DURASIM_CHECK_EQ(scenarios.size() + lines.size(), given);  // each file run or named
+  return lines;
+}
+
 bool MutantAppliesToStore(const std::string& mutant, std::optional<StoreDesign> store) {
   const Mutant* found = mutant.empty() ? nullptr : FindMutant(mutant);
   const std::optional<std::string> why = found && store ? WhyNotOn(*found, *store) : std::nullopt;

@@ -67,6 +67,14 @@ CLI::Validator Seconds();
 // An empty name (no --mutant) or a registered mutant's; else false, with
 // the error and a "did you mean" on stderr.
 bool KnownMutant(const std::string& name);
+// A file is left out, its line saying why, when the design it would run on
+// cannot run it: with `store` (--store), a file that names no `store:` and
+// holds what that design cannot run (NotRunnableOn); and a file whose
+// mutant (`mutant_option`, else its `mutant:`) is a hazard of other designs.
+// Neither a pass nor a failure, and never silent (run, mutants --scenarios).
+std::vector<std::string> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, std::optional<StoreDesign> store,
+                                             const std::optional<std::string>& mutant_option);
+
 // With --store: whether `mutant` (none: yes) applies to that design; if not,
 // says so on stderr (a usage error: it would run the production parts).
 bool MutantAppliesToStore(const std::string& mutant, std::optional<StoreDesign> store);

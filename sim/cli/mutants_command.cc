@@ -1,12 +1,8 @@
 // `durasim mutants`: the kill matrix of the bug zoo over explore seeds
 // (sim/explore/kill_matrix.h), or with --scenarios over scenario files
 // (sim/explore/scenario_kill_matrix.h).
-#include <fmt/format.h>
-
 #include <iostream>
 
-#include "model/store_designs.h"
-#include "properties/mutants/mutant.h"
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
@@ -34,34 +30,29 @@ int ScenarioKillMatrix(const MutantsState& state) {
   ScenarioKillOptions options;
   options.only = state.options.only;
   options.store = state.options.store;
-  for (const std::string& name : options.only) {
-    const Mutant* mutant = FindMutant(name);
-    if (const std::optional<std::string> why = mutant && options.store ? WhyNotOn(*mutant, *options.store) : std::nullopt) {
-      std::cerr << "durasim: " << *why << " (--store)\n";
-      return kExitUsage;
-    }
-  }
   options.report_json_path = state.options.report_json_path;
+  for (const std::string& name : options.only) {
+    if (!MutantAppliesToStore(name, options.store)) return kExitUsage;
+  }
+  std::vector<Scenario> scenarios;
   for (const std::string& path : *files) {
     Result<Scenario> scenario = LoadScenarioFile(path);
     if (!scenario.ok()) {
       std::cerr << scenario.status().message() << "\n";
       return kExitUsage;
     }
-    // --store as `run --store` applies it: to each file that does not
-    // name its own design.
-    if (state.options.store && !scenario->store_named) {
-      std::optional<std::string> why = NotRunnableOn(*scenario, *state.options.store);
-      const Mutant* own = scenario->mutant ? FindMutant(*scenario->mutant) : nullptr;
-      if (!why && own != nullptr) why = WhyNotOn(*own, *state.options.store);
-      if (why) {
-        std::cout << fmt::format("not run on store design {}: {}: {}\n", NameOf(*state.options.store), path, *why);
-        continue;
-      }
-      scenario->store = *state.options.store;
-      scenario->store_named = true;
+    scenarios.push_back(*std::move(scenario));
+  }
+  // --store as `run --store` applies it: to each file that names no design
+  // and that design can run.
+  for (const std::string& line : LeaveOutNotRunnable(scenarios, options.store, std::nullopt)) std::cout << line << "\n";
+  for (Scenario& scenario : scenarios) {
+    if (options.store && !scenario.store_named) {
+      scenario.store = *options.store;
+      scenario.store_named = true;
     }
-    options.files.emplace_back(path, *std::move(scenario));
+    std::string path = scenario.path;
+    options.files.emplace_back(std::move(path), std::move(scenario));
   }
   InstallInterruptHandlers();
   return RunScenarioKillMatrix(options);

@@ -196,35 +196,13 @@ int Summarize(const std::vector<RunReport>& reports, size_t skipped, size_t scen
   return unwritten.empty() ? kExitOk : kExitOutput;
 }
 
-// A file is left out, each with its reason, when its design cannot run it:
-// with --store D, a file that names no `store:` and holds what D cannot run
-// (NotRunnableOn, model/store_designs.h); and a file whose mutant (its
-// `mutant:` or --mutant) is a hazard of other designs than the one it runs
-// on (Mutant::designs). Neither a pass nor a failure, and never silent.
-std::vector<std::string> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, const RunOptions& options) {
-  std::vector<std::string> lines;
-  const size_t given = scenarios.size();
-  std::erase_if(scenarios, [&](const Scenario& scenario) {
-    const StoreDesign design = scenario.store_named ? scenario.store : options.store.value_or(scenario.store);
-    std::optional<std::string> why;
-    if (!scenario.store_named) why = NotRunnableOn(scenario, design);
-    const std::optional<std::string> mutant_name = options.mutant ? options.mutant : scenario.mutant;
-    const Mutant* mutant = mutant_name ? FindMutant(*mutant_name) : nullptr;
-    if (!why && mutant != nullptr) why = WhyNotOn(*mutant, design);
-    if (why) lines.push_back(fmt::format("not run on store design {}: {}: {}", NameOf(design), scenario.path, *why));
-    return why.has_value();
-  });
-  DURASIM_CHECK_EQ(scenarios.size() + lines.size(), given);  // each file run or named
-  return lines;
-}
-
 int Run(const std::vector<std::string>& paths, const RunOptions& run_options, const RunFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
   RunOptions options = run_options;
   options.record_lines = flags.trace.wanted();  // the readable trace shows what each record holds
   std::optional<std::vector<Scenario>> scenarios = LoadScenarios(paths, flags.filter);
   if (!scenarios || !KeepTopicAllowed(options, flags, scenarios->size())) return kExitUsage;
-  const std::vector<std::string> not_runnable = LeaveOutNotRunnable(*scenarios, options);
+  const std::vector<std::string> not_runnable = LeaveOutNotRunnable(*scenarios, options.store, options.mutant);
   for (const std::string& line : not_runnable) std::cout << line << "\n";
   if (scenarios->empty()) {
     std::cerr << "durasim: no scenario file left to run on this store design (every one is listed above)\n";
