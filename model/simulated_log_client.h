@@ -46,6 +46,11 @@ class SimulatedLogClient : public LogClient {
   // kFetchWait of simulated time and returns nothing; otherwise it reads
   // the whole range.
   Result<FetchResult> Fetch(int32_t partition, int64_t from, int64_t to) override;
+  // Passes the hint to the sink while the broker is up; nothing simulated
+  // happens (no time passes, nothing is drawn), so no trace changes.
+  void WillRead(const std::vector<ReadRange>& ranges) override {
+    if (outage_.IsUp(scheduler_.now())) sink_->WillRead(ranges);
+  }
 
   // fetch.wait.max.ms of the simulated consumer.
   static constexpr std::chrono::milliseconds kFetchWait{100};

@@ -55,6 +55,11 @@ Status FlussActionStateStore::Rebuild(const RecoveryMarker& marker) {
   Result<std::vector<int64_t>> starts = ReadStarts(*fluss, *buckets);
   if (!starts.ok()) return starts.status();
   DURASIM_CHECK_EQ(starts->size(), buckets->size());
+  std::vector<ReadRange> reads;
+  for (int32_t bucket = 0; bucket < static_cast<int32_t>(buckets->size()); ++bucket) {
+    reads.push_back(ReadRange{bucket, (*starts)[static_cast<size_t>(bucket)], (*buckets)[static_cast<size_t>(bucket)].end});
+  }
+  client_.WillRead(reads);  // bucket by bucket below, but fetched together
   for (int32_t bucket = 0; bucket < static_cast<int32_t>(buckets->size()); ++bucket) {
     const PartitionOffsets range = (*buckets)[static_cast<size_t>(bucket)];
     const int64_t from = (*starts)[static_cast<size_t>(bucket)];

@@ -29,6 +29,7 @@ class ForwardingLogClient : public LogClient {
   Result<FetchResult> Fetch(int32_t partition, int64_t from, int64_t to) override {
     return inner_.Fetch(partition, from, to);
   }
+  void WillRead(const std::vector<ReadRange>& ranges) override { inner_.WillRead(ranges); }
 
  protected:
   LogClient& inner() { return inner_; }

@@ -94,6 +94,7 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
 }
 
 Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const std::vector<PartitionOffsets>& offsets) {
+  std::vector<ReadRange> reads;
   for (int32_t partition = 0; partition < static_cast<int32_t>(offsets.size()); ++partition) {
     // Rebuild checked the marker: partitions 0..n-1 of the topic, each
     // offset within its log; a partition past them was added after the
@@ -104,7 +105,12 @@ Status KafkaActionStateStore::ReadFromMarker(const RecoveryMarker& marker, const
     // not read.
     const PartitionOffsets range = offsets[static_cast<size_t>(partition)];
     DURASIM_CHECK(from >= range.start && from <= range.end);
-    if (Status read = ReadPartition(partition, from, range); !read.ok()) return read;
+    reads.push_back(ReadRange{partition, from, range.end});
+  }
+  client_.WillRead(reads);  // partition by partition below, but fetched together
+  for (const ReadRange& read : reads) {
+    const PartitionOffsets range = offsets[static_cast<size_t>(read.partition)];
+    if (Status done = ReadPartition(read.partition, read.from, range); !done.ok()) return done;
   }
   return Status::Ok();
 }

@@ -34,6 +34,13 @@ struct PartitionOffsets {
   int64_t end = 0;
 };
 
+// Offsets [from, to) of one partition.
+struct ReadRange {
+  int32_t partition = 0;
+  int64_t from = 0;
+  int64_t to = 0;
+};
+
 // Which topic a client reads: its name and its incarnation. A topic deleted
 // and created again under the same name is a new incarnation, with offsets
 // that start over; the incarnation tells them apart (Kafka's topic id; on
@@ -85,6 +92,12 @@ class LogClient {
     if (!records.ok()) return records.status();
     return FetchResult{std::move(records).value(), to, std::chrono::milliseconds(0)};
   }
+  // A hint before a rebuild: reads of exactly these ranges (one per
+  // partition, as Read or Fetch) come next. A client may read them all at
+  // once now and answer those reads from what it read: the same records,
+  // sooner; a failure of that read answers the first of them (its message
+  // names the range that failed). The default does nothing.
+  virtual void WillRead(const std::vector<ReadRange>& ranges) { (void)ranges; }
 };
 
 }  // namespace durasim

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "store/rdkafka_topic_admin.h"
@@ -68,7 +69,14 @@ Result<std::vector<PartitionOffsets>> RdKafkaLogClient::Offsets() {
 }
 
 Result<std::vector<LogRecord>> RdKafkaLogClient::Read(int32_t partition, int64_t from, int64_t to) {
+  if (std::optional<Result<std::vector<LogRecord>>> held = read_ahead_.Take(partition, from, to)) {
+    return std::move(*held);
+  }
   return reader_.Read(partition, from, to);
+}
+
+void RdKafkaLogClient::WillRead(const std::vector<ReadRange>& ranges) {
+  read_ahead_.Hold(ranges, reader_.ReadRanges(ranges));
 }
 
 Result<std::vector<std::vector<LogRecord>>> RdKafkaLogClient::ReadRanges(const std::vector<ReadRange>& ranges) {
@@ -80,6 +88,7 @@ Status RdKafkaLogClient::AddPartitions(int32_t partitions) {
     return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}' has {} partitions: cannot grow to {}",
                                                             config_.topic, partitions_, partitions));
   }
+  read_ahead_.Clear();
   return CreatePartitions(producer_, config_, partitions);
 }
 
@@ -87,10 +96,14 @@ Status RdKafkaLogClient::DeleteRecords(int32_t partition, int64_t before_offset)
   if (partition < 0 || partition >= partitions_) {
     return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}' has no partition {}", config_.topic, partition));
   }
+  read_ahead_.Clear();
   return DeleteRecordsBefore(producer_, config_, partition, before_offset);
 }
 
-Status RdKafkaLogClient::DeleteTopic() { return DeleteTopicAndWait(producer_, config_); }
+Status RdKafkaLogClient::DeleteTopic() {
+  read_ahead_.Clear();
+  return DeleteTopicAndWait(producer_, config_);
+}
 
 Result<TopicIdentity> RdKafkaLogClient::Topic() {
   Result<std::string> incarnation = identity_.Incarnation();

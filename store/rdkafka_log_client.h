@@ -30,6 +30,7 @@
 #include "store/rdkafka_producer.h"
 #include "store/rdkafka_reader.h"
 #include "store/rdkafka_topic_identity.h"
+#include "store/read_ahead.h"
 
 namespace durasim {
 
@@ -62,7 +63,13 @@ class RdKafkaLogClient : public LogClient {
   Result<std::vector<PartitionOffsets>> Offsets() override;
   // Errors: kInvalidArgument (bad range or partition), kInvalidRecovery (the
   // range is not in the log: below its start or past its end), kUnavailable.
+  // A range of the last WillRead is answered from what it read, once.
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
+  // Reads every range at once (ReadRanges) and holds the answer for the
+  // reads that follow (read_ahead.h): one consumer assignment for all
+  // partitions, so no partition waits out the fetch the broker holds for
+  // another (up to fetch.wait.max.ms each, docs/benchmarks.md).
+  void WillRead(const std::vector<ReadRange>& ranges) override;
   // Every range at once (RdKafkaReader::ReadRanges): one entry per range.
   // Errors as Read's.
   Result<std::vector<std::vector<LogRecord>>> ReadRanges(const std::vector<ReadRange>& ranges);
@@ -96,6 +103,7 @@ class RdKafkaLogClient : public LogClient {
   // Destroyed in reverse order: the producer (a crash: purged, not flushed)
   // before the reader.
   RdKafkaReader reader_;
+  ReadAhead read_ahead_;  // of the last WillRead; cleared when the log changes
   RdKafkaTopicIdentity identity_;  // asks on the reader's consumer
   RdKafkaProducer producer_;
 };

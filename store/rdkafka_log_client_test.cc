@@ -195,6 +195,47 @@ TEST_F(RdKafkaLogClientTest, ReadRangesReadsEveryPartitionAtOnce) {
   EXPECT_EQ((*again)[1].size(), 5u);
 }
 
+TEST_F(RdKafkaLogClientTest, WillReadAnswersTheHintedReadsWithTheSameRecords) {
+  // Strategy: after WillRead of every partition's range, a Read of exactly
+  // each range answers what a fresh client's Read answers, records appended
+  // after the hint are not in it, and a read of another range goes to the
+  // log; a hint with a range past a partition's end makes the first hinted
+  // Read fail naming that range, and the next one reads the log afresh.
+  std::unique_ptr<RdKafkaLogClient> client = Connect(Config());
+  ASSERT_NE(client, nullptr);
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(Put(*client, 0, "a" + std::to_string(i), "v0").ok());
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(Put(*client, 2, "c" + std::to_string(i), "v2").ok());
+
+  client->WillRead({ReadRange{0, 1, 4}, ReadRange{1, 0, 0}, ReadRange{2, 0, 2}});
+  ASSERT_TRUE(Put(*client, 2, "late", "v").ok());  // after the hint: offset 2, outside [0, 2)
+  std::unique_ptr<RdKafkaLogClient> fresh = Connect(Config());
+  ASSERT_NE(fresh, nullptr);
+  for (const ReadRange& range : {ReadRange{2, 0, 2}, ReadRange{1, 0, 0}, ReadRange{0, 1, 4}}) {
+    Result<std::vector<LogRecord>> hinted = client->Read(range.partition, range.from, range.to);
+    Result<std::vector<LogRecord>> direct = fresh->Read(range.partition, range.from, range.to);
+    ASSERT_TRUE(hinted.ok() && direct.ok()) << hinted.status().ToString() << direct.status().ToString();
+    ASSERT_EQ(hinted->size(), direct->size()) << "partition " << range.partition;
+    for (size_t i = 0; i < hinted->size(); ++i) {
+      EXPECT_EQ((*hinted)[i].offset, (*direct)[i].offset);
+      EXPECT_EQ((*hinted)[i].key, (*direct)[i].key);
+      EXPECT_EQ((*hinted)[i].value, (*direct)[i].value);
+    }
+  }
+  Result<std::vector<LogRecord>> longer = client->Read(2, 0, 3);  // not hinted: the log
+  ASSERT_TRUE(longer.ok()) << longer.status().ToString();
+  ASSERT_EQ(longer->size(), 3u);
+  EXPECT_EQ((*longer)[2].key, "late");
+
+  client->WillRead({ReadRange{0, 0, 4}, ReadRange{2, 0, 9}});
+  Result<std::vector<LogRecord>> failed = client->Read(0, 0, 4);
+  EXPECT_EQ(failed.status().code(), StatusCode::kInvalidRecovery) << failed.status().ToString();
+  EXPECT_NE(failed.status().message().find("read of [0, 9) of topic 'action-state' partition 2"), std::string::npos)
+      << failed.status().ToString();
+  Result<std::vector<LogRecord>> afresh = client->Read(0, 0, 4);
+  ASSERT_TRUE(afresh.ok()) << afresh.status().ToString();
+  EXPECT_EQ(afresh->size(), 4u);
+}
+
 TEST_F(RdKafkaLogClientTest, NewClientAfterCrashKeepsTheData) {
   // Strategy: put through one client, destroy it (a crash), connect a new
   // one to the same cluster: it sees the same offsets and records, and its

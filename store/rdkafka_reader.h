@@ -29,13 +29,6 @@ inline constexpr const char* kTopicIdentityGroup = "durasim.topic-identity";
 // The consumer handle of Offsets and Read (rdkafka_support.h).
 struct RdKafkaConsumer;
 
-// Offsets [from, to) of one partition.
-struct ReadRange {
-  int32_t partition = 0;
-  int64_t from = 0;
-  int64_t to = 0;
-};
-
 class RdKafkaReader {
  public:
   // REQUIRES: `config` outlives the reader.

@@ -8,7 +8,8 @@
 # stop-broker.sh BOOTSTRAP_FILE uses to stop it and clean up.
 #
 # Environment (all optional):
-#   KAFKA_LIBS           jar cache (default: <repo>/build/kafka-libs)
+#   KAFKA_VERSION        broker version (default: the last of ci/kafka/versions)
+#   KAFKA_LIBS           jar cache (default: <repo>/build/kafka-libs/<version>)
 #   KAFKA_START_TIMEOUT  seconds to wait for the broker (default: 60)
 #   KAFKA_HEAP_OPTS      JVM heap (default: -Xms256m -Xmx512m)
 #   KAFKA_FETCH_TIMEOUT  seconds allowed for the Maven jar fetch (default: 600)
@@ -20,8 +21,9 @@ if (($# != 1)); then
 fi
 bootstrap_file=$1
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-libs=${KAFKA_LIBS:-$repo/build/kafka-libs}
+# shellcheck source=ci/kafka/version.sh
+source "$here/version.sh"
+libs=$KAFKA_LIBS
 timeout_s=${KAFKA_START_TIMEOUT:-60}
 heap_opts=${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}
 
@@ -39,11 +41,11 @@ if [[ -f $bootstrap_file.workdir ]]; then
   bash "$here/stop-broker.sh" "$bootstrap_file"
 fi
 
-# 1. Jars. The stamp holds a hash of pom.xml, so editing the pom (e.g. a
-# version bump) refetches; otherwise the cache is reused. Fetch into a
+# 1. Jars. The stamp holds a hash of pom.xml and the version, so editing the
+# pom refetches; otherwise the cache is reused. Fetch into a
 # private dir and rename, so an interrupted or concurrent fetch never leaves
 # a half-filled cache behind.
-stamp=$(sha256sum "$here/pom.xml" | cut -d' ' -f1)
+stamp=$({ cat "$here/pom.xml"; echo "kafka.version=$KAFKA_VERSION"; } | sha256sum | cut -d' ' -f1)
 if [[ $(cat "$libs/.pom-sha256" 2>/dev/null) != "$stamp" ]]; then
   t0=$(now)
   mkdir -p "$(dirname "$libs")"
@@ -51,16 +53,16 @@ if [[ $(cat "$libs/.pom-sha256" 2>/dev/null) != "$stamp" ]]; then
   # -q keeps Maven silent on success; its log is shown only if it fails.
   # timeout: a stalled mirror must fail the job, not hang it.
   if ! timeout "${KAFKA_FETCH_TIMEOUT:-600}" mvn -B -q -f "$here/pom.xml" dependency:copy-dependencies \
-      -DoutputDirectory="$fresh" -DincludeScope=runtime >"$fresh.log" 2>&1; then
+      -Dkafka.version="$KAFKA_VERSION" -DoutputDirectory="$fresh" -DincludeScope=runtime >"$fresh.log" 2>&1; then
     cat "$fresh.log" >&2
     rm -rf "$fresh" "$fresh.log"
-    echo "start-broker: fetching the Kafka jars with Maven failed" >&2
+    echo "start-broker: fetching the jars of Kafka $KAFKA_VERSION with Maven failed" >&2
     exit 1
   fi
   echo "$stamp" >"$fresh/.pom-sha256"
   rm -rf "$fresh.log" "$libs"
   mv "$fresh" "$libs"
-  echo "kafka jars fetched into $libs in $(secs_since "$t0") s"
+  echo "kafka $KAFKA_VERSION jars fetched into $libs in $(secs_since "$t0") s"
 fi
 
 # 2. A free port pair (PORT for clients, PORT+1 for the controller), below
@@ -144,5 +146,5 @@ kcat -b "127.0.0.1:$port" -L -m 10 >"$workdir/kcat-probe.txt" 2>&1 ||
 echo "127.0.0.1:$port" >"$bootstrap_file"
 # RSS from /proc rather than ps: procps is not in minimal images.
 rss_mib=$(awk '/^VmRSS:/ { print int($2 / 1024) }' "/proc/$pid/status")
-echo "kafka broker pid $pid at 127.0.0.1:$port (controller $((port + 1))) started in $(secs_since "$t0") s," \
+echo "kafka $KAFKA_VERSION broker pid $pid at 127.0.0.1:$port (controller $((port + 1))) started in $(secs_since "$t0") s," \
   "RSS $rss_mib MiB, log $log"

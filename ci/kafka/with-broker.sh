@@ -3,8 +3,9 @@
 #
 # Runs CMD with a fresh single-node Kafka broker on loopback and
 # DURASIM_KAFKA_BOOTSTRAP=127.0.0.1:PORT in its environment, plus
-# DURASIM_KAFKA_LIBS (the jar dir, for tools such as kafka-topics) and
-# DURASIM_KAFKA_PID (the broker JVM). The broker is always stopped
+# DURASIM_KAFKA_LIBS (the jar dir, for tools such as kafka-topics),
+# DURASIM_KAFKA_VERSION and DURASIM_KAFKA_PID (the broker JVM). KAFKA_VERSION
+# picks the broker (default: the last of ci/kafka/versions). The broker is always stopped
 # afterwards; the exit status is CMD's.
 #
 # Without java, mvn or kcat the broker tests are skipped (exit 0) on a
@@ -17,7 +18,8 @@ if (($# == 0)); then
   exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+# shellcheck source=ci/kafka/version.sh
+source "$here/version.sh"
 
 missing=()
 for tool in java mvn kcat; do
@@ -45,15 +47,16 @@ trap 'exit 143' TERM
 
 bash "$here/start-broker.sh" "$state/bootstrap"
 DURASIM_KAFKA_BOOTSTRAP=$(cat "$state/bootstrap")
-DURASIM_KAFKA_LIBS=${KAFKA_LIBS:-$repo/build/kafka-libs}
+DURASIM_KAFKA_LIBS=$KAFKA_LIBS
+DURASIM_KAFKA_VERSION=$KAFKA_VERSION
 DURASIM_KAFKA_PID=$(cat "$(cat "$state/bootstrap.workdir")/broker.pid")
-export DURASIM_KAFKA_BOOTSTRAP DURASIM_KAFKA_LIBS DURASIM_KAFKA_PID
+export DURASIM_KAFKA_BOOTSTRAP DURASIM_KAFKA_LIBS DURASIM_KAFKA_VERSION DURASIM_KAFKA_PID
 
 status=0
 "$@" || status=$?
 if ((status != 0)); then
   # The broker log is deleted with its temp dir, so show its end now.
-  echo "with-broker: '$*' exited with $status; last lines of the broker log:" >&2
+  echo "with-broker: '$*' exited with $status on Kafka $KAFKA_VERSION; last lines of the broker log:" >&2
   tail -n 40 "$(cat "$state/bootstrap.workdir")/broker.log" >&2 || true
 fi
 exit "$status"

@@ -115,6 +115,10 @@ Result<std::vector<LogRecord>> ClientRecordSink::Read(int32_t partition, int64_t
   return records;
 }
 
+void ClientRecordSink::WillRead(const std::vector<ReadRange>& ranges) {
+  if (backend_.EnsureBrokerUp().ok()) client_->WillRead(ranges);
+}
+
 Result<TopicIdentity> ClientRecordSink::Topic() {
   if (Status up = backend_.EnsureBrokerUp(); !up.ok()) return up;
   Result<TopicIdentity> topic = backend_.Note(client_->Topic(), "the query of the topic's incarnation");

@@ -41,6 +41,10 @@ class ClientRecordSink : public RecordSink, public BrokerWriteFaults {
   Result<std::vector<PartitionOffsets>> Offsets() override;
   Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) override;
   Result<TopicIdentity> Topic() override;
+  // The real client reads every range at once, once the broker is up (as
+  // the read after it would bring it up); Read applies the harness's
+  // deletions, compaction and corruption to what it read, as to any read.
+  void WillRead(const std::vector<ReadRange>& ranges) override;
 
   // BrokerWriteFaults, from the backend's controls (kInternal where it has
   // none). A refused record is produced, flushed and awaited on this

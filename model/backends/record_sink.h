@@ -25,6 +25,9 @@ class RecordSink {
   virtual Result<std::vector<PartitionOffsets>> Offsets() = 0;
   virtual Result<std::vector<LogRecord>> Read(int32_t partition, int64_t from, int64_t to) = 0;
   virtual Result<TopicIdentity> Topic() = 0;
+  // LogClient::WillRead: reads of these ranges come next. The model's log
+  // serves reads at once and ignores it; a real log may read ahead.
+  virtual void WillRead(const std::vector<ReadRange>& ranges) { (void)ranges; }
 };
 
 }  // namespace durasim
