@@ -21,6 +21,10 @@ struct RdKafkaConfig {
   // factor 1) with the admin API when it is missing.
   // REQUIRES: expected_partitions > 0 when set.
   bool create_topic = false;
+  // With create_topic: the topic must not exist yet; one that does is
+  // kInvalidArgument (a run that keeps its topic under a chosen name must
+  // not write into, and restore from, another run's records).
+  bool require_new_topic = false;
   // A topic it creates gets cleanup.policy=compact,delete with retention.ms
   // and retention.bytes -1 (the broker deletes nothing by time or size), so
   // that the admin API's DeleteRecords is allowed: Kafka refuses it on a

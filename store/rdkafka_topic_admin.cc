@@ -195,6 +195,12 @@ Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& confi
     }
     const TopicMetadata topic = FindTopic(*metadata, config.topic);
     rd_kafka_metadata_destroy(metadata);
+    if (topic.partitions > 0 && config.require_new_topic && !created) {
+      return Status(StatusCode::kInvalidArgument,
+                    fmt::format("topic '{}' already exists at {} ({} partitions): a new topic was asked for; delete "
+                                "it or choose another name",
+                                config.topic, config.bootstrap_servers, topic.partitions));
+    }
     if (topic.partitions > 0 && topic.err == RD_KAFKA_RESP_ERR_NO_ERROR) {
       if (config.expected_partitions != 0 && topic.partitions != config.expected_partitions) {
         return Status(StatusCode::kInvalidArgument,

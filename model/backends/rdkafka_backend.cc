@@ -74,12 +74,15 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::stri
   backend->config_.topic = harness.topic_name.empty() ? FreshTopicName() : harness.topic_name;
   backend->config_.expected_partitions = partitions;
   backend->config_.create_topic = true;
+  // A kept topic's name is the user's: never another run's records.
+  backend->config_.require_new_topic = true;
   // DeleteRecords (delete_records) runs for real there: see RdKafkaConfig.
   backend->config_.deletable = true;
   // Creating the topic is the first connect; later connects find it.
   Result<std::unique_ptr<RdKafkaLogClient>> first = RdKafkaLogClient::Connect(backend->config_);
   if (!first.ok()) return first.status();
   backend->config_.create_topic = false;
+  backend->config_.require_new_topic = false;
   backend->topic_name_ = backend->config_.topic;
   // It is the harness's client until something makes it drop it.
   backend->harness_client_ = std::move(first).value();

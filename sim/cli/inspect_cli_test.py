@@ -7,7 +7,8 @@
 # legacy-end-offset-marker mutant (the #1158 bug), cp2's marker lies past the
 # result, and the same inspection lists the saved result below the marker,
 # not read: the bug, seen on the broker. (The corrupt-record topic:
-# sim/cli/inspect_command_test.cc, InspectRealBrokerTest.)
+# sim/cli/inspect_command_test.cc, InspectRealBrokerTest.) A third run under
+# an existing kept topic's name fails before writing anything.
 #   inspect_cli_test.py DURASIM SOURCE_DIR
 import os
 import re
@@ -83,6 +84,13 @@ if "cp2" in markers:
 
 code, out = run(["inspect", "--bootstrap-servers", servers, "--topic", fixed, "--marker", "{not json"])
 check("a bad marker is a usage error (2)", code == 2 and "--marker" in out, out)
+
+# A kept topic's name must be new: a second run under it would write into,
+# and restore from, the first run's records. It fails before writing.
+code, out = run(["run", "scenarios/regressions/kafka_queued_action_reuse.yaml", "--backend", "kafka",
+                 "--bootstrap-servers", servers, "--keep-topic", fixed])
+check("a run into an existing --keep-topic fails naming it",
+      code != 0 and f"topic '{fixed}' already exists at {servers}" in out, out)
 
 if failures:
     print(f"{len(failures)} checks failed")
