@@ -25,6 +25,11 @@ struct RdKafkaConfig {
   // kInvalidArgument (a run that keeps its topic under a chosen name must
   // not write into, and restore from, another run's records).
   bool require_new_topic = false;
+  // Whether the client may mint the topic's incarnation when it has none
+  // (rdkafka_topic_identity.h), a commit in the identity group. Off: a
+  // read-only client (durasim inspect); Topic() of a topic with no
+  // incarnation is then kNotFound, and nothing is committed.
+  bool mint_incarnation = true;
   // A topic it creates gets cleanup.policy=compact,delete with retention.ms
   // and retention.bytes -1 (the broker deletes nothing by time or size), so
   // that the admin API's DeleteRecords is allowed: Kafka refuses it on a

@@ -62,6 +62,12 @@ Result<std::string> RdKafkaTopicIdentity::Incarnation() {
   rd_kafka_t* rk = (*consumer)->rk;
   Result<int64_t> committed = Committed(rk, config);
   if (!committed.ok()) return committed.status();
+  if (*committed < 0 && !config.mint_incarnation) {
+    return Status(StatusCode::kNotFound,
+                  fmt::format("topic '{}' at {} has no incarnation yet (no store has asked for one: nothing of "
+                              "ours wrote a marker for it), and this client is read-only: it mints none",
+                              config.topic, config.bootstrap_servers));
+  }
   if (*committed < 0) {
     // No incarnation yet: a new topic (or one re-created). Mint one; when
     // two clients race, the commit read back below is the one both keep.

@@ -41,8 +41,9 @@ class RdKafkaTopicIdentity {
   RdKafkaTopicIdentity& operator=(const RdKafkaTopicIdentity&) = delete;
 
   // The incarnation of `config.topic` now, minting one when the topic has
-  // none. Errors: kUnavailable (the group coordinator did not answer within
-  // the deadline), kInvalidArgument (bad configuration).
+  // none (unless `config.mint_incarnation` is off: then kNotFound). Errors:
+  // kUnavailable (the group coordinator did not answer within the
+  // deadline), kInvalidArgument (bad configuration).
   Result<std::string> Incarnation();
 
  private:

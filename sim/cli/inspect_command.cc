@@ -214,6 +214,7 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
   config.bootstrap_servers = options.bootstrap_servers;
   config.topic = options.topic;
   config.deadline = options.deadline;
+  config.mint_incarnation = false;  // inspect writes nothing, not even the topic's incarnation
   Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(config);
   if (!client.ok()) {
     err << fmt::format("durasim: inspect: topic {:?} on {}: {}\n", options.topic, options.bootstrap_servers,

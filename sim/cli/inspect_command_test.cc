@@ -179,6 +179,26 @@ class InspectTest : public ::testing::Test {
     EXPECT_EQ(missing.code, kExitError) << missing.out << missing.err;
   }
 
+  // Strategy: inspect writes nothing: --marker on a topic no store gave an
+  // incarnation is rejected as having none, twice (the first minted none),
+  // and once a writing client has asked for the topic's incarnation, the
+  // same inspection gets past it (the check can fail).
+  void WritesNothing() {
+    const std::string topic = FreshTopic();
+    std::unique_ptr<RdKafkaLogClient> client = Connect(topic);
+    const std::string marker =
+        fmt::format(R"({{"version":2,"topic":"{}","incarnation":"group-offset-7","offsets":{{"0":0}}}})", topic);
+    for (int i = 0; i < 2; ++i) {
+      const Inspected inspected = Inspect(topic, marker);
+      EXPECT_EQ(inspected.code, kExitNotAsExpected) << inspected.out << inspected.err;
+      EXPECT_NE(inspected.out.find("has no incarnation yet"), std::string::npos) << i << inspected.out;
+    }
+    ASSERT_TRUE(client->Topic().ok());  // a writing client mints it
+    const Inspected after = Inspect(topic, marker);
+    EXPECT_EQ(after.out.find("has no incarnation yet"), std::string::npos) << after.out;
+    EXPECT_NE(after.out.find("REJECTED"), std::string::npos) << after.out;  // group-offset-7 is not it
+  }
+
   virtual std::unique_ptr<RdKafkaLogClient> Connect(const std::string& topic) {
     Result<std::unique_ptr<RdKafkaLogClient>> client = RdKafkaLogClient::Connect(Config(topic));
     EXPECT_TRUE(client.ok()) << client.status().ToString();
@@ -206,6 +226,7 @@ class InspectMockTest : public InspectTest {
 TEST_F(InspectMockTest, DecodesAndRestores) { DecodesAndRestores(); }
 TEST_F(InspectMockTest, NamesACorruptRecord) { NamesACorruptRecord(); }
 TEST_F(InspectMockTest, BadInput) { BadInput(); }
+TEST_F(InspectMockTest, WritesNothing) { WritesNothing(); }
 #endif
 
 class InspectRealBrokerTest : public InspectTest {
@@ -226,6 +247,7 @@ class InspectRealBrokerTest : public InspectTest {
 TEST_F(InspectRealBrokerTest, DecodesAndRestores) { DecodesAndRestores(); }
 TEST_F(InspectRealBrokerTest, NamesACorruptRecord) { NamesACorruptRecord(); }
 TEST_F(InspectRealBrokerTest, BadInput) { BadInput(); }
+TEST_F(InspectRealBrokerTest, WritesNothing) { WritesNothing(); }
 #endif
 
 }  // namespace
