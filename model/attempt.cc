@@ -1,6 +1,7 @@
 // Attempt implementation.
 #include "model/attempt.h"
 
+#include "model/abandon.h"
 #include "model/key_groups.h"
 #include "model/store_designs.h"
 
@@ -445,6 +446,8 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
     // A coroutine of the script or the runtime threw: the attempt cannot go
     // on, and the run ends in error naming what was thrown.
     Error(fmt::format("an exception escaped a coroutine of attempt {}: {}", number_, escaped.what()));
+  } catch (const RunAbandoned&) {
+    throw;  // not the attempt's error: the run is abandoned (model/abandon.h)
   } catch (...) {
     Error(fmt::format("an exception escaped a coroutine of attempt {}: not a std::exception", number_));
   }

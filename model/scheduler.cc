@@ -4,6 +4,7 @@
 
 #include <boost/asio/error.hpp>
 
+#include "model/abandon.h"
 #include "model/sim_time.h"
 
 namespace durasim {
@@ -54,6 +55,8 @@ Scheduler::RunEnd Scheduler::Run(SimTime deadline, uint64_t handlers_max) {
   DURASIM_CHECK_GE(handlers_max, 1u);
   uint64_t handlers = 0;
   while (!stop_requested_) {
+    // A signal asked the process to stop: no further handler of this run.
+    if (handlers % kAbandonPollHandlers == kAbandonPollHandlers - 1 && AbandonRequested()) throw RunAbandoned{};
     if (io_.stopped()) io_.restart();
     if (io_.poll_one() > 0) {
       if (++handlers >= handlers_max) return RunEnd::kBudget;

@@ -119,7 +119,8 @@ class Scheduler {
   };
   // Runs until idle, stopped, until simulated time would pass `deadline`, or
   // until `handlers_max` handlers have run (a loop that never advances the
-  // clock would otherwise never end).
+  // clock would otherwise never end). Throws RunAbandoned (model/abandon.h)
+  // when a signal asks the process to stop.
   RunEnd Run(SimTime deadline, uint64_t handlers_max = kHandlersMax);
 
   static constexpr uint64_t kHandlersMax = 10'000'000;

@@ -2,6 +2,8 @@
 // and SimSignal. The Trace has model/trace_test.cc.
 #include "model/scheduler.h"
 
+#include "model/abandon.h"
+
 #include <gtest/gtest.h>
 
 #include <boost/asio/awaitable.hpp>
@@ -15,6 +17,8 @@
 #include <chrono>
 #include <algorithm>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -156,6 +160,49 @@ TEST(SchedulerTest, RunIsIdleWhenNothingIsArmed) {
   EXPECT_EQ(scheduler.Run(seconds(1)), Scheduler::RunEnd::kIdle);
   EXPECT_EQ(clock.now, milliseconds(7));
   EXPECT_EQ(scheduler.armed_timers(), 0u);
+}
+
+bool AlwaysAbandon() { return true; }
+
+TEST(SchedulerTest, AnAbandonRequestStopsALongRunWithinOnePollInterval) {
+  // Strategy: a handler that posts itself forever (a run of unbounded work).
+  // With no abandon source it runs until the handler budget; with a source
+  // that asks, Run throws RunAbandoned after at most one poll interval of
+  // handlers; a run shorter than one interval never polls.
+  SimClock clock;
+  // Returns the handler, which the caller keeps alive while it runs.
+  auto endless = [](Scheduler& scheduler, uint64_t& ran) {
+    auto again = std::make_shared<std::function<void()>>();
+    *again = [&scheduler, &ran, weak = std::weak_ptr<std::function<void()>>(again)] {
+      ++ran;
+      if (std::shared_ptr<std::function<void()>> self = weak.lock()) boost::asio::post(scheduler.executor(), *self);
+    };
+    boost::asio::post(scheduler.executor(), *again);
+    return again;
+  };
+  {
+    Scheduler scheduler(clock);
+    uint64_t ran = 0;
+    auto keep = endless(scheduler, ran);
+    EXPECT_EQ(scheduler.Run(seconds(1), 5000), Scheduler::RunEnd::kBudget);
+    EXPECT_EQ(ran, 5000u);
+  }
+  SetAbandonSource(&AlwaysAbandon);
+  {
+    Scheduler scheduler(clock);
+    uint64_t ran = 0;
+    auto keep = endless(scheduler, ran);
+    EXPECT_THROW(scheduler.Run(seconds(1), 1'000'000), RunAbandoned);
+    EXPECT_GT(ran, 0u);
+    EXPECT_LE(ran, kAbandonPollHandlers);
+  }
+  {
+    Scheduler scheduler(clock);
+    uint64_t ran = 0;
+    auto keep = endless(scheduler, ran);
+    EXPECT_EQ(scheduler.Run(seconds(1), kAbandonPollHandlers - 1), Scheduler::RunEnd::kBudget);
+  }
+  SetAbandonSource(nullptr);
 }
 
 TEST(SchedulerTest, RunStopsAtTheDeadlineWhenTheNextTimerIsLater) {

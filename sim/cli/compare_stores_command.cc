@@ -8,6 +8,7 @@
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
+#include "sim/explore/interrupt.h"
 #include "sim/explore/store_comparison.h"
 
 namespace durasim {
@@ -38,9 +39,15 @@ int Compare(CompareState& state) {
                            state.options.seed_start + state.options.seeds - 1, NameOf(state.options.backend))
             << ComparisonTable(rows);
   std::vector<std::string> unwritten;
-  WriteReport(state.report_json, ComparisonJson(rows), unwritten);
-  if (!state.svg.empty()) WriteReport(state.svg, CheckpointCostChart(state.options), unwritten);
+  WriteReport(state.report_json, ComparisonJson(rows, Interrupted()), unwritten);
+  // The chart runs the comparison again: not after a signal.
+  if (!state.svg.empty() && !Interrupted()) WriteReport(state.svg, CheckpointCostChart(state.options), unwritten);
   if (!unwritten.empty()) return kExitOutput;
+  if (Interrupted()) {
+    std::cout << fmt::format("compare-stores: interrupted by {}: the rows hold the runs that finished\n",
+                             InterruptName());
+    return InterruptExitCode();
+  }
   bool held = true;
   for (const ComparisonRow& row : rows) held = held && row.costs.not_as_expected == 0;
   return held ? kExitOk : kExitNotAsExpected;

@@ -179,7 +179,7 @@ int Summarize(const std::vector<RunReport>& reports, size_t skipped, size_t scen
   const std::string reproduce_flags = (options.mutant ? " --mutant " + *options.mutant : "") + BackendFlags(options);
   WriteReport(flags.junit, RenderJunit(reports, reproduce_flags, wall_s), unwritten);
   std::cout << RenderTable(reports);
-  if (skipped > 0) {
+  if (skipped > 0 || Interrupted()) {
     std::cout << fmt::format("{}: {} of {} scenario files not run\n",
                              Interrupted()     ? std::string("interrupted by ") + InterruptName()
                              : guard.stopped() ? "stopped: " + guard.stop_reason()

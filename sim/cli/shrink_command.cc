@@ -70,6 +70,10 @@ int RunShrinkCommand(const ShrinkCommandOptions& options) {
   }
   const Scenario& scenario = *loaded;
   const RunReport before = RunScenario(scenario, options.run);
+  if (Interrupted()) {  // the run may have been abandoned midway: nothing to shrink from
+    std::cerr << fmt::format("durasim: {}: not shrunk: interrupted by {}\n", options.path, InterruptName());
+    return InterruptExitCode();
+  }
   if (before.verdict == Verdict::kInfra) {
     std::cerr << fmt::format("durasim: {}: not shrunk: the run is infra (not judged): {}\n", options.path, before.error);
     return kExitInfra;
@@ -108,8 +112,8 @@ int RunShrinkCommand(const ShrinkCommandOptions& options) {
                                "(from {} attempts, {} inputs)",
                                shrunk.candidates_tried, shrunk.candidates_kept,
                                !shrunk.budget_exhausted ? ""
-                               : !shrunk.infra.empty()  ? ", stopped by an infrastructure failure: " + shrunk.infra
                                : Interrupted()          ? ", interrupted"
+                               : !shrunk.infra.empty()  ? ", stopped by an infrastructure failure: " + shrunk.infra
                                                         : ", budget exhausted",
                                shrunk.scenario.attempts.size(), shrunk.scenario.inputs.size(),
                                scenario.attempts.size(), scenario.inputs.size()));

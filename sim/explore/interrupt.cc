@@ -4,6 +4,7 @@
 #include <atomic>
 #include <csignal>
 
+#include "model/abandon.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -32,6 +33,8 @@ void InstallInterruptHandlers() {
   action.sa_flags = SA_RESETHAND | SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  // A run in progress stops too, within a millisecond or so, not judged.
+  SetAbandonSource(&Interrupted);
 }
 
 bool Interrupted() { return received.load() != 0; }

@@ -1,7 +1,9 @@
 // Interrupts: SIGINT and SIGTERM set a flag (sigaction, async-signal-safe)
 // instead of killing the process. The sweep, the kill matrix and `run` stop
-// starting new runs once it is set, let the running ones finish, write every
-// failure file and report (marked interrupted) and exit 128 + the signal
+// starting new runs once it is set; a run in progress is abandoned within
+// about a millisecond of simulated work (model/abandon.h) and reported not
+// judged (verdict infra, "interrupted"); every failure file and report is
+// written (marked interrupted) and the process exits 128 + the signal
 // (130, 143: sim/exit_codes.h). The handler is installed with SA_RESETHAND:
 // a second signal kills the process as usual.
 //
@@ -11,7 +13,8 @@
 
 namespace durasim {
 
-// Installs the handlers for SIGINT and SIGTERM.
+// Installs the handlers for SIGINT and SIGTERM, and makes a signal abandon
+// the run in progress (model/abandon.h).
 void InstallInterruptHandlers();
 
 // Whether a signal arrived; which (0: none).

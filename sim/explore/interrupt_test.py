@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Strategy: SIGINT or SIGTERM during a long explore (with a mutant, so that
 seeds fail and failure files are written), mutants and run: the command stops
-starting new runs, lets the running ones finish, writes every failure file and
-its reports (the JSON parses and says interrupted), prints its summary to a
-redirected stdout and exits 128 + the signal (130, 143).
+starting new runs, writes every failure file and its reports (the JSON parses
+and says interrupted), prints its summary to a redirected stdout and exits
+128 + the signal (130, 143). Then inside one long phase (a parse, a 1.5-3 s
+run, a shrink's first run, compare-stores): the run in progress is abandoned
+(model/abandon.h), reported not judged, and the process exits within 1 s of
+the signal.
 
   interrupt_test.py DURASIM WORK_DIR SCENARIOS_DIR
 """
@@ -125,7 +128,78 @@ def run():
     check("not run" in stdout, f"run: the files not run are not counted:\n{stdout[-1500:]}")
 
 
+def long_file():
+    """One run of 1.5-3 s on 2 cores (bench/worst_case.sh's `inputs` shape):
+    15,000 inputs with day-long calls over four checkpoints."""
+    path = WORK / "long_run.yaml"
+    lines = ["name: long_run", "suppliers:", "  - {name: llm, scale: 3, latency_ms: 86400000}", "actions:",
+             "  - name: ask", "    on: input", "    steps:", "      - call: llm", "      - memory_add: m",
+             "      - output", "inputs:"]
+    lines += [f"  - {{key: k{i % 5000}, value: {i}}}" for i in range(15000)]
+    lines += ["attempts:", "  - steps:"]
+    for c in range(1, 5):
+        lines += ["      - read: 3750", "      - run", f"      - checkpoint: cp{c}", f"      - complete: cp{c}"]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def mid_phase(name, args, delay_s, sig=signal.SIGTERM):
+    """Signals `delay_s` after the start, inside one long phase (not between
+    runs); the process must exit 128 + the signal within 1 s."""
+    out_path = WORK / f"{name}.out"
+    with open(out_path, "wb") as out:
+        process = subprocess.Popen([DURASIM] + args, stdout=out, stderr=subprocess.PIPE)
+        time.sleep(delay_s)
+        check(process.poll() is None, f"{name}: ended within {delay_s} s, before the signal: nothing tested")
+        started = time.monotonic()
+        process.send_signal(sig)
+        _, stderr = process.communicate(timeout=120)
+        stopped_s = time.monotonic() - started
+    stdout = out_path.read_text(errors="replace")
+    check(process.returncode == 128 + sig,
+          f"{name}: exit {process.returncode}, expected {128 + sig}\nstdout:\n{stdout[-1500:]}\nstderr:\n{stderr.decode()[-1500:]}")
+    check(stopped_s < 1.0, f"{name}: exited {stopped_s:.2f} s after the signal, not within 1 s")
+    print(f"{name}: exit {process.returncode} {stopped_s:.3f} s after {signal.Signals(sig).name}")
+    return stdout, stderr.decode()
+
+
+def phases():
+    """One long run, cut in its parse, in its run, in a shrink and in
+    compare-stores: each answers within 1 s and says it was interrupted."""
+    path = long_file()
+    # How long parsing takes on this build (`keys` parses and prints a
+    # little): a signal after it lands in the run.
+    started = time.monotonic()
+    subprocess.run([DURASIM, "keys", str(path)], capture_output=True, check=True)
+    parse_s = time.monotonic() - started
+    print(f"parse of {path.name}: about {parse_s:.2f} s")
+    report = WORK / "mid_run.json"
+    mid_phase("parse_SIGTERM", ["run", str(path)], parse_s / 3)
+    stdout, _ = mid_phase("mid_run_SIGTERM", ["run", str(path), "--report-json", str(report)], parse_s + 0.4)
+    check("interrupted by SIGTERM" in stdout, f"mid_run: no interruption on stdout:\n{stdout[-1500:]}")
+    try:
+        doc = json.loads(report.read_text())
+        runs = doc["runs"]
+        check(doc.get("interrupted") is True, "mid_run: the JSON report is not marked interrupted")
+        check(len(runs) == 1 and runs[0]["verdict"] == "infra" and "interrupted" in runs[0]["error"],
+              f"mid_run: the abandoned run is not reported as interrupted, not judged: {runs}")
+    except (OSError, ValueError, KeyError) as error:
+        check(False, f"mid_run: the JSON report does not parse: {error}")
+    _, stderr = mid_phase("shrink_SIGTERM", ["shrink", str(path), "--out", str(WORK / "shrunk.yaml")], parse_s + 0.4)
+    check("not shrunk: interrupted by SIGTERM" in stderr, f"shrink: no interruption on stderr:\n{stderr}")
+    report = WORK / "compare.json"
+    stdout, _ = mid_phase("compare_stores_SIGINT", ["compare-stores", "--seeds", "100000", "--report-json",
+                                                     str(report)], 1.0, signal.SIGINT)
+    check("interrupted by SIGINT" in stdout, f"compare-stores: no interruption on stdout:\n{stdout[-1500:]}")
+    try:
+        doc = json.loads(report.read_text())
+        check(doc.get("interrupted") is True, "compare-stores: the JSON report is not marked interrupted")
+    except (OSError, ValueError) as error:
+        check(False, f"compare-stores: the JSON report does not parse: {error}")
+
+
 WORK.mkdir(parents=True, exist_ok=True)
+phases()
 explore(signal.SIGINT, 130)
 explore(signal.SIGTERM, 143)
 mutants()

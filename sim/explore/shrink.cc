@@ -55,7 +55,8 @@ class Shrinker {
     ++result_.candidates_tried;
     const RunReport report = RunScenario(*parsed, options_);
     if (report.verdict == Verdict::kInfra) {
-      result_.infra = report.error;
+      // A candidate a signal abandoned (model/abandon.h) is no broker's failure.
+      if (!Interrupted()) result_.infra = report.error;
       return false;
     }
     if (!Shows(report, failure_)) return false;

@@ -12,6 +12,7 @@
 
 #include "model/store_designs.h"
 #include "properties/scenario_generator.h"
+#include "sim/explore/interrupt.h"
 #include "sim/run/runner.h"
 #include "sim/view/line_chart.h"
 #include "store/check.h"
@@ -229,8 +230,10 @@ DesignCosts RunDesign(const ComparisonOptions& options, WorkloadShape shape, Sto
   run.compare_model = options.compare_model;
   run.record_lines = true;
   DesignCosts costs;
-  for (uint64_t seed = options.seed_start; seed < options.seed_start + options.seeds; ++seed) {
-    costs.Add(RunScenario(ComparisonScenario(seed, shape, design, density), run));
+  for (uint64_t seed = options.seed_start; seed < options.seed_start + options.seeds && !Interrupted(); ++seed) {
+    const RunReport report = RunScenario(ComparisonScenario(seed, shape, design, density), run);
+    if (Interrupted() && report.verdict == Verdict::kInfra) break;  // abandoned midway: no cost of a whole run
+    costs.Add(report);
   }
   return costs;
 }
@@ -242,6 +245,7 @@ std::vector<ComparisonRow> CompareStores(const ComparisonOptions& options) {
   std::vector<ComparisonRow> rows;
   for (WorkloadShape shape : shapes) {
     for (StoreDesign design : AllOf<StoreDesign>()) {
+      if (Interrupted()) return rows;
       rows.push_back(ComparisonRow{shape, design, RunDesign(options, shape, design, 1)});
     }
   }
@@ -262,7 +266,7 @@ std::string ComparisonTable(const std::vector<ComparisonRow>& rows) {
   return out;
 }
 
-std::string ComparisonJson(const std::vector<ComparisonRow>& rows) {
+std::string ComparisonJson(const std::vector<ComparisonRow>& rows, bool interrupted) {
   nlohmann::json out = nlohmann::json::array();
   for (const ComparisonRow& row : rows) {
     const DesignCosts& c = row.costs;
@@ -272,7 +276,7 @@ std::string ComparisonJson(const std::vector<ComparisonRow>& rows) {
                    {"restores", c.restores}, {"scanned", c.scanned}, {"put_p50_ms", c.PutLatencyMs(50)},
                    {"put_p99_ms", c.PutLatencyMs(99)}});
   }
-  return out.dump(2) + "\n";
+  return nlohmann::json{{"rows", out}, {"interrupted", interrupted}}.dump(2) + "\n";
 }
 
 std::string CheckpointCostChart(const ComparisonOptions& options) {

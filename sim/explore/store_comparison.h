@@ -76,11 +76,14 @@ struct ComparisonRow {
 };
 
 // Every shape on every design over the seeds, in shape then design order.
+// After SIGINT/SIGTERM (interrupt.h) no further run starts: the rows hold
+// what ran, and a row that never started is left out.
 std::vector<ComparisonRow> CompareStores(const ComparisonOptions& options);
 
-// The rows as a Markdown table (docs/benchmarks.md) and as JSON.
+// The rows as a Markdown table (docs/benchmarks.md) and as JSON:
+// {"rows": [...], "interrupted": whether a signal cut the comparison short}.
 std::string ComparisonTable(const std::vector<ComparisonRow>& rows);
-std::string ComparisonJson(const std::vector<ComparisonRow>& rows);
+std::string ComparisonJson(const std::vector<ComparisonRow>& rows, bool interrupted);
 
 // Snapshot cost and replay cost per design as checkpoints grow (density 0
 // to 4 of kFrequentCheckpoints over the seeds): an SVG line chart.

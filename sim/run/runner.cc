@@ -7,6 +7,7 @@
 #include <exception>
 #include <memory>
 
+#include "model/abandon.h"
 #include "model/attempt.h"
 #include "model/scenario_cost.h"
 #include "model/store_designs.h"
@@ -538,6 +539,8 @@ ExpectedVerdict FiledUnder(const RunReport& report) {
 
 namespace {
 
+RunReport RunScenarioOnce(const Scenario& scenario, const RunOptions& options);
+
 // Runs `scenario` on the model too; a different observation becomes a
 // differential violation of `report`. Returns whether there was one.
 bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunReport& report) {
@@ -547,7 +550,7 @@ bool CompareWithModel(const Scenario& scenario, const RunOptions& options, RunRe
   model_options.compared = true;
   model_options.check_determinism = false;
   model_options.tap = nullptr;
-  return MarkDifference(RunScenario(scenario, model_options), report);
+  return MarkDifference(RunScenarioOnce(scenario, model_options), report);
 }
 
 }  // namespace
@@ -565,6 +568,21 @@ RunReport NotRunReport(const Scenario& scenario, const RunOptions& options, cons
 }
 
 RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
+  try {
+    return RunScenarioOnce(scenario, options);
+  } catch (const RunAbandoned&) {
+    // A signal stopped the run midway (model/abandon.h): what it got to is
+    // no outcome, so it is not judged, as a run whose broker failed; the
+    // command reports itself interrupted.
+    RunReport report = NotRunReport(scenario, options, "interrupted: a signal stopped this run midway (not judged)");
+    report.mismatches = {"not judged: a signal stopped it midway"};
+    return report;
+  }
+}
+
+namespace {
+
+RunReport RunScenarioOnce(const Scenario& scenario, const RunOptions& options) {
   if (options.store.has_value() && !scenario.store_named) {
     // --store: the scenario as if its file said `store: <design>`; a file
     // that names its design keeps it. The options keep --store, so that
@@ -572,7 +590,7 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
     Scenario designed = scenario;
     designed.store = *options.store;
     designed.store_named = true;
-    return RunScenario(designed, options);
+    return RunScenarioOnce(designed, options);
   }
   // A failed DURASIM_CHECK during this run names it and how to reproduce it.
   const CheckContext check_context = RunCheckContext(scenario, options);
@@ -635,4 +653,5 @@ RunReport RunScenario(const Scenario& scenario, const RunOptions& options) {
   return report;
 }
 
+}  // namespace
 }  // namespace durasim
