@@ -15,7 +15,10 @@ namespace durasim {
 
 // Thrown by Scheduler::Run when abandoning was requested. Deliberately not
 // a std::exception: the handlers that turn a coroutine's exception into an
-// error of the run must let it through.
+// error of the run must let it through. The one exception that crosses a
+// floor (STYLE.md says none does): a status could not leave the scheduler
+// through every coroutine and attempt without touching each; it goes no
+// further than RunScenario (sim/run/runner.h), which turns it into a report.
 struct RunAbandoned {};
 
 // Handlers run between two polls: about a millisecond of work.

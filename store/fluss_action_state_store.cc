@@ -57,7 +57,8 @@ Status FlussActionStateStore::Rebuild(const RecoveryMarker& marker) {
   DURASIM_CHECK_EQ(starts->size(), buckets->size());
   std::vector<ReadRange> reads;
   for (int32_t bucket = 0; bucket < static_cast<int32_t>(buckets->size()); ++bucket) {
-    reads.push_back(ReadRange{bucket, (*starts)[static_cast<size_t>(bucket)], (*buckets)[static_cast<size_t>(bucket)].end});
+    const auto b = static_cast<size_t>(bucket);
+    reads.push_back(ReadRange{bucket, (*starts)[b], (*buckets)[b].end});
   }
   client_.WillRead(reads);  // bucket by bucket below, but fetched together
   for (int32_t bucket = 0; bucket < static_cast<int32_t>(buckets->size()); ++bucket) {

@@ -55,6 +55,7 @@ Result<std::unique_ptr<RdKafkaLogClient>> RdKafkaLogClient::Connect(const RdKafk
 }
 
 ProduceTicket RdKafkaLogClient::Produce(int32_t partition, std::string key, std::string value) {
+  read_ahead_.Clear();  // a rebuild is over once the store writes: nothing held outlives it
   return producer_.Produce(partition, std::move(key), std::move(value));
 }
 
@@ -65,6 +66,7 @@ boost::asio::awaitable<Result<RecordPosition>> RdKafkaLogClient::AwaitAck(Produc
 }
 
 Result<std::vector<PartitionOffsets>> RdKafkaLogClient::Offsets() {
+  read_ahead_.Clear();  // a new rebuild starts here (or the caller looks afresh)
   return QueryOffsets(reader_, config_, partitions_);
 }
 

@@ -147,17 +147,19 @@ size_t ReadOfMessage(const rd_kafka_message_t& message, const std::vector<RangeR
 }
 
 // Polls until every open read is done (then nothing), one fails, or the
-// deadline passes (then the failure). Erases each read from `open` as it
+// deadline passes without a record (then the failure): a bound on no
+// progress, so that reading many ranges at once takes no shorter deadline
+// per range than reading each alone. Erases each read from `open` as it
 // finishes.
 std::optional<Status> PollReads(rd_kafka_t* rk, RdKafkaConsumer& consumer, const RdKafkaConfig& config,
                                 std::vector<RangeRead>& reads, std::vector<size_t>& open) {
-  const Clock::time_point deadline = Clock::now() + config.deadline;
+  Clock::time_point deadline = Clock::now() + config.deadline;
   std::optional<Status> failure;
   while (!open.empty() && !failure.has_value()) {
     RangeRead& first = reads[open.front()];
     if (rdkafka::RemainingMs(deadline) == 0) {
       failure = Status(StatusCode::kUnavailable,
-                       fmt::format("{}: stopped at offset {} after {} ms{}", first.range, first.next,
+                       fmt::format("{}: stopped at offset {} after {} ms without a record{}", first.range, first.next,
                                    config.deadline.count(),
                                    first.last_error.empty() ? consumer.LastError()
                                                             : rdkafka::LastErrorSuffix(first.last_error)));
@@ -170,7 +172,9 @@ std::optional<Status> PollReads(rd_kafka_t* rk, RdKafkaConsumer& consumer, const
     DURASIM_CHECK_LT(to, reads.size());
     RangeRead& read = reads[to];
     if (read.done) continue;
+    const int64_t before = read.next;
     read.Take(*message);
+    if (read.next != before || read.done) deadline = Clock::now() + config.deadline;  // progress
     if (read.failure.has_value()) {
       failure = read.failure;
     } else if (read.done) {

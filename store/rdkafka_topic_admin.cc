@@ -42,8 +42,9 @@ TopicMetadata FindTopic(const rd_kafka_metadata_t& metadata, const std::string& 
   return found;
 }
 
-// Why a CreateTopics answer failed, or nothing when it did not.
-std::string CreateTopicsFailure(rd_kafka_event_t* event) {
+// Why a CreateTopics answer failed, or nothing when it did not. A topic
+// that already exists is a failure only when `exists_fails`.
+std::string CreateTopicsFailure(rd_kafka_event_t* event, bool exists_fails) {
   std::string failure;
   if (rd_kafka_event_error(event) != RD_KAFKA_RESP_ERR_NO_ERROR) {
     failure = fmt::format("{}: {}", rd_kafka_err2name(rd_kafka_event_error(event)), rd_kafka_event_error_string(event));
@@ -52,8 +53,10 @@ std::string CreateTopicsFailure(rd_kafka_event_t* event) {
     const rd_kafka_topic_result_t** topics = rd_kafka_CreateTopics_result_topics(result, &count);
     for (size_t i = 0; i < count; ++i) {
       const rd_kafka_resp_err_t topic_err = rd_kafka_topic_result_error(topics[i]);
-      // Someone else created it meanwhile: the metadata check decides.
-      if (topic_err == RD_KAFKA_RESP_ERR_NO_ERROR || topic_err == RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) continue;
+      // Someone else created it meanwhile: the metadata check decides,
+      // unless the topic had to be new (a race of two runs on one name).
+      if (topic_err == RD_KAFKA_RESP_ERR_NO_ERROR) continue;
+      if (topic_err == RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS && !exists_fails) continue;
       const char* why = rd_kafka_topic_result_error_string(topics[i]);
       failure = fmt::format("{}: {}", rd_kafka_err2name(topic_err), why != nullptr ? why : rd_kafka_err2str(topic_err));
     }
@@ -100,10 +103,13 @@ Status CreateTopic(rd_kafka_t* rk, const RdKafkaConfig& config, Clock::time_poin
                                                         config.deadline.count()));
   }
   std::unique_ptr<rd_kafka_event_t, void (*)(rd_kafka_event_t*)> event_guard(event, &rd_kafka_event_destroy);
-  const std::string failure = CreateTopicsFailure(event);
+  const std::string failure = CreateTopicsFailure(event, config.require_new_topic);
   if (!failure.empty()) {
-    return Status(StatusCode::kUnavailable, fmt::format("cannot create topic '{}' at {}: {}", config.topic,
-                                                        config.bootstrap_servers, failure));
+    // A name someone else took meanwhile is the caller's to change, not the broker's failure.
+    const StatusCode code = failure.starts_with("TOPIC_ALREADY_EXISTS") ? StatusCode::kInvalidArgument
+                                                                        : StatusCode::kUnavailable;
+    return Status(code, fmt::format("cannot create topic '{}' at {}: {}", config.topic, config.bootstrap_servers,
+                                    failure));
   }
   return Status::Ok();
 }

@@ -12,8 +12,8 @@ void ReadAhead::Hold(const std::vector<ReadRange>& ranges, Result<std::vector<st
   if (read.ok()) DURASIM_CHECK_EQ(read->size(), ranges.size());  // one answer per range
   for (size_t i = 0; i < ranges.size(); ++i) {
     const ReadRange& range = ranges[i];
-    Result<std::vector<LogRecord>> answer =
-        read.ok() ? Result<std::vector<LogRecord>>(std::move((*read)[i])) : Result<std::vector<LogRecord>>(read.status());
+    Result<std::vector<LogRecord>> answer = read.ok() ? Result<std::vector<LogRecord>>(std::move((*read)[i]))
+                                                      : Result<std::vector<LogRecord>>(read.status());
     const bool fresh = held_.emplace(range.partition, Held{range.from, range.to, std::move(answer)}).second;
     DURASIM_CHECK(fresh);  // one range per partition
   }

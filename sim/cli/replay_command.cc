@@ -11,6 +11,7 @@
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
+#include "sim/explore/interrupt.h"
 #include "sim/view/report.h"
 #include "store/check.h"
 
@@ -60,6 +61,10 @@ int Replay(uint64_t seed, const RunOptions& replay_options, const TraceFlags& tr
   RunReport report = RunScenario(generated.scenario, options);
   PrintTrace(report, generated.scenario, trace, "");
   std::cout << RenderTable({report});
+  if (Interrupted()) {
+    std::cout << "replay: interrupted by " << InterruptName() << ": nothing written\n" << std::flush;
+    return InterruptExitCode();
+  }
   if (report.verdict == Verdict::kInfra) {
     // Not the store's failure: nothing to write down.
     if (!write_path.empty()) std::cout << "not written: " << write_path << " (the run is infra: not judged)\n";

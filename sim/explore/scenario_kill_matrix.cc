@@ -71,6 +71,7 @@ std::vector<std::vector<Catch>> CatchesByMutant(const ScenarioKillOptions& optio
       // A mutant of another design runs nothing of its own on this file.
       if (!mutants[m]->AppliesTo(scenario.store)) continue;
       const RunReport report = RunUnder(scenario, mutants[m]->name);
+      if (Interrupted()) break;  // the run may have been abandoned: no catch, and no further file
       if (!report.ok) caught[m].push_back(Catch{path, HowCaught(report)});
     }
     DURASIM_CHECK_LE(caught[m].size(), options.files.size());  // each file catches a mutant once at most
@@ -86,9 +87,10 @@ int RunScenarioKillMatrix(const ScenarioKillOptions& options) {
   std::vector<bool> usable(options.files.size(), false);
   std::vector<std::string> broken;
   size_t production_files = 0;
-  for (size_t i = 0; i < options.files.size(); ++i) {
+  for (size_t i = 0; i < options.files.size() && !Interrupted(); ++i) {
     const auto& [path, scenario] = options.files[i];
     const RunReport baseline = RunUnder(scenario, scenario.mutant);
+    if (Interrupted()) break;  // abandoned midway: neither usable nor broken
     usable[i] = baseline.ok;
     if (!baseline.ok) broken.push_back(fmt::format("{} (expected {}, got {})", path, scenario.expect.verdict.name(),
                                                    HowCaught(baseline)));

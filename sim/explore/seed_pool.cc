@@ -75,6 +75,8 @@ class SeedPool {
         return;
       }
       results_[index] = run_seed_(seeds_[index]);
+      // A signal during the last seeds: the next turn may find none to start.
+      if (Interrupted()) interrupted_ = true;
       {
         std::lock_guard<std::mutex> lock(mutex_);
         DURASIM_CHECK(!finished_[index]);  // fetch_add hands each seed to one worker

@@ -84,7 +84,9 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
   }
   DURASIM_CHECK_LE(ok + infra, reports.size());  // an infra run is never ok (not judged)
   out += fmt::format("\n{} runs, {} as expected, {} not{}\n", reports.size(), ok, reports.size() - ok - infra,
-                     infra == 0 ? "" : fmt::format(", {} infra (not judged: the broker failed, or a signal stopped the run)", infra));
+                     infra == 0 ? ""
+                                : fmt::format(", {} infra (not judged: the broker failed, or a signal stopped the run)",
+                                              infra));
   return out;
 }
 
