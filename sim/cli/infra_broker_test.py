@@ -47,6 +47,17 @@ failed_at = time.monotonic()
 os.kill(int(PID), signal.SIGSTOP if MODE == "--stop" else signal.SIGKILL)
 try:
     out, err = sweep.communicate(timeout=300)
+except subprocess.TimeoutExpired:
+    # A hang is the finding: show where every thread of the sweep waits
+    # (gdb, when installed), then stop it and show what it printed.
+    if shutil.which("gdb"):
+        stacks = subprocess.run(["gdb", "-p", str(sweep.pid), "-batch", "-ex", "thread apply all bt"],
+                                capture_output=True, text=True, timeout=120)
+        print("the sweep hangs; its threads:\n" + stacks.stdout[-20000:])
+    sweep.kill()
+    out, err = sweep.communicate()
+    print(f"stdout:\n{out[-3000:]}\nstderr:\n{err[-3000:]}")
+    raise
 finally:
     if MODE == "--stop":
         os.kill(int(PID), signal.SIGCONT)
