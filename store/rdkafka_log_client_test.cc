@@ -197,9 +197,9 @@ TEST_F(RdKafkaLogClientTest, ReadRangesReadsEveryPartitionAtOnce) {
 
 TEST_F(RdKafkaLogClientTest, WillReadAnswersTheHintedReadsWithTheSameRecords) {
   // Strategy: after WillRead of every partition's range, a Read of exactly
-  // each range answers what a fresh client's Read answers, records appended
-  // after the hint are not in it, and a read of another range goes to the
-  // log; a hint with a range past a partition's end makes the first hinted
+  // each range answers what a fresh client's Read answers, and a read of
+  // another range goes to the log, where a record appended after the hint
+  // is (a longer range); a hint with a range past a partition's end makes the first hinted
   // Read fail naming that range, and the next one reads the log afresh.
   std::unique_ptr<RdKafkaLogClient> client = Connect(Config());
   ASSERT_NE(client, nullptr);

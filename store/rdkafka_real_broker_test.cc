@@ -299,7 +299,9 @@ TEST_F(RealBrokerTest, AddPartitionsAndDeleteRecordsChangeTheTopicOnTheBroker) {
   // topic to 3, which the client that asked keeps seeing as 1 and a new
   // client (expecting 3) sees as 3, the new ones empty and writable;
   // DeleteRecords below offset 2 of partition 0 moves its log start there
-  // for every client, and a read from below it is refused. The topic is
+  // for every client, and a read from below it is refused, also by the
+  // client that deleted after reading the range ahead (WillRead: what it
+  // held is dropped, not served). The topic is
   // created deletable (compact,delete): on a compact-only topic the broker
   // refuses DeleteRecords with POLICY_VIOLATION, which is checked first.
   const std::string compact_only = CreateTopic(1, "compact");
@@ -336,8 +338,10 @@ TEST_F(RealBrokerTest, AddPartitionsAndDeleteRecordsChangeTheTopicOnTheBroker) {
   ASSERT_TRUE(moved.ok()) << moved.status().ToString();
   EXPECT_EQ(*moved, (RecordPosition{2, 0}));
 
+  later->WillRead({ReadRange{0, 0, 3}});  // holds k0..k2, which the deletion makes stale
   const Status deleted = later->DeleteRecords(0, 2);
   ASSERT_TRUE(deleted.ok()) << deleted.ToString();
+  EXPECT_EQ(later->Read(0, 0, 3).status().code(), StatusCode::kInvalidRecovery);
   std::unique_ptr<RdKafkaLogClient> reader = Connect(Config(topic, 3));
   ASSERT_NE(reader, nullptr);
   Result<std::vector<PartitionOffsets>> offsets = reader->Offsets();
