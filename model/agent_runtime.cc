@@ -73,6 +73,7 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   keyed_ = RestoredKeyedStates(checkpoint);
   restored_processing_keys_ = RestoredProcessingKeys(checkpoint);
   const RecoveryMarker marker = RebuildMarker(checkpoint);
+  world_.Notify([&](RunObserver& o) { o.OnRebuildStart(subtask_.index); });
   const Status rebuilt = store_.Rebuild(marker);
   bool corrupt_in_range = false;
   for (const auto& [partition, offset] : world_.corrupted()) {

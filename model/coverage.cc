@@ -131,6 +131,7 @@ std::vector<std::string> RequiredCoverage(const std::vector<StoreDesign>& design
   for (WorldFeature feature : AllOf<WorldFeature>()) {
     if (reachable(feature)) names.push_back(NameOf(feature));
   }
+  for (const std::string& name : NamesOf<KeyShape>()) names.push_back(name);  // every design reaches each
   for (LogEvent event : AllOf<LogEvent>()) {
     if (reachable(event)) names.push_back(NameOf(event));
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/enum_table.h"
+#include "model/key_shapes.h"
 #include "model/scenario.h"
 
 namespace durasim {
@@ -100,22 +101,24 @@ class CoveragePoint {
   static CoveragePoint Reached(WorldFeature feature) { return CoveragePoint(feature, std::nullopt); }
   static CoveragePoint Happened(LogEvent event) { return CoveragePoint(event, std::nullopt); }
   static CoveragePoint Happened(StoreEvent event) { return CoveragePoint(event, std::nullopt); }
+  // The run's input keys make `shape` together (model/key_shapes.h).
+  static CoveragePoint Shaped(KeyShape shape) { return CoveragePoint(shape, std::nullopt); }
 
   // "lose_ack", "lose_ack@start", "crash_step".
   std::string Name() const;
 
  private:
-  CoveragePoint(std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent, StoreEvent> what, std::optional<PutPoint> put)
+  CoveragePoint(std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent, StoreEvent, KeyShape> what, std::optional<PutPoint> put)
       : what_(what), put_(put) {}
 
-  std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent, StoreEvent> what_;
+  std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent, StoreEvent, KeyShape> what_;
   std::optional<PutPoint> put_;
 };
 
 // The points --require-coverage requires to fire, by name: every fault
-// kind, then every script fault, every world feature, every log event (put refinements
-// are not required), then the store events of `designs` (every design's when
-// none are named).
+// kind, then every script fault, every world feature, every key shape, every
+// log event (put refinements are not required), then the store events of
+// `designs` (every design's when none are named).
 std::vector<std::string> RequiredCoverage(const std::vector<StoreDesign>& designs = {});
 
 }  // namespace durasim

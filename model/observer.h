@@ -123,6 +123,10 @@ class RunObserver {
   // The runtime saw a cancelled put; `still_visible` says whether the
   // cancellation state was still set afterwards.
   virtual void OnCancelSeen(const Status& /*put_status*/, bool /*still_visible*/, size_t /*trace_index*/) {}
+  // Subtask `subtask`'s store starts a restore's rebuild; its OnRebuild
+  // follows. (For what times the rebuild outside the model: restores on
+  // a real broker take wall time the trace does not hold.)
+  virtual void OnRebuildStart(int32_t /*subtask*/) {}
   // A restore's rebuild finished; `corrupt_in_range` is true when the
   // harness had corrupted a record the rebuild had to read.
   virtual void OnRebuild(const Status& /*status*/, bool /*marker_invalid_expected*/, bool /*corrupt_in_range*/,

@@ -87,9 +87,10 @@ TEST(VocabularyTest, ShowsAndFiledUnderAgree) {
 }
 
 // Strategy: coverage point names are the kind, kind@put, the script fault
-// the world feature, the log event or the store event; the required list is
-// every fault kind, then every script fault, every world feature, every log
-// event, every store event of the designs asked for (all when none).
+// the world feature, the key shape, the log event or the store event; the
+// required list is every fault kind, then every script fault, every world
+// feature, every key shape, every log event, every store event of the
+// designs asked for (all when none).
 TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck).Name(), "lose_ack");
   EXPECT_EQ(CoveragePoint::Fired(FaultKind::kLoseAck, PutPoint::kStart).Name(), "lose_ack@start");
@@ -97,12 +98,15 @@ TEST(VocabularyTest, CoveragePointNames) {
   const std::vector<std::string> required = RequiredCoverage();
   EXPECT_EQ(CoveragePoint::Reached(WorldFeature::kFailureReraised).Name(), "failure_reraised");
   EXPECT_EQ(CoveragePoint::Happened(LogEvent::kDeleteRecords).Name(), "delete_records");
+  EXPECT_EQ(CoveragePoint::Shaped(KeyShape::kSeparatorPrefix).Name(), "keys_separator_prefix");
   ASSERT_EQ(required.size(), AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() + AllOf<WorldFeature>().size() +
-                                 AllOf<LogEvent>().size() + AllOf<StoreEvent>().size());
+                                 AllOf<KeyShape>().size() + AllOf<LogEvent>().size() + AllOf<StoreEvent>().size());
   EXPECT_EQ(required.front(), "crash_after_put_persisted");
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
   const size_t store_events = AllOf<StoreEvent>().size();
-  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - 1], "fresh_lineage");
+  const size_t key_shapes = AllOf<KeyShape>().size();
+  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - key_shapes - 1], "fresh_lineage");
+  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - 1], "key_non_ascii");
   EXPECT_EQ(required[required.size() - store_events - 1], "foreign_record");
   EXPECT_EQ(required.back(), "buckets_rebuilt");
   // A design's events are required only of sweeps that ran it.

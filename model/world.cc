@@ -35,6 +35,9 @@ void World::BeginAttempt(int attempt) {
     suppliers_.Deploy(plan_ != nullptr ? plan_->suppliers : scenario_.suppliers);
   }
   if (plan_ != nullptr) CountFault(CoveragePoint::Reached(WorldFeature::kPlanDeployed));
+  if (attempt == 1) {
+    for (KeyShape shape : KeyShapesOf(scenario_.inputs)) CountFault(CoveragePoint::Shaped(shape));
+  }
   Notify([&](RunObserver& o) { o.OnAttemptStart(attempt); });
 }
 

@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "model/fault_catalog.h"
+#include "model/key_shapes.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -22,6 +24,9 @@ const std::vector<std::string>& KeyPool() {
   };
   return kKeys;
 }
+
+// Mixed into a seed for its key-shape stream (DrawKeyShape).
+constexpr uint64_t kKeyShapeStream = 0x6b65792d73686170;  // "key-shap"
 
 // The gate range of DrawChangingCalls.
 constexpr uint64_t kChangingCallsGateLow = 0;
@@ -856,6 +861,38 @@ void DropRewriteArms(Scenario& scenario) {
   }
 }
 
+// Keys like real keys (model/key_shapes.h): for 40% of the seeds, the
+// scenario's keys are renamed to keys of one drawn shape, its
+// separator-prefix pair first, so that the shapes meet in one run. A
+// scenario of one key and several inputs gets the pair's second key on
+// every other input. `choices` is the seed's own key-shape stream, apart
+// from the scenario's: every design of a seed gets the same keys, and a
+// seed that draws no shape keeps the scenario it had.
+void DrawKeyShape(Choices& choices, Scenario& scenario) {
+  if (scenario.inputs.empty() || !choices.Percent(40)) return;
+  const std::vector<KeyShape>& shapes = AllOf<KeyShape>();
+  std::vector<std::string> keys = KeysOfShape(shapes[choices.Below(shapes.size())]);
+  for (size_t i = keys.size() - 1; i > 2; --i) std::swap(keys[i], keys[2 + choices.Below(i - 1)]);  // the pair stays first
+  std::vector<std::string> distinct;  // the scenario's keys, in order of their first input
+  for (const InputSpec& input : scenario.inputs) {
+    if (std::find(distinct.begin(), distinct.end(), input.key) == distinct.end()) distinct.push_back(input.key);
+  }
+  DURASIM_CHECK_LE(distinct.size(), keys.size());  // a generated scenario has at most 8 keys
+  std::map<std::string, std::string> renamed;
+  for (size_t i = 0; i < distinct.size(); ++i) renamed[distinct[i]] = keys[i];
+  for (size_t i = 0; i < scenario.inputs.size(); ++i) {
+    InputSpec& input = scenario.inputs[i];
+    input.key = distinct.size() == 1 && i % 2 == 1 ? keys[1] : renamed.at(input.key);
+  }
+  for (AttemptSpec& attempt : scenario.attempts) {
+    for (AttemptStep& step : attempt.steps) {
+      if (!step.select.key) continue;
+      auto it = renamed.find(*step.select.key);
+      if (it != renamed.end()) step.select.key = it->second;
+    }
+  }
+}
+
 Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
                            const std::vector<StoreDesign>& drawable) {
   // A mutant of one design runs only on it, as --store would.
@@ -883,6 +920,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   // What the design cannot run is dropped (fluss: the log operations a
   // Fluss table has no counterpart of, and tombstones).
   FitToDesign(generated.scenario);
+  PrngChoices key_shape_choices(seed ^ kKeyShapeStream);
+  DrawKeyShape(key_shape_choices, generated.scenario);
   generated.scenario.seed = seed;
   generated.scenario.name = fmt::format("seed_{}", seed);
   return generated;

@@ -8,15 +8,21 @@
 // same (key, seq): that is not divergence. After a restore, the replayed
 // earlier input's get evicts the completed states of the key's later inputs,
 // which then run again and call their suppliers again. (docs/findings.md)
+// Flink Agents 0.3.0's FlussActionStateStore.get has the same check and the
+// same eviction (docs/store-designs.md), so the mutant is a hazard of every
+// design: `Base` is the design's store.
 #pragma once
 
+#include "model/parts.h"
+#include "store/fluss_action_state_store.h"
 #include "store/kafka_action_state_store.h"
 
 namespace durasim {
 
-class DivergenceEvictionStore : public KafkaActionStateStore {
+template <typename Base>
+class DivergenceEvicting : public Base {
  public:
-  using KafkaActionStateStore::KafkaActionStateStore;
+  using Base::Base;
   std::optional<ActionState> Get(const StateKey& state_key) const override;
 
  private:
@@ -25,5 +31,11 @@ class DivergenceEvictionStore : public KafkaActionStateStore {
   // The removeIf: drops every cached state with a higher sequence number.
   void EvictLaterStates(int64_t seq);
 };
+
+extern template class DivergenceEvicting<KafkaActionStateStore>;
+extern template class DivergenceEvicting<FlussActionStateStore>;
+
+// The evicting store of each design.
+StoreFactory DivergenceEvictionStores();
 
 }  // namespace durasim

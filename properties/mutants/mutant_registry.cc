@@ -30,6 +30,7 @@
 #include "properties/mutants/marker_without_topic_identity.h"
 #include "properties/mutants/pending_as_hit.h"
 #include "properties/mutants/per_process_action_id.h"
+#include "properties/mutants/prune_by_key_prefix.h"
 #include "properties/mutants/prune_on_snapshot.h"
 #include "properties/mutants/random_id_in_call.h"
 #include "properties/mutants/rebuild_accepts_invalid.h"
@@ -97,6 +98,10 @@ void AddSaveAndReleaseMutants(std::vector<Mutant>& mutants) {
        "a completion notice releases only its own checkpoint's map, not those of checkpoints whose notice never came",
        "Flink's notifications are best-effort; Flink Agents removes an entry only on its own notification",
        Invariant::kBoundedMemory, {}, RuntimeOf<NoReleaseOnSkippedNotificationRuntime>()},
+      {"prune-by-key-prefix", "prune finds a key's states by the record-key prefix \"<key>_\" and reads the next "
+       "field as the sequence number: pruning key a evicts key a_1's states", "prefix matching over record keys "
+       "(#885's class), the shape of Flink Agents' removeStateEntries(key + \"_\", ...)", Invariant::kOnce,
+       PruneByKeyPrefixStores(), {}},
       {"rebuild-accepts-invalid", "rebuild skips invalid marker entries and undecodable records instead of failing",
        "#1158 review: recovery must reject invalid recovery data", Invariant::kInvalidRecovery,
        StoreOf<RebuildAcceptsInvalidStore>(), {}, KafkaDesigns()},
@@ -127,8 +132,8 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
        "share a state key", "apache/flink-agents #1084 (open)", Invariant::kFinished, {},
        RuntimeOf<AttributeOnlyEventIdentityRuntime>()},
       {"divergence-eviction", "get treats two cached states of one (key, seq) as divergence and evicts later states",
-       "apache/flink-agents 8ad3a32 KafkaActionStateStore.get/checkDivergence", Invariant::kFinished,
-       StoreOf<DivergenceEvictionStore>(), {}, KafkaDesigns()},
+       "apache/flink-agents 8ad3a32 KafkaActionStateStore.get/checkDivergence; 0.3.0 FlussActionStateStore.get",
+       Invariant::kFinished, DivergenceEvictionStores(), {}},
       {"failure-as-miss", "a saved FAILED call result is treated as a cache miss and the supplier is called again",
        "Flink Agents: a FAILED call result is re-raised on replay, never called again", Invariant::kOnce, {},
        RuntimeOf<FailureAsMissRuntime>()},

@@ -184,6 +184,7 @@ void DesignCosts::Add(const RunReport& report) {
   for (const RestoreScan& scan : report.restore_scans) {
     ++restores;
     scanned += scan.records_scanned;
+    restore_wall_us.push_back(scan.wall_us);
   }
 }
 
@@ -195,16 +196,25 @@ double DesignCosts::ScannedPerRestore() const {
   return restores == 0 ? 0 : static_cast<double>(scanned) / static_cast<double>(restores);
 }
 
-double DesignCosts::PutLatencyMs(double percent) const {
-  if (put_latency_us.empty()) return 0;
-  std::vector<int64_t> sorted = put_latency_us;
-  std::sort(sorted.begin(), sorted.end());
-  // Nearest rank: the smallest value with at least percent% at or below it.
-  const double rank = std::ceil(percent / 100.0 * static_cast<double>(sorted.size()));
+namespace {
+
+// The nearest-rank `percent`th percentile of `values` in microseconds, as
+// ms: the smallest value with at least percent% at or below it (0 when
+// there are none).
+double PercentileMs(std::vector<int64_t> values, double percent) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::ceil(percent / 100.0 * static_cast<double>(values.size()));
   const auto index = static_cast<size_t>(std::max(rank, 1.0)) - 1;
-  DURASIM_CHECK_LT(index, sorted.size());  // percent is within (0, 100]
-  return static_cast<double>(sorted[index]) / 1000.0;
+  DURASIM_CHECK_LT(index, values.size());  // percent is within (0, 100]
+  return static_cast<double>(values[index]) / 1000.0;
 }
+
+}  // namespace
+
+double DesignCosts::PutLatencyMs(double percent) const { return PercentileMs(put_latency_us, percent); }
+
+double DesignCosts::RestoreWallMs(double percent) const { return PercentileMs(restore_wall_us, percent); }
 
 Scenario ComparisonScenario(uint64_t seed, WorkloadShape shape, StoreDesign design, int density) {
   Scenario scenario = GenerateFromSeed(seed, design).scenario;
@@ -254,14 +264,16 @@ std::vector<ComparisonRow> CompareStores(const ComparisonOptions& options) {
 
 std::string ComparisonTable(const std::vector<ComparisonRow>& rows) {
   std::string out =
-      "| shape | design | runs | not as expected | checkpoints | snapshot records / checkpoint | records | bytes | "
-      "restores | scanned / restore | put p50 ms | put p99 ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+      "| shape | design | runs | not as expected | infra | checkpoints | snapshot records / checkpoint | records | "
+      "bytes | "
+      "restores | scanned / restore | restore p50 ms | restore p99 ms | put p50 ms | put p99 ms |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const ComparisonRow& row : rows) {
     const DesignCosts& c = row.costs;
-    out += fmt::format("| {} | {} | {} | {} | {} | {:.2f} | {} | {} | {} | {:.1f} | {:.1f} | {:.1f} |\n",
-                       NameOf(row.shape), NameOf(row.design), c.runs, c.not_as_expected, c.checkpoints,
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {:.2f} | {} | {} | {} | {:.1f} | {:.2f} | {:.2f} | {:.1f} | {:.1f} |\n",
+                       NameOf(row.shape), NameOf(row.design), c.runs, c.not_as_expected, c.infra, c.checkpoints,
                        c.SnapshotRecordsPerCheckpoint(), c.records, c.bytes, c.restores, c.ScannedPerRestore(),
-                       c.PutLatencyMs(50), c.PutLatencyMs(99));
+                       c.RestoreWallMs(50), c.RestoreWallMs(99), c.PutLatencyMs(50), c.PutLatencyMs(99));
   }
   return out;
 }
@@ -273,7 +285,8 @@ std::string ComparisonJson(const std::vector<ComparisonRow>& rows, bool interrup
     out.push_back({{"shape", NameOf(row.shape)}, {"design", NameOf(row.design)}, {"runs", c.runs},
                    {"not_as_expected", c.not_as_expected}, {"infra", c.infra}, {"checkpoints", c.checkpoints},
                    {"snapshot_records", c.snapshot_records}, {"records", c.records}, {"bytes", c.bytes},
-                   {"restores", c.restores}, {"scanned", c.scanned}, {"put_p50_ms", c.PutLatencyMs(50)},
+                   {"restores", c.restores}, {"scanned", c.scanned}, {"restore_wall_p50_ms", c.RestoreWallMs(50)},
+                   {"restore_wall_p99_ms", c.RestoreWallMs(99)}, {"put_p50_ms", c.PutLatencyMs(50)},
                    {"put_p99_ms", c.PutLatencyMs(99)}});
   }
   return nlohmann::json{{"rows", out}, {"interrupted", interrupted}}.dump(2) + "\n";

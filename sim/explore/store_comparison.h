@@ -1,10 +1,11 @@
 // The store designs side by side (`durasim compare-stores`): the same
 // generated workloads, in a few named shapes, run on every design, and per
 // design what it costs and whether it held: records and bytes written,
-// records written at snapshots per checkpoint, records scanned per restore,
-// put latency (simulated), runs that were not as expected. The costs are
-// read from each run's trace and records, so every backend reports them
-// alike; nothing here judges a run beyond its verdict.
+// records written at snapshots per checkpoint, records scanned per restore
+// and its wall time, put latency (simulated), runs that were not as
+// expected. The costs are read from each run's trace and records (the
+// restore wall time from the runner's clock), so every backend reports
+// them alike; nothing here judges a run beyond its verdict.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +52,10 @@ struct DesignCosts {
   int64_t restores = 0;          // per subtask
   int64_t scanned = 0;           // records the restores' rebuilds scanned
   std::vector<int64_t> put_latency_us;  // every acknowledged put, simulated
+  // Every restore's rebuild (per subtask) in wall time: on a real broker
+  // what a restore waits for the log; on the model its CPU time. Not
+  // simulated, so it differs run to run.
+  std::vector<int64_t> restore_wall_us;
 
   // Adds what `report`'s run cost (its trace and records).
   void Add(const RunReport& report);
@@ -58,6 +63,8 @@ struct DesignCosts {
   double ScannedPerRestore() const;
   // The `percent`th percentile of put latency in ms (0 without puts).
   double PutLatencyMs(double percent) const;
+  // The `percent`th percentile of restore wall time in ms (0 without restores).
+  double RestoreWallMs(double percent) const;
 };
 
 struct ComparisonOptions {

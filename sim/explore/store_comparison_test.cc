@@ -82,6 +82,10 @@ TEST(StoreComparisonTest, CostsCountRewritesOnlyOnKafkaRewrite) {
   EXPECT_GT(rewind.bytes, rewind.records);  // a record is more than one byte
   EXPECT_FALSE(rewind.put_latency_us.empty());
   EXPECT_GE(rewind.PutLatencyMs(99), rewind.PutLatencyMs(50));
+  // One wall time per restore, measured, not assumed.
+  EXPECT_EQ(rewind.restore_wall_us.size(), static_cast<size_t>(rewind.restores));
+  EXPECT_GT(rewind.RestoreWallMs(100), 0.0);
+  EXPECT_GE(rewind.RestoreWallMs(99), rewind.RestoreWallMs(50));
 }
 
 }  // namespace

@@ -24,6 +24,9 @@ struct RestoreScan {
   int attempt = 0;
   int subtask = 0;
   int64_t records_scanned = 0;
+  // Wall time of the rebuild (steady clock), not simulated: on a real
+  // broker what a restore waits; on the model the rebuild's CPU time.
+  int64_t wall_us = 0;
 };
 
 struct RunReport {

@@ -26,6 +26,7 @@
 #include "properties/same_answer_checker.h"
 #include "sim/run/differential.h"
 #include "sim/run/reference_run.h"
+#include "sim/run/restore_clock.h"
 #include "sim/run/run_context.h"
 #include "sim/run/violation_cause.h"
 #include "store/check.h"
@@ -454,7 +455,10 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   CheckpointCollector checkpoints;
   if (!options.keep_topic.empty()) world.AddObserver(&checkpoints);
   if (options.tap != nullptr && options.tap->observer() != nullptr) world.AddObserver(options.tap->observer());
+  RestoreClock restore_clock;
+  world.AddObserver(&restore_clock);
   const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
+  for (RestoreScan& scan : report.restore_scans) scan.wall_us = restore_clock.WallUs(scan.attempt, scan.subtask);
   for (const Checkpoint* failed : world.checkpoints().failed()) {
     report.failed_checkpoints.push_back(
         fmt::format("{} (attempt {}): {}", failed->id, failed->attempt, failed->failure));

@@ -37,10 +37,13 @@ struct PinnedSeed {
 // seeds: 1, 4, 136 and 188 drew it (`store: fluss`, and their log
 // operations a Fluss table has none of dropped); the others kept theirs. A
 // sweep with a mutant of the Kafka designs draws no fluss seed, so the
-// mutant seeds below kept their meaning.
+// mutant seeds below kept their meaning. Issue 32 drew key shapes from each
+// seed's own stream, for 40% of the seeds: 2 (keys "" and "_1") and 118
+// (the same) drew one and were re-pinned; 118 still fails by once under
+// legacy-end-offset-marker, as README.md shows.
 constexpr PinnedSeed kPinnedSeeds[] = {
-    {1, 0xf8898244c91f7663},   {2, 0x5274f3fe1580c354},   {4, 0x13359527b23eca03},   {10, 0x5eed24532f6b0523},
-    {11, 0x2f733c38fbab5f98},  {43, 0xce61e202ae548e25},  {68, 0x0028d6d5583b0139},  {118, 0xbb4f9a01a49da960},
+    {1, 0xf8898244c91f7663},   {2, 0x17d3c7506fcbefc0},   {4, 0x13359527b23eca03},   {10, 0x5eed24532f6b0523},
+    {11, 0x2f733c38fbab5f98},  {43, 0xce61e202ae548e25},  {68, 0x0028d6d5583b0139},  {118, 0xc97346fc7e03507e},
     {136, 0x8dd6ea6fec988e70}, {188, 0xa4b16b3804dc754e}, {1000, 0x4d0c3f30b647ec14}, {2047, 0x4c34075f2e3a361c},
 };
 
