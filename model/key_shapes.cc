@@ -58,7 +58,7 @@ const std::vector<std::string>& KeysOfShape(KeyShape shape) {
   static const std::vector<std::string> kSeparatorPrefix = {"a", "a_1", "a_1_2", "a_b", "user", "user_1", "user_12",
                                                             "a_10"};
   static const std::vector<std::string> kNumeric = {"1", "1_2", "2", "12", "0", "007", "10", "1_1"};
-  static const std::vector<std::string> kEmpty = {"", "_1", "_", "__", "a", "1", " ", "_a"};
+  static const std::vector<std::string> kEmpty = {"", "_1", "_", "__", "a", "1", " ", "_\xC3\xBC"};  // "_ü"
   // "e" with a combining acute and the precomposed "é" are different keys.
   static const std::vector<std::string> kNonAscii = {"日本", "日本_語", "ü", "u", "\xF0\x9F\x99\x82", "e\xCC\x81",
                                                      "\xC3\xA9", "\xCE\xA9_1"};

@@ -18,6 +18,22 @@
 
 namespace durasim {
 
+// The generator's late gates, each opening a family of features on some
+// seeds (docs/exploring.md): memory and failing calls, changing calls and
+// plans, parallelism and rescale, log events, log shapes, aimed faults,
+// completions without notice, fresh lineages and foreign records.
+enum class LateGate {
+  kWorld,
+  kChangingCalls,
+  kParallelism,
+  kLogEvents,
+  kLogShapes,
+  kAimedFaults,
+  kSkippedNotices,
+  kBlame,
+};
+std::optional<EnumInfo> EnumInfoOf(LateGate gate);
+
 struct Swarm {
   std::vector<FaultKind> armed_kinds;        // on for this seed
   std::vector<ScriptFault> script_faults;    // on for this seed (model/coverage.h)
@@ -26,6 +42,9 @@ struct Swarm {
   int64_t keys_max = 3;
   int64_t actions_max = 2;
   int64_t faulty_attempts_max = 3;
+  // Late gates opened whatever their own draw: two of them for some seeds,
+  // so that rare features meet (pairwise coverage).
+  std::vector<LateGate> forced_gates;
   // "armed=crash_after_put_acked,lose_ack script=abort,broker_down rate=40% ..."
   std::string Describe() const;
 };

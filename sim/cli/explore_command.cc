@@ -133,6 +133,9 @@ Command AddExploreCommand(CLI::App& app) {
   explore.add_option("--report-json", sweep.report_json_path, "write a JSON report");
   explore.add_flag("--check-determinism", sweep.check_determinism, "run every seed twice (default: every 16th)");
   explore.add_flag("--require-coverage", sweep.require_coverage, "fail when a fault kind never fired");
+  explore.add_option("--require-pairs", sweep.require_pairs,
+                     "fail when a pair of coverage points that can meet was hit together by fewer seeds")
+      ->check(WholeNumber(0, "a count of seeds"));
   explore.add_flag("--text-hash", sweep.text_hash, kTextHashHelp);
   explore.add_option("--shrink-budget-s", sweep.shrink_budget_s, "wall time to shrink one failure")
       ->check(Seconds());

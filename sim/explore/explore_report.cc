@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <stdexcept>
 
@@ -94,6 +96,43 @@ std::vector<std::string> NeverFired(const std::vector<SeedResult>& seeds) {
   return never;
 }
 
+std::vector<PairCount> PairTableOf(const std::vector<SeedResult>& seeds) {
+  std::vector<SeedHits> hits;
+  hits.reserve(seeds.size());
+  for (const SeedResult& seed : seeds) hits.push_back(SeedHits{seed.store, &seed.fault_hits});
+  return CountPairs(hits);
+}
+
+namespace {
+
+// How many pairs that can meet were hit together, the thinnest, and those
+// below --require-pairs.
+std::string PairSummary(const SweepResult& result) {
+  if (result.pairs.empty()) return "";
+  constexpr size_t kShown = 8;
+  const std::vector<PairCount> thinnest = ThinPairs(result.pairs, INT64_MAX);
+  const size_t met = static_cast<size_t>(
+      std::count_if(result.pairs.begin(), result.pairs.end(), [](const PairCount& pair) { return pair.seeds > 0; }));
+  std::vector<std::string> shown;
+  for (size_t i = 0; i < std::min(kShown, thinnest.size()); ++i) {
+    shown.push_back(fmt::format("{}+{} {}", thinnest[i].first, thinnest[i].second, thinnest[i].seeds));
+  }
+  std::string out = fmt::format("feature pairs: {} of {} that can meet were hit together by some seed; thinnest: {}\n",
+                                met, result.pairs.size(), fmt::join(shown, ", "));
+  if (!result.thin_pairs.empty()) {
+    std::vector<std::string> thin;
+    for (size_t i = 0; i < std::min<size_t>(20, result.thin_pairs.size()); ++i) {
+      thin.push_back(fmt::format("{}+{} {}", result.thin_pairs[i].first, result.thin_pairs[i].second,
+                                 result.thin_pairs[i].seeds));
+    }
+    out += fmt::format("pairs below --require-pairs: {}: {}{}\n", result.thin_pairs.size(), fmt::join(thin, ", "),
+                       result.thin_pairs.size() > thin.size() ? ", ... (the JSON report has every pair)" : "");
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string ReportText(const ExploreReport& report) { return DumpJson(nlohmann::json(report)); }
 std::string ReportText(const MergedReport& report) { return DumpJson(nlohmann::json(report)); }
 
@@ -132,6 +171,7 @@ std::string Summary(const SweepResult& result) {
   out += "fault kinds and points hit:\n";
   for (const auto& [name, count] : hits) out += fmt::format("  {:<40} {}\n", name, count);
   if (!result.never_fired.empty()) out += fmt::format("never fired: {}\n", fmt::join(result.never_fired, ", "));
+  out += PairSummary(result);
   if (result.budget_exhausted) out += "time budget exhausted: not every seed ran\n";
   if (result.interrupted) out += "interrupted: not every seed ran\n";
   if (!result.infra_stop.empty()) out += fmt::format("stopped: {}: not every seed ran\n", result.infra_stop);
@@ -219,6 +259,7 @@ int ExitCodeFor(const SweepResult& result, bool require_coverage) {
   if (liveness) return kExitLiveness;
   if (infra) return kExitInfra;
   if (require_coverage && !result.never_fired.empty()) return kExitCoverage;
+  if (!result.thin_pairs.empty()) return kExitCoverage;
   if (!result.unwritten.empty()) return kExitOutput;
   return kExitOk;
 }

@@ -17,6 +17,7 @@
 #include "model/invariant.h"
 #include "model/store_designs.h"
 #include "model/verdict.h"
+#include "sim/explore/pair_coverage.h"
 #include "store/status.h"
 
 // An absent value is null.
@@ -61,6 +62,10 @@ struct SweepResult {
   bool budget_exhausted = false;
   bool interrupted = false;              // SIGINT/SIGTERM: not every seed ran
   std::vector<std::string> never_fired;  // required coverage points with no hit
+  std::vector<PairCount> pairs;          // pairwise coverage (pair_coverage.h)
+  // With --require-pairs N: the pairs that can meet, hit together by fewer
+  // than N seeds (a coverage failure).
+  std::vector<PairCount> thin_pairs;
   std::vector<std::string> unwritten;    // outputs that could not be written (sim/exit_codes.h kExitOutput)
   // Why the sweep stopped on infrastructure failures before every seed ran
   // (sim/run/infra_guard.h); empty when it did not.
@@ -79,6 +84,7 @@ struct ExploreReport {
   bool interrupted = false;  // SIGINT/SIGTERM stopped the sweep: seeds holds the seeds that ran
   std::string infra_stop;    // SweepResult::infra_stop
   std::vector<std::string> never_fired;
+  std::vector<PairCount> pairs;  // SweepResult::pairs
   std::vector<SeedResult> seeds;
 };
 
@@ -90,12 +96,15 @@ struct MergedReport {
   bool interrupted = false;              // some shard was
   std::string infra_stop;                // why some shard stopped on infrastructure failures ("": none did)
   std::vector<std::string> never_fired;
+  std::vector<PairCount> pairs;
   std::vector<SeedResult> seeds;
 };
 
 // The required coverage points (model/coverage.h) that no seed hit: every
 // design's events of the designs the seeds ran.
 std::vector<std::string> NeverFired(const std::vector<SeedResult>& seeds);
+// The pair table of the seeds (pair_coverage.h).
+std::vector<PairCount> PairTableOf(const std::vector<SeedResult>& seeds);
 
 // The report as written: indented JSON and a final newline.
 std::string ReportText(const ExploreReport& report);
@@ -110,7 +119,8 @@ std::string ToJunit(const SweepResult& result, const std::optional<std::string>&
 
 // 128 + the signal when interrupted; else 5 an error; 4 a determinism
 // failure; 1 an invariant violation; 3 a liveness failure; 8 an infra run
-// (or a sweep stopped by them); 6 a coverage failure; 7 an output not
+// (or a sweep stopped by them); 6 a coverage failure (a point never
+// fired with `require_coverage`, or a thin pair); 7 an output not
 // written; 0 all passed (sim/exit_codes.h).
 int ExitCodeFor(const SweepResult& result, bool require_coverage);
 
@@ -132,8 +142,8 @@ void from_json(const nlohmann::json& j, SeedResult& seed);
 // With defaults: a merged report reads as an explore report too.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ExploreReport, mutant, backend, compare_model, seed_start,
                                                 seeds_total, shard, wall_s, interrupted, infra_stop, never_fired,
-                                                seeds)
+                                                pairs, seeds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedReport, mutant, merged_from, wall_s, interrupted, infra_stop, never_fired,
-                                   seeds)
+                                   pairs, seeds)
 
 }  // namespace durasim

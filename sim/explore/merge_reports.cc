@@ -14,7 +14,8 @@
 
 namespace durasim {
 
-int MergeReports(const std::string& out_path, const std::vector<std::string>& in_paths, bool require_coverage) {
+int MergeReports(const std::string& out_path, const std::vector<std::string>& in_paths, bool require_coverage,
+                 int64_t require_pairs) {
   std::map<uint64_t, SeedResult> seeds;  // a seed in several shards: the last one's
   MergedReport merged;
   merged.merged_from = in_paths;
@@ -36,6 +37,9 @@ int MergeReports(const std::string& out_path, const std::vector<std::string>& in
   result.infra_stop = merged.infra_stop;
   result.never_fired = NeverFired(result.seeds);
   merged.never_fired = result.never_fired;
+  result.pairs = PairTableOf(result.seeds);
+  result.thin_pairs = ThinPairs(result.pairs, require_pairs);
+  merged.pairs = result.pairs;
   merged.seeds = result.seeds;
   const Status written = WriteFile(out_path, ReportText(merged));
   if (!written.ok()) {
@@ -53,6 +57,10 @@ int MergeReports(const std::string& out_path, const std::vector<std::string>& in
                            result.seeds.size(), failed, infra, never, merged.interrupted ? "; some shard was interrupted" : "",
                            merged.infra_stop.empty() ? "" : "; stopped: " + merged.infra_stop,
                            written.ok() ? " -> " + out_path : "; NOT WRITTEN: " + out_path);
+  if (!result.thin_pairs.empty()) {
+    std::cout << fmt::format("pairs below --require-pairs {}: {} (the merged report has every pair)\n", require_pairs,
+                             result.thin_pairs.size());
+  }
   return ExitCodeFor(result, require_coverage);
 }
 

@@ -54,6 +54,8 @@ class Sweep {
     SweepResult result = RunSeedPool(shard, pool, [this](uint64_t seed) { return RunSeed(seed); });
     DURASIM_CHECK_LE(result.seeds.size(), shard.size());  // a result per seed run, at most one each
     result.never_fired = NeverFired(result.seeds);
+    result.pairs = PairTableOf(result.seeds);
+    result.thin_pairs = ThinPairs(result.pairs, options_.require_pairs);
     result.unwritten.assign(unwritten_.begin(), unwritten_.end());
     result.infra_stop = guard_.stop_reason();
     return result;
@@ -212,6 +214,7 @@ ExploreReport ToReport(const SweepResult& result, const SweepOptions& options) {
   report.interrupted = result.interrupted;
   report.infra_stop = result.infra_stop;
   report.never_fired = result.never_fired;
+  report.pairs = result.pairs;
   report.seeds = result.seeds;
   return report;
 }

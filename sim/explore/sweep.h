@@ -45,6 +45,9 @@ struct SweepOptions {
   bool check_determinism = false;   // every seed twice
   uint64_t determinism_every = 16;  // otherwise every Nth seed twice
   bool require_coverage = false;
+  // Fail when a pair of coverage points that can meet was hit together by
+  // fewer seeds (sim/explore/pair_coverage.h); 0: no requirement.
+  int64_t require_pairs = 0;
   bool text_hash = false;  // report each seed's trace_text_hash (RunOptions::text_hash)
   double shrink_budget_s = 20;  // per failure
   int shrink_max = 3;           // failures shrunk per sweep; later ones are written unshrunk

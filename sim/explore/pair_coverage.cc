@@ -1,0 +1,68 @@
+// Pairwise coverage implementation.
+#include "sim/explore/pair_coverage.h"
+
+#include <algorithm>
+
+#include "model/coverage.h"
+#include "store/check.h"
+
+namespace durasim {
+
+namespace {
+
+// Whether `design` reaches the point named `name`: a world feature or a log
+// event as Reachable says, a store event on its own design, anything else
+// (fault kinds, script faults, key shapes) on every design.
+bool Reaches(StoreDesign design, const std::string& name) {
+  if (std::optional<WorldFeature> feature = ParseName<WorldFeature>(name)) return Reachable(*feature, design);
+  if (std::optional<LogEvent> event = ParseName<LogEvent>(name)) return Reachable(*event, design);
+  if (std::optional<StoreEvent> event = ParseName<StoreEvent>(name)) return DesignOf(*event) == design;
+  return true;
+}
+
+}  // namespace
+
+bool CanMeet(const std::string& a, const std::string& b, const std::vector<StoreDesign>& designs) {
+  return std::any_of(designs.begin(), designs.end(),
+                     [&](StoreDesign design) { return Reaches(design, a) && Reaches(design, b); });
+}
+
+std::vector<PairCount> CountPairs(const std::vector<SeedHits>& seeds) {
+  std::vector<StoreDesign> designs;
+  for (const SeedHits& seed : seeds) {
+    if (std::find(designs.begin(), designs.end(), seed.store) == designs.end()) designs.push_back(seed.store);
+  }
+  std::vector<std::string> points = RequiredCoverage(designs);
+  std::sort(points.begin(), points.end());
+  const size_t n = points.size();
+  std::vector<int64_t> together(n * n, 0);
+  std::vector<size_t> hit;  // indices of the points one seed hit
+  for (const SeedHits& seed : seeds) {
+    DURASIM_CHECK(seed.hits != nullptr);  // every seed names its hits
+    hit.clear();
+    for (size_t i = 0; i < n; ++i) {
+      if (seed.hits->count(points[i]) != 0) hit.push_back(i);
+    }
+    for (size_t x = 0; x < hit.size(); ++x) {
+      for (size_t y = x + 1; y < hit.size(); ++y) ++together[hit[x] * n + hit[y]];
+    }
+  }
+  std::vector<PairCount> table;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      if (CanMeet(points[i], points[j], designs)) table.push_back(PairCount{points[i], points[j], together[i * n + j]});
+    }
+  }
+  return table;
+}
+
+std::vector<PairCount> ThinPairs(const std::vector<PairCount>& table, int64_t min) {
+  std::vector<PairCount> thin;
+  for (const PairCount& pair : table) {
+    if (pair.seeds < min) thin.push_back(pair);
+  }
+  std::stable_sort(thin.begin(), thin.end(), [](const PairCount& a, const PairCount& b) { return a.seeds < b.seeds; });
+  return thin;
+}
+
+}  // namespace durasim
