@@ -155,6 +155,25 @@ check(code == 0 and "rdkafka" not in err and "rdkafka" not in out, f"librdkafka 
 code, out, err = durasim("run", broker_down, "--backend", "mock", "--verbose")
 check(code == 0 and "librdkafka:" in err, f"--verbose shows no librdkafka line: {err[:400]!r}")
 
+# --require-pairs: a short sweep cannot hit every pair 100 times: exit 6, the
+# thin pairs listed; the merged report of two shards holds the pair table and
+# merge-reports requires the same; 0 requires nothing.
+code, out, err = durasim("explore", "--seeds", 30, "--require-pairs", 100, "--shard", "0/2",
+                         "--report-json", WORK / "p0.json", "--failures-dir", WORK / "pf")
+check(code == 6 and "pairs below --require-pairs: " in out, f"explore --require-pairs: exit {code}\n{out}")
+code, out, err = durasim("explore", "--seeds", 30, "--shard", "1/2", "--report-json", WORK / "p1.json",
+                         "--failures-dir", WORK / "pf")
+check(code == 0 and "feature pairs: " in out, f"explore pairs summary: exit {code}\n{out}")
+pairs = json.loads((WORK / "p1.json").read_text())["pairs"]
+check(len(pairs) > 1000 and all(p["first"] < p["second"] for p in pairs), f"explore pairs JSON: {len(pairs)} pairs")
+code, out, err = durasim("merge-reports", "--out", WORK / "pm.json", WORK / "p0.json", WORK / "p1.json",
+                         "--require-pairs", 100)
+check(code == 6 and "pairs below --require-pairs 100" in out, f"merge-reports --require-pairs: exit {code}\n{out}")
+merged = json.loads((WORK / "pm.json").read_text())["pairs"]
+check(sum(p["seeds"] for p in merged) >= sum(p["seeds"] for p in pairs), "merge-reports: the pair table")
+code, out, err = durasim("explore", "--seeds", 5, "--require-pairs", -1)
+check(code == 2, f"explore --require-pairs -1: exit {code}")
+
 if failures:
     print(f"{len(failures)} checks failed")
     sys.exit(1)

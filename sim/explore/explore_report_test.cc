@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/exit_codes.h"
 
 namespace durasim {
@@ -99,6 +101,42 @@ TEST(ExploreReportTest, UnwrittenOutputs) {
   EXPECT_NE(summary.find("NOT WRITTEN: out/report.json"), std::string::npos) << summary;
   // The JUnit failure then says how to replay the seed instead.
   EXPECT_NE(ToJunit(result, std::nullopt).find("reproduce: build/durasim replay --seed 7"), std::string::npos);
+}
+
+// Strategy: a sweep's pair table is counted from its seeds' hits, shown
+// (how many pairs met, the thinnest) in the summary and written in the
+// JSON; thin pairs (below --require-pairs) make a clean sweep exit 6, and
+// a failing seed's code wins over them.
+TEST(ExploreReportTest, PairsAreSummedReportedAndRequired) {
+  SeedResult one;
+  one.fault_hits = {{"lose_ack", 1}, {"rescale", 2}};
+  SeedResult two;
+  two.fault_hits = {{"lose_ack", 1}};
+  SweepResult result;
+  result.seeds = {one, two};
+  result.pairs = PairTableOf(result.seeds);
+  const auto lose_ack_rescale = std::find_if(result.pairs.begin(), result.pairs.end(), [](const PairCount& pair) {
+    return pair.first == "lose_ack" && pair.second == "rescale";
+  });
+  ASSERT_NE(lose_ack_rescale, result.pairs.end());
+  EXPECT_EQ(lose_ack_rescale->seeds, 1);
+  const std::string summary = Summary(result);
+  EXPECT_NE(summary.find("feature pairs: 1 of "), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("pairs below --require-pairs"), std::string::npos) << summary;
+  EXPECT_EQ(ExitCodeFor(result, false), kExitOk);
+  result.thin_pairs = ThinPairs(result.pairs, 2);
+  EXPECT_EQ(ExitCodeFor(result, false), kExitCoverage);
+  EXPECT_NE(Summary(result).find("pairs below --require-pairs: "), std::string::npos);
+  result.seeds.push_back(Failed());
+  EXPECT_EQ(ExitCodeFor(result, false), kExitViolation);
+  ExploreReport report;
+  report.pairs = result.pairs;
+  const nlohmann::json json = report;
+  EXPECT_EQ(json.at("pairs").size(), result.pairs.size());
+  EXPECT_EQ(json.get<ExploreReport>().pairs, result.pairs);
+  nlohmann::json old = json;
+  old.erase("pairs");  // a report from before pairs reads with none
+  EXPECT_TRUE(old.get<ExploreReport>().pairs.empty());
 }
 
 // Strategy: an interrupted sweep's report says so and reads back.
