@@ -484,11 +484,11 @@ void AgentRuntime::Fail(const std::string& reason) {
   scheduler_.Stop();
 }
 
-void AgentRuntime::CancelRunningWait() {
+void AgentRuntime::CancelRunningWait(const std::optional<StateKey>& put) {
   const uint64_t letter = mailbox_letter_;
   world_.Record("cancel.injected", "letter={}", letter);
   const size_t index = world_.trace().size() - 1;
-  world_.Notify([&](RunObserver& o) { o.OnCancelInjected(index); });
+  world_.Notify([&](RunObserver& o) { o.OnCancelInjected(put, index); });
   PostCancel(letter);
 }
 

@@ -102,8 +102,9 @@ class AgentRuntime {
   // The inputs (offsets) this subtask has not finished: queued behind a run,
   // or whose run is still going.
   void AddUnfinishedInputs(std::set<int64_t>& unfinished) const;
-  // Cancels the put wait of the letter holding the mailbox (fault injection).
-  void CancelRunningWait();
+  // Cancels the put wait of the letter holding the mailbox (fault injection):
+  // the wait of the put of `put` (when known), which the observers are told.
+  void CancelRunningWait(const std::optional<StateKey>& put);
 
   bool stopped() const { return stopped_; }
   bool failed() const { return failed_; }

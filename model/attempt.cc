@@ -41,7 +41,9 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
   scheduler_ = std::make_unique<Scheduler>(world.clock(), PerturbationOf(world.scenario(), number));
   FaultPlan::Hooks hooks;
   hooks.crash = [this](const std::string& reason) { CrashJob(reason); };
-  hooks.cancel_wait = [this](int subtask) { subtasks_[static_cast<size_t>(subtask)].runtime->CancelRunningWait(); };
+  hooks.cancel_wait = [this](const FaultPoint& put) {
+    subtasks_[static_cast<size_t>(put.subtask)].runtime->CancelRunningWait(put.state);
+  };
   hooks.corrupt = [this](int32_t partition, int64_t offset) { log_operator_.MarkCorrupted(partition, offset); };
   hooks.fired = [this](size_t armed, FaultKind fault, int64_t nth, const FaultPoint& point) {
     const std::optional<int32_t> subtask = armed_[armed].subtask;

@@ -147,7 +147,7 @@ void FaultPlan::OnWaitStarted(int64_t ordinal) {
   produced_.erase(produced);
   if (!cancel || armed_[*cancel].fired || armed_[*cancel].disarmed) return;
   Fired(*cancel, point);
-  hooks_.cancel_wait(point.subtask);
+  hooks_.cancel_wait(point);
 }
 
 void FaultPlan::OnCallResultSaved(bool more_calls_follow, const FaultPoint& call) {

@@ -29,12 +29,12 @@ namespace durasim {
 class FaultPlan {
  public:
   // `crash` stops the attempt now; `cancel_wait` cancels the put wait that is
-  // starting; `corrupt` overwrites a persisted record with garbage; `fired`
+  // starting (the put's point: its subtask and state); `corrupt` overwrites a persisted record with garbage; `fired`
   // reports a fault that fired (the index Arm returned, kind, nth, the point
   // it hit).
   struct Hooks {
     std::function<void(const std::string& reason)> crash;
-    std::function<void(int subtask)> cancel_wait;
+    std::function<void(const FaultPoint& put)> cancel_wait;
     std::function<void(int32_t partition, int64_t offset)> corrupt;
     std::function<void(size_t armed, FaultKind fault, int64_t nth, const FaultPoint& point)> fired;
   };

@@ -19,7 +19,7 @@ struct Fired {
 FaultPlan PlanRecording(std::vector<Fired>& fired, std::vector<int>& cancelled) {
   FaultPlan::Hooks hooks;
   hooks.crash = [](const std::string&) {};
-  hooks.cancel_wait = [&cancelled](int subtask) { cancelled.push_back(subtask); };
+  hooks.cancel_wait = [&cancelled](const FaultPoint& put) { cancelled.push_back(put.subtask); };
   hooks.corrupt = [](int32_t, int64_t) {};
   hooks.fired = [&fired](size_t armed, FaultKind, int64_t nth, const FaultPoint&) { fired.push_back(Fired{armed, nth}); };
   return FaultPlan(std::move(hooks));

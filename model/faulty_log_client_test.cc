@@ -47,7 +47,7 @@ struct PlanProbe {
       crashes.push_back(reason);
       if (on_crash) on_crash();
     };
-    hooks.cancel_wait = [this](int /*subtask*/) {
+    hooks.cancel_wait = [this](const FaultPoint& /*put*/) {
       ++cancels;
       if (on_cancel) on_cancel();
     };

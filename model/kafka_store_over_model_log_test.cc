@@ -116,7 +116,7 @@ Status RunPut(Process& process, const StateKey& state_key, const ActionState& st
 FaultPlan::Hooks StrictHooks(std::vector<std::string>* fired) {
   FaultPlan::Hooks hooks;
   hooks.crash = [](const std::string& reason) { ADD_FAILURE() << "unexpected crash: " << reason; };
-  hooks.cancel_wait = [](int /*subtask*/) { ADD_FAILURE() << "unexpected cancel_wait"; };
+  hooks.cancel_wait = [](const FaultPoint& /*put*/) { ADD_FAILURE() << "unexpected cancel_wait"; };
   hooks.fired = [fired](size_t /*armed*/, FaultKind fault, int64_t nth, const FaultPoint& /*point*/) {
     fired->push_back("fault.fired fault=" + std::string(NameOf(fault)) + " nth=" + std::to_string(nth));
   };

@@ -119,7 +119,9 @@ class RunObserver {
                            size_t /*trace_index*/) {}
   // A get that found a state (its encoded value's digest).
   virtual void OnGetHit(const StateKey& /*key*/, uint64_t /*value_digest*/, size_t /*trace_index*/) {}
-  virtual void OnCancelInjected(size_t /*trace_index*/) {}
+  // A put's wait is being cancelled (cancel_put): the put of `put` (none when
+  // its meaning is unknown), whose OnPutResult follows.
+  virtual void OnCancelInjected(const std::optional<StateKey>& /*put*/, size_t /*trace_index*/) {}
   // The runtime saw a cancelled put; `still_visible` says whether the
   // cancellation state was still set afterwards.
   virtual void OnCancelSeen(const Status& /*put_status*/, bool /*still_visible*/, size_t /*trace_index*/) {}

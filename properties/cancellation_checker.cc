@@ -3,21 +3,27 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace durasim {
 
-void CancellationChecker::OnAttemptStart(int /*attempt*/) { injected_.reset(); }
+void CancellationChecker::OnAttemptStart(int /*attempt*/) { injected_.clear(); }
 
-void CancellationChecker::OnCancelInjected(size_t trace_index) { injected_ = trace_index; }
+void CancellationChecker::OnCancelInjected(const std::optional<StateKey>& put, size_t trace_index) {
+  injected_.push_back(Injected{put, trace_index});
+}
 
 void CancellationChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& status,
                                       size_t trace_index) {
-  if (!injected_.has_value()) return;
+  auto it = std::find_if(injected_.begin(), injected_.end(),
+                         [&](const Injected& injected) { return !injected.put || *injected.put == key; });
+  if (it == injected_.end()) return;
   if (status.code() != StatusCode::kCancelled) {
     Violate(Invariant::kCancellation,
             fmt::format("the put of {:?} seq {} was cancelled but returned {}", key.key, key.seq, status.ToString()),
-            {*injected_, trace_index});
+            {it->trace_index, trace_index});
   }
-  injected_.reset();
+  injected_.erase(it);
 }
 
 void CancellationChecker::OnCancelSeen(const Status& /*put_status*/, bool still_visible, size_t trace_index) {

@@ -270,7 +270,8 @@ std::string ComparisonTable(const std::vector<ComparisonRow>& rows) {
       "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const ComparisonRow& row : rows) {
     const DesignCosts& c = row.costs;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {:.2f} | {} | {} | {} | {:.1f} | {:.2f} | {:.2f} | {:.1f} | {:.1f} |\n",
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {:.2f} | {} | {} | {} | {:.1f} | {:.3f} | {:.3f} | {:.1f} | "
+                       "{:.1f} |\n",
                        NameOf(row.shape), NameOf(row.design), c.runs, c.not_as_expected, c.infra, c.checkpoints,
                        c.SnapshotRecordsPerCheckpoint(), c.records, c.bytes, c.restores, c.ScannedPerRestore(),
                        c.RestoreWallMs(50), c.RestoreWallMs(99), c.PutLatencyMs(50), c.PutLatencyMs(99));
