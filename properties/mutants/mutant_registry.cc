@@ -28,6 +28,7 @@
 #include "properties/mutants/legacy_end_offset_marker.h"
 #include "properties/mutants/marker_ignores_new_partitions.h"
 #include "properties/mutants/marker_without_topic_identity.h"
+#include "properties/mutants/memory_in_operator_state.h"
 #include "properties/mutants/pending_as_hit.h"
 #include "properties/mutants/per_process_action_id.h"
 #include "properties/mutants/prune_by_key_prefix.h"
@@ -162,6 +163,9 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
        {}, {{StoreDesign::kKafkaRewrite, Invariant::kInvalidRecovery}}},
       {"resume-unowned-keys", "after a restore every subtask resumes every in-flight key, owned or not",
        "apache/flink-agents #581", Invariant::kOnce, {}, RuntimeOf<ResumeUnownedKeysRuntime>()},
+      {"memory-in-operator-state", "short-term memory is kept with the subtask, not the key: a key a rescale moves "
+       "arrives without its memory", "memory in operator state instead of keyed state (a pair only: memory and a "
+       "rescale)", Invariant::kSameAnswer, {}, RuntimeOf<MemoryInOperatorStateRuntime>()},
       {"stale-processing-keys",
        "a restored subtask keeps every processing key of the union list, owned or not, and snapshots them again",
        "apache/flink-agents #824", Invariant::kOwnership, {}, RuntimeOf<StaleProcessingKeysRuntime>()},
