@@ -32,6 +32,9 @@ std::vector<PairCount> CountPairs(const std::vector<SeedHits>& seeds) {
   for (const SeedHits& seed : seeds) {
     if (std::find(designs.begin(), designs.end(), seed.store) == designs.end()) designs.push_back(seed.store);
   }
+  // No seed: every design's pairs are missing, as RequiredCoverage({}) has
+  // every design's points.
+  if (designs.empty()) designs = AllOf<StoreDesign>();
   std::vector<std::string> points = RequiredCoverage(designs);
   std::sort(points.begin(), points.end());
   const size_t n = points.size();

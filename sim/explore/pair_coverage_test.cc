@@ -31,6 +31,14 @@ TEST(PairCoverageTest, CountsTheSeedsThatHitBothPointsOfEachPair) {
   for (const PairCount& pair : table) EXPECT_LT(pair.first, pair.second);
 }
 
+TEST(PairCoverageTest, NoSeedsMissEveryPair) {
+  // A shard that ran no seed must not pass --require-pairs.
+  const std::vector<PairCount> table = CountPairs({});
+  ASSERT_FALSE(table.empty());
+  EXPECT_EQ(ThinPairs(table, 1).size(), table.size());
+  EXPECT_NE(Find(table, "buckets_rebuilt", "lose_ack"), nullptr);
+}
+
 TEST(PairCoverageTest, APairMeetsOnlyWhereOneDesignReachesBoth) {
   const std::vector<StoreDesign> all = {StoreDesign::kKafkaRewind, StoreDesign::kKafkaRewrite, StoreDesign::kFluss};
   EXPECT_TRUE(CanMeet("lose_ack", "buckets_rebuilt", all));

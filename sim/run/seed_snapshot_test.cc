@@ -98,6 +98,12 @@ constexpr QuotedKill kQuotedKills[] = {
     {"pending-as-hit", 1, Invariant::kSameAnswer},
     {"cancel-as-failure", 11, Invariant::kSameAnswer},
     {"canary", 1, Invariant::kSameAnswer},
+    // Quoted since issue 32 (docs/mutants.md, docs/exploring.md, docs/findings.md).
+    {"prune-by-key-prefix", 12, Invariant::kOnce},
+    {"divergence-eviction", 10, Invariant::kFinished},
+    {"memory-in-operator-state", 80, Invariant::kSameAnswer},
+    {"rewrite-skipped-on-failed-put", 766, Invariant::kOnce},
+    {"rewrite-after-marker", 766, Invariant::kOnce},
 };
 
 TEST(SeedSnapshot, QuotedMutantSeedsStillShowTheirViolation) {
