@@ -193,9 +193,13 @@ CLI::Validator Seconds() {
       "SECONDS");
 }
 
-std::vector<std::string> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, std::optional<StoreDesign> store,
+std::string LeftOutLine(const LeftOutFile& file) {
+  return fmt::format("not run on store design {}: {}: {}", file.store, file.path, file.why);
+}
+
+std::vector<LeftOutFile> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, std::optional<StoreDesign> store,
                                              const std::optional<std::string>& mutant_option) {
-  std::vector<std::string> lines;
+  std::vector<LeftOutFile> lines;
   const size_t given = scenarios.size();
   std::erase_if(scenarios, [&](const Scenario& scenario) {
     const StoreDesign design = scenario.store_named ? scenario.store : store.value_or(scenario.store);
@@ -204,7 +208,7 @@ std::vector<std::string> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, s
     const std::optional<std::string> mutant_name = mutant_option ? mutant_option : scenario.mutant;
     const Mutant* mutant = mutant_name ? FindMutant(*mutant_name) : nullptr;
     if (!why && mutant != nullptr) why = WhyNotOn(*mutant, design);
-    if (why) lines.push_back(fmt::format("not run on store design {}: {}: {}", NameOf(design), scenario.path, *why));
+    if (why) lines.push_back(LeftOutFile{scenario.path, NameOf(design), *why});
     return why.has_value();
   });
   DURASIM_CHECK_EQ(scenarios.size() + lines.size(), given);  // each file run or named

@@ -16,6 +16,7 @@
 #include "model/store_designs.h"
 #include "sim/run/infra_guard.h"
 #include "sim/run/runner.h"
+#include "sim/view/report.h"
 #include "sim/view/trace_view.h"
 #include "store/status.h"
 
@@ -72,8 +73,10 @@ bool KnownMutant(const std::string& name);
 // holds what that design cannot run (NotRunnableOn); and a file whose
 // mutant (`mutant_option`, else its `mutant:`) is a hazard of other designs.
 // Neither a pass nor a failure, and never silent (run, mutants --scenarios).
-std::vector<std::string> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, std::optional<StoreDesign> store,
+// Each has its line: "not run on store design D: PATH: WHY" (LeftOutLine).
+std::vector<LeftOutFile> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, std::optional<StoreDesign> store,
                                              const std::optional<std::string>& mutant_option);
+std::string LeftOutLine(const LeftOutFile& file);
 
 // With --store: whether `mutant` (none: yes) applies to that design; if not,
 // says so on stderr (a usage error: it would run the production parts).

@@ -155,6 +155,22 @@ check(code == 0 and "rdkafka" not in err and "rdkafka" not in out, f"librdkafka 
 code, out, err = durasim("run", broker_down, "--backend", "mock", "--verbose")
 check(code == 0 and "librdkafka:" in err, f"--verbose shows no librdkafka line: {err[:400]!r}")
 
+# run --store fluss over every file: the files fluss cannot run are left out, each named on a line,
+# in the JSON (left_out, counted in the summary) and as skipped JUnit test cases with the reason.
+code, out, err = durasim("run", "--store", "fluss", SOURCE / "scenarios", "--report-json", WORK / "lo.json",
+                         "--junit", WORK / "lo.xml")
+printed = [l for l in out.splitlines() if l.startswith("not run on store design fluss: ")]
+left = json.loads((WORK / "lo.json").read_text())
+check(code == 0 and printed, f"run --store fluss: exit {code}, {len(printed)} left out\n{err}")
+check(len(left["left_out"]) == len(printed) == left["summary"]["left_out"], "left out: the JSON does not match the lines")
+check(all(f["store"] == "fluss" and f["why"] and f["path"].endswith(".yaml") for f in left["left_out"]),
+      f"left out: entries {left['left_out'][:2]}")
+suite_xml = ET.parse(WORK / "lo.xml").getroot()
+skipped = [c for c in suite_xml.findall("testcase") if c.find("skipped") is not None]
+check(len(skipped) == len(printed) == int(suite_xml.get("skipped")), f"junit: {len(skipped)} skipped")
+check(int(suite_xml.get("tests")) == left["summary"]["runs"] + len(printed), "junit: tests counts runs and skips")
+check(all("not run on store design fluss: " in c.find("skipped").get("message") for c in skipped), "junit: why")
+
 # --require-pairs: a short sweep cannot hit every pair 100 times: exit 6, the
 # thin pairs listed; the merged report of two shards holds the pair table and
 # merge-reports requires the same; 0 requires nothing.

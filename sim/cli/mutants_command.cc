@@ -45,7 +45,9 @@ int ScenarioKillMatrix(const MutantsState& state) {
   }
   // --store as `run --store` applies it: to each file that names no design
   // and that design can run.
-  for (const std::string& line : LeaveOutNotRunnable(scenarios, options.store, std::nullopt)) std::cout << line << "\n";
+  for (const LeftOutFile& file : LeaveOutNotRunnable(scenarios, options.store, std::nullopt)) {
+    std::cout << LeftOutLine(file) << "\n";
+  }
   for (Scenario& scenario : scenarios) {
     if (options.store && !scenario.store_named) {
       scenario.store = *options.store;

@@ -171,13 +171,14 @@ RunReport RunAndShow(const Scenario& scenario, const RunOptions& options, const 
 }
 
 // The reports, the table and the exit code after the runs.
-int Summarize(const std::vector<RunReport>& reports, size_t skipped, size_t scenarios, const RunOptions& options,
-              const RunFlags& flags, const InfraGuard& guard, std::vector<std::string>& unwritten, double wall_s) {
+int Summarize(const std::vector<RunReport>& reports, size_t skipped, size_t scenarios,
+              const std::vector<LeftOutFile>& left_out, const RunOptions& options, const RunFlags& flags,
+              const InfraGuard& guard, std::vector<std::string>& unwritten, double wall_s) {
   DURASIM_CHECK_EQ(reports.size() + skipped, scenarios);
   // Written before anything else can go wrong: a failing run is never lost.
-  WriteReport(flags.report_json, RenderJson(reports, Interrupted(), guard.stop_reason()), unwritten);
+  WriteReport(flags.report_json, RenderJson(reports, Interrupted(), guard.stop_reason(), left_out), unwritten);
   const std::string reproduce_flags = (options.mutant ? " --mutant " + *options.mutant : "") + BackendFlags(options);
-  WriteReport(flags.junit, RenderJunit(reports, reproduce_flags, wall_s), unwritten);
+  WriteReport(flags.junit, RenderJunit(reports, reproduce_flags, wall_s, left_out), unwritten);
   std::cout << RenderTable(reports);
   if (skipped > 0 || Interrupted()) {
     std::cout << fmt::format("{}: {} of {} scenario files not run\n",
@@ -202,8 +203,8 @@ int Run(const std::vector<std::string>& paths, const RunOptions& run_options, co
   options.record_lines = flags.trace.wanted();  // the readable trace shows what each record holds
   std::optional<std::vector<Scenario>> scenarios = LoadScenarios(paths, flags.filter);
   if (!scenarios || !KeepTopicAllowed(options, flags, scenarios->size())) return kExitUsage;
-  const std::vector<std::string> not_runnable = LeaveOutNotRunnable(*scenarios, options.store, options.mutant);
-  for (const std::string& line : not_runnable) std::cout << line << "\n";
+  const std::vector<LeftOutFile> left_out = LeaveOutNotRunnable(*scenarios, options.store, options.mutant);
+  for (const LeftOutFile& file : left_out) std::cout << LeftOutLine(file) << "\n";
   if (scenarios->empty()) {
     std::cerr << "durasim: no scenario file left to run on this store design (every one is listed above)\n";
     return kExitUsage;
@@ -229,7 +230,7 @@ int Run(const std::vector<std::string>& paths, const RunOptions& run_options, co
     reports.push_back(RunAndShow(scenario, options, flags, guard, unwritten));
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return Summarize(reports, skipped, scenarios->size(), options, flags, guard, unwritten, wall_s);
+  return Summarize(reports, skipped, scenarios->size(), left_out, options, flags, guard, unwritten, wall_s);
 }
 
 void AddRunFlags(CLI::App& run, RunState& state) {

@@ -90,7 +90,8 @@ std::string RenderTable(const std::vector<RunReport>& reports) {
   return out;
 }
 
-std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted, const std::string& infra_stop) {
+std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted, const std::string& infra_stop,
+                       const std::vector<LeftOutFile>& left_out) {
   nlohmann::json runs = nlohmann::json::array();
   size_t ok = 0;
   size_t infra = 0;  // not judged: neither ok nor not ok
@@ -134,15 +135,23 @@ std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted, 
     if (r.trace_text_hash) runs.back()["trace_text_hash"] = fmt::format("{:016x}", *r.trace_text_hash);
   }
   DURASIM_CHECK_LE(ok + infra, reports.size());  // an infra run is never ok (not judged)
+  nlohmann::json left = nlohmann::json::array();
+  for (const LeftOutFile& file : left_out) left.push_back({{"path", file.path}, {"store", file.store}, {"why", file.why}});
   nlohmann::json doc = {{"runs", runs},
                         {"summary",
-                         {{"runs", reports.size()}, {"ok", ok}, {"not_ok", reports.size() - ok - infra}, {"infra", infra}}},
+                         {{"runs", reports.size()},
+                          {"ok", ok},
+                          {"not_ok", reports.size() - ok - infra},
+                          {"infra", infra},
+                          {"left_out", left_out.size()}}},
                         {"interrupted", interrupted},
-                        {"infra_stop", infra_stop}};
+                        {"infra_stop", infra_stop},
+                        {"left_out", left}};
   return DumpJson(doc);
 }
 
-std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s) {
+std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s,
+                        const std::vector<LeftOutFile>& left_out) {
   size_t failures = 0;
   size_t errors = 0;
   for (const RunReport& r : reports) {
@@ -153,8 +162,14 @@ std::string RenderJunit(const std::vector<RunReport>& reports, const std::string
     }
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuite name=\"durasim run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n",
-                     reports.size(), failures, errors, wall_s);
+  out += fmt::format(
+      "<testsuite name=\"durasim run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+      reports.size() + left_out.size(), failures, errors, left_out.size(), wall_s);
+  for (const LeftOutFile& file : left_out) {
+    out += fmt::format("  <testcase classname=\"durasim.run\" name=\"{}\"><skipped message=\"not run on store design "
+                       "{}: {}\"/></testcase>\n",
+                       XmlEscape(file.path), XmlEscape(file.store), XmlEscape(file.why));
+  }
   for (const RunReport& r : reports) {
     out += fmt::format("  <testcase classname=\"durasim.run\" name=\"{}\">", XmlEscape(r.path));
     if (r.verdict == Verdict::kInfra) {

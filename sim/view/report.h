@@ -23,17 +23,30 @@ std::string DumpJson(const nlohmann::json& doc);
 // Text for an XML attribute or element (the JUnit reports): & < > " escaped.
 std::string XmlEscape(const std::string& text);
 
+// A scenario file that was not run because the store design it would run
+// on cannot run it (`run --store`, a mutant of other designs): neither a
+// pass nor a failure, and reported as such.
+struct LeftOutFile {
+  std::string path;
+  std::string store;  // the design it would have run on
+  std::string why;
+};
+
 // The JSON report: {"runs": [...], "summary": {...}, "interrupted": bool,
-// "infra_stop": string}. `interrupted`: SIGINT/SIGTERM stopped the command
-// before every file ran; `infra_stop`: why infrastructure failures in a row
-// stopped it (sim/run/infra_guard.h), "" when they did not.
+// "infra_stop": string, "left_out": [{"path", "store", "why"}]}.
+// `interrupted`: SIGINT/SIGTERM stopped the command before every file ran;
+// `infra_stop`: why infrastructure failures in a row stopped it
+// (sim/run/infra_guard.h), "" when they did not; `left_out`: the files not
+// run, with why (also counted in the summary).
 std::string RenderJson(const std::vector<RunReport>& reports, bool interrupted = false,
-                       const std::string& infra_stop = "");
+                       const std::string& infra_stop = "", const std::vector<LeftOutFile>& left_out = {});
 
 // The JUnit XML report of `run --junit`: one test case per scenario file
 // (its name the file's path), a failure carrying the verdict, the reasons
 // and the command that reproduces it (`reproduce_flags` are the mutant and
-// backend flags of the run, each with a leading space).
-std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s);
+// backend flags of the run, each with a leading space). A left-out file is
+// a skipped test case whose message says why.
+std::string RenderJunit(const std::vector<RunReport>& reports, const std::string& reproduce_flags, double wall_s,
+                        const std::vector<LeftOutFile>& left_out = {});
 
 }  // namespace durasim
