@@ -239,6 +239,7 @@ DesignCosts RunDesign(const ComparisonOptions& options, WorkloadShape shape, Sto
   run.bootstrap_servers = options.bootstrap_servers;
   run.compare_model = options.compare_model;
   run.record_lines = true;
+  run.time_restores = true;
   DesignCosts costs;
   for (uint64_t seed = options.seed_start; seed < options.seed_start + options.seeds && !Interrupted(); ++seed) {
     const RunReport report = RunScenario(ComparisonScenario(seed, shape, design, density), run);

@@ -60,6 +60,10 @@ struct RunOptions {
   // Keep, per record line of the trace, the record (RunReport::
   // record_lines) for the readable trace, even when the run passes.
   bool record_lines = false;
+  // Time each restore's rebuild in wall time (RestoreScan::wall_us, for
+  // compare-stores); off, the clock is not attached and every wall_us is 0,
+  // so an ordinary run's observers stay as they were.
+  bool time_restores = false;
 };
 
 // The infrastructure policy of a command run with `options`.

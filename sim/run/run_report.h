@@ -25,7 +25,8 @@ struct RestoreScan {
   int subtask = 0;
   int64_t records_scanned = 0;
   // Wall time of the rebuild (steady clock), not simulated: on a real
-  // broker what a restore waits; on the model the rebuild's CPU time.
+  // broker what a restore waits; on the model the rebuild's CPU time. 0
+  // unless RunOptions::time_restores.
   int64_t wall_us = 0;
 };
 

@@ -456,7 +456,7 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   if (!options.keep_topic.empty()) world.AddObserver(&checkpoints);
   if (options.tap != nullptr && options.tap->observer() != nullptr) world.AddObserver(options.tap->observer());
   RestoreClock restore_clock;
-  world.AddObserver(&restore_clock);
+  if (options.time_restores) world.AddObserver(&restore_clock);
   const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
   for (RestoreScan& scan : report.restore_scans) scan.wall_us = restore_clock.WallUs(scan.attempt, scan.subtask);
   for (const Checkpoint* failed : world.checkpoints().failed()) {
