@@ -216,6 +216,18 @@ void AgentRuntime::LetterDone() {
   if (--live_letters_ == 0) idle_signal_.Notify();
 }
 
+void AgentRuntime::SpawnPruneTail() {
+  ++live_letters_;
+  boost::asio::co_spawn(scheduler_.executor(), PruneTail(), [](std::exception_ptr error) {
+    if (error) std::rethrow_exception(error);  // Attempt::Run ends the attempt in error naming it
+  });
+}
+
+boost::asio::awaitable<void> AgentRuntime::PruneTail() {
+  co_await store_.FinishPrunes();
+  if (--live_letters_ == 0) idle_signal_.Notify();
+}
+
 boost::asio::awaitable<void> AgentRuntime::WaitIdle() {
   while (live_letters_ > 0) {
     co_await idle_signal_.AsyncWait(boost::asio::as_tuple(boost::asio::use_awaitable));
@@ -424,6 +436,7 @@ void AgentRuntime::NotifyCheckpointComplete(const std::string& id) {
   // The boundaries are cumulative: this prune covers every earlier
   // checkpoint's too, those completed without notice included.
   for (const auto& [key, seq] : it->second) store_.Prune(key, seq);
+  if (store_.PrunesPending()) SpawnPruneTail();
   ReleaseSubsumedCheckpoints(id);
   const StoreStats stats = store_.Stats();
   // States of keys this subtask does not own (a restore's leftovers) are

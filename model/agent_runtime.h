@@ -203,6 +203,11 @@ class AgentRuntime {
   std::string Tag() const;
   void ScheduleKey(const std::string& key);
   boost::asio::awaitable<void> KeyLetter(std::string key, uint64_t letter);
+  // What the prunes of a completion left until the log answers them
+  // (ActionStateStore::FinishPrunes), run as a task of its own without the
+  // mailbox; the runtime is not idle before it ends.
+  void SpawnPruneTail();
+  boost::asio::awaitable<void> PruneTail();
   boost::asio::awaitable<Status> RunFrontTask(const std::string& key, uint64_t letter);
   // The saved state of `state_key`, if the store has one (traced as a hit).
   std::optional<ActionState> GetSavedState(const StateKey& state_key, const std::string& action_name);
@@ -244,7 +249,7 @@ class AgentRuntime {
   std::map<uint64_t, std::unique_ptr<boost::asio::cancellation_signal>> letter_signals_;
   uint64_t next_letter_ = 1;
   uint64_t mailbox_letter_ = 0;  // letter holding the mailbox, 0 for the driver
-  size_t live_letters_ = 0;
+  size_t live_letters_ = 0;  // letters and prune tails not yet ended
   bool stopped_ = false;
   bool failed_ = false;
   std::string call_failure_;  // why a durable call failed the job over, or ""

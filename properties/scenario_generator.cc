@@ -35,6 +35,9 @@ constexpr uint64_t kPairStream = 0x706169722d676191;
 // Mixed into a seed for its key-shape stream (DrawKeyShape).
 constexpr uint64_t kKeyShapeStream = 0x6b65792d73686170;  // "key-shap"
 
+// Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
+constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
+
 // The gate range of DrawChangingCalls.
 constexpr uint64_t kChangingCallsGateLow = 0;
 constexpr uint64_t kChangingCallsGateHigh = 20;
@@ -921,6 +924,64 @@ void DrawKeyShape(Choices& choices, Scenario& scenario) {
   }
 }
 
+// A point inside the log-shapes gate (issue 32's rare pairs, finding 3):
+// where a scenario has tombstones a compaction can remove
+// (log.delete_retention_ms), for half of them one faulty attempt that
+// completes a checkpoint then compacts, waits past the delete horizon and
+// compacts again, right after its last completion; for 60% of those a
+// fault is aimed at that prune's cleanup record (armed first: prunes come
+// when checkpoints complete), and the next attempt (one more before the
+// healed last, if it was next) restores the checkpoint before the latest,
+// older than the prune. `choices` is the seed's own cleanup stream: a seed this draws
+// nothing for keeps its scenario.
+void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario) {
+  if (!scenario.log.tombstones || scenario.log.delete_retention_ms <= 0 || !choices.Percent(70)) return;
+  std::vector<size_t> completing;  // faulty attempts that complete a checkpoint
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    const std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    if (std::any_of(steps.begin(), steps.end(), [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kComplete; })) {
+      completing.push_back(a);
+    }
+  }
+  if (completing.empty()) return;
+  const size_t a = completing[choices.Below(completing.size())];
+  std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+  const auto last_complete = std::find_if(steps.rbegin(), steps.rend(), [](const AttemptStep& s) {
+    return s.kind == AttemptStep::Kind::kComplete;
+  });
+  const auto after = static_cast<std::ptrdiff_t>(steps.rend() - last_complete);
+  AttemptStep acked = Step(AttemptStep::Kind::kRunFor);  // the tombstones follow their cleanup's ack
+  acked.duration_ms = choices.Range(1, 20);
+  AttemptStep past_horizon = Step(AttemptStep::Kind::kRunFor);
+  past_horizon.duration_ms = scenario.log.delete_retention_ms + choices.Range(1, 20);
+  const std::vector<AttemptStep> compaction = {acked, Step(AttemptStep::Kind::kCompact), past_horizon,
+                                               Step(AttemptStep::Kind::kCompact)};
+  steps.insert(steps.begin() + after, compaction.begin(), compaction.end());
+  if (!choices.Percent(75)) return;
+  AttemptStep arm = Step(AttemptStep::Kind::kArm);
+  const std::vector<FaultKind> kinds = {FaultKind::kRejectPut, FaultKind::kCrashAfterPutPersisted,
+                                        FaultKind::kCorruptRecord};
+  arm.fault = kinds[choices.Below(kinds.size())];
+  arm.select.put = PutPoint::kCleanup;
+  arm.nth = 1;
+  steps.insert(steps.begin(), arm);
+  // A restore of an older checkpoint stays within one job: none where a
+  // later attempt starts fresh (DrawBlame's new job).
+  if (std::any_of(scenario.attempts.begin() + 1, scenario.attempts.end(),
+                  [](const AttemptSpec& attempt) { return !attempt.restore.has_value(); })) {
+    return;
+  }
+  if (a + 2 == scenario.attempts.size()) {
+    // One more attempt before the healed last, to restore the older one.
+    AttemptSpec older;
+    AttemptStep read = Step(AttemptStep::Kind::kRead);
+    read.count = SmallBiased(choices, std::max<int64_t>(static_cast<int64_t>(scenario.inputs.size()), 1));
+    older.steps = {read, Step(AttemptStep::Kind::kRun), Step(AttemptStep::Kind::kCrash)};
+    scenario.attempts.insert(scenario.attempts.end() - 1, older);
+  }
+  scenario.attempts[a + 1].restore = kRestorePrevious;
+}
+
 // Features drawn together (issue 32): each late gate opens on its own for
 // 8-30% of the seeds, so two rare ones meet in 1-3% of the seeds and what
 // they draw within in fewer. For 30% of the seeds two distinct gates are
@@ -961,6 +1022,9 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
     generated.scenario.store = StoreDesign::kFluss;
     DropRewriteArms(generated.scenario);
   }
+  // Before the design's fit, so that every design gets the same draws.
+  PrngChoices cleanup_choices(seed ^ kCleanupStream);
+  DrawCleanupUnderCompaction(cleanup_choices, generated.scenario);
   // What the design cannot run is dropped (fluss: the log operations a
   // Fluss table has no counterpart of, and tombstones).
   FitToDesign(generated.scenario);

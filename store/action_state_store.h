@@ -47,6 +47,15 @@ class ActionStateStore {
   virtual void SetOwnership(KeyOwnership owns) = 0;
   // Drops the states of `key` with sequence numbers <= `seq`.
   virtual void Prune(const std::string& key, int64_t seq) = 0;
+  // Whether a prune left something to send once the log answers it
+  // (FinishPrunes).
+  virtual bool PrunesPending() const { return false; }
+  // Sends what earlier prunes left until the log answered them (Kafka with
+  // cleanup records: each tombstone once its cleanup record is
+  // acknowledged). The runtime runs it as a task of its own after a
+  // checkpoint's prunes, without the mailbox, as a producer's delivery
+  // callback would. The default sends nothing and returns at once.
+  virtual boost::asio::awaitable<void> FinishPrunes() { co_return; }
   // The marker a checkpoint saves, given that checkpoint's boundaries.
   virtual Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) = 0;
   // What the design writes at a snapshot once `marker` is taken and before

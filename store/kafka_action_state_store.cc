@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "store/check.h"
 #include "store/state_codec.h"
@@ -75,6 +76,7 @@ void KafkaActionStateStore::Forget(const std::string& record_key, const std::str
 Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
   cache_.clear();
   record_keys_by_input_.clear();
+  held_tombstones_.clear();  // their states are the log's again
   records_scanned_ = 0;
   Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
   if (!offsets.ok()) return offsets.status();
@@ -203,27 +205,39 @@ void KafkaActionStateStore::Prune(const std::string& key, int64_t seq) {
       ++it;
     }
   }
-  // Sent without waiting, like Flink's: a lost tombstone only leaves the
-  // record in the log for longer. Each goes where its state's record is, so
-  // that compaction and a rebuild meet them in order. The cleanup record
-  // goes first (#1101 records the boundary before the data goes): a
-  // tombstone in the log implies its boundary is there too.
-  if (cleanup_records_ && !dropped.empty()) {
+  if (dropped.empty()) {
+    if (record_keys.empty()) ForgetInput(key);
+    return;
+  }
+  if (!cleanup_records_) {
+    // Sent without waiting, like Flink's: a lost tombstone only leaves the
+    // record in the log for longer. Each goes where its state's record is,
+    // so that compaction and a rebuild meet them in order.
+    for (const auto& [record_key, partition] : dropped) client_.Produce(partition, record_key, "");
+    client_.Flush();
+  } else {
+    // The cleanup record goes first (#1101 records the boundary before the
+    // data goes), on every partition a tombstone goes to: the states of one
+    // key may lie on two partitions after partitions were added. Its
+    // tombstones are held until it is acknowledged (HoldTombstones,
+    // FinishPrunes).
     int64_t highest = 0;
     for (const auto& [record_key, partition] : dropped) {
       Result<StateKey> state_key = ParseRecordKey(record_key);
       DURASIM_CHECK(state_key.ok());  // cached under canonical record keys
       highest = std::max(highest, state_key->seq);
     }
-    // On every partition a tombstone goes to, ahead of it: a tombstone in a
-    // partition's log implies its boundary is there too (the states of one
-    // key may lie on two partitions after partitions were added).
     std::set<int32_t> partitions;
     for (const auto& [record_key, partition] : dropped) partitions.insert(partition);
-    for (int32_t partition : partitions) client_.Produce(partition, EncodeCleanupKey(key), fmt::format("{}", highest));
+    HeldTombstones held;
+    for (int32_t partition : partitions) {
+      held.cleanup_by_partition[partition] =
+          client_.Produce(partition, EncodeCleanupKey(key), fmt::format("{}", highest));
+    }
+    client_.Flush();
+    held.tombstones = std::move(dropped);
+    HoldTombstones(std::move(held));
   }
-  for (const auto& [record_key, partition] : dropped) client_.Produce(partition, record_key, "");
-  if (!dropped.empty()) client_.Flush();
   if (record_keys.empty()) ForgetInput(key);
 }
 
@@ -264,6 +278,24 @@ std::vector<std::string> KafkaActionStateStore::StatesToRewrite(const CompletedB
     if (NeedsReplay(cached.state_key, completed)) record_keys.push_back(record_key);
   }
   return record_keys;
+}
+
+boost::asio::awaitable<void> KafkaActionStateStore::FinishPrunes() {
+  std::vector<HeldTombstones> held = std::exchange(held_tombstones_, {});
+  bool sent = false;
+  for (const HeldTombstones& prune : held) {
+    std::set<int32_t> acknowledged;
+    for (const auto& [partition, ticket] : prune.cleanup_by_partition) {
+      const Result<RecordPosition> ack = co_await client_.AwaitAck(ticket);
+      if (ack.ok()) acknowledged.insert(partition);
+    }
+    for (const auto& [record_key, partition] : prune.tombstones) {
+      if (!acknowledged.contains(partition)) continue;
+      client_.Produce(partition, record_key, "");
+      sent = true;
+    }
+  }
+  if (sent) client_.Flush();
 }
 
 boost::asio::awaitable<Status> KafkaActionStateStore::CompleteSnapshot(const CompletedBoundaries& completed,

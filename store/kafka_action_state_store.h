@@ -44,6 +44,12 @@ class KafkaActionStateStore : public ActionStateStore {
   Status Rebuild(const RecoveryMarker& marker) override;
   void Prune(const std::string& key, int64_t seq) override;
   Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) override;
+  // With cleanup records: whether a prune holds tombstones back.
+  bool PrunesPending() const override { return !held_tombstones_.empty(); }
+  // Sends each held tombstone whose partition's cleanup record was
+  // acknowledged and drops the others (a state left in the log costs space
+  // only); waits for nothing but those acknowledgements.
+  boost::asio::awaitable<void> FinishPrunes() override;
   // kafka-rewrite: writes the cached state of every unfinished action again
   // (each after `marker`, on its record's partition), waits for every
   // acknowledgement and moves the cache to the new records. Fails, naming
@@ -100,6 +106,19 @@ class KafkaActionStateStore : public ActionStateStore {
   void Forget(const std::string& record_key, const std::string& input_key);
   // Drops the bookkeeping of an input key Prune left with no live state.
   virtual void ForgetInput(const std::string& key);
+
+  // The tombstones of one prune with cleanup records, and the cleanup
+  // record sent ahead of them on each of their partitions.
+  struct HeldTombstones {
+    std::map<int32_t, ProduceTicket> cleanup_by_partition;
+    std::vector<std::pair<std::string, int32_t>> tombstones;  // record key, partition
+  };
+  // A tombstone may only follow a cleanup record the log holds: were the
+  // record refused and its tombstones compacted away, a restore of an older
+  // checkpoint would find neither the states nor their boundary (finding
+  // 3). So the tombstones wait for their cleanup records' acknowledgements
+  // (FinishPrunes).
+  virtual void HoldTombstones(HeldTombstones held) { held_tombstones_.push_back(std::move(held)); }
   // Whether a state must be replayed: its input is not finished at `completed`.
   static bool NeedsReplay(const StateKey& state_key, const CompletedBoundaries& completed);
   // The partitions' end offsets, rewound (kafka-rewind) to the oldest cached
@@ -125,6 +144,7 @@ class KafkaActionStateStore : public ActionStateStore {
   // The completed boundaries of the marker a rebuild reads from (with
   // tombstones): a tombstone past them is a cleanup the checkpoint predates.
   CompletedBoundaries rebuilding_completed_;
+  std::vector<HeldTombstones> held_tombstones_;  // oldest prune first
 };
 
 }  // namespace durasim

@@ -11,6 +11,8 @@
 #include <optional>
 #include <utility>
 
+#include "store/check.h"
+
 namespace durasim {
 
 template <typename T>
@@ -21,6 +23,20 @@ T RunSync(boost::asio::awaitable<T> op) {
       io, [&]() -> boost::asio::awaitable<void> { out.emplace(co_await std::move(op)); }, boost::asio::detached);
   io.run();
   return std::move(*out);
+}
+
+inline void RunSync(boost::asio::awaitable<void> op) {
+  boost::asio::io_context io;
+  bool done = false;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> boost::asio::awaitable<void> {
+        co_await std::move(op);
+        done = true;
+      },
+      boost::asio::detached);
+  io.run();
+  DURASIM_CHECK(done);
 }
 
 }  // namespace durasim

@@ -37,6 +37,7 @@
 #include "properties/mutants/rebuild_accepts_invalid.h"
 #include "properties/mutants/stop_at_first_empty_fetch.h"
 #include "properties/mutants/swallow_cancellation.h"
+#include "properties/mutants/tombstones_before_cleanup_ack.h"
 #include "properties/mutants/tombstones_without_boundary.h"
 #include "model/store_designs.h"
 #include "properties/mutants/mutant.h"
@@ -184,6 +185,9 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
       {"cleanup-in-tombstones-only", "with tombstones, the committed cleanup boundary is the tombstones alone; "
        "compaction past delete.retention.ms removes it", "apache/flink-agents #1101: the boundary is recorded before "
        "the data goes", Invariant::kInvalidRecovery, StoreOf<CleanupInTombstonesOnlyStore>(), {}, KafkaDesigns()},
+      {"tombstones-before-cleanup-ack", "a prune's tombstones go right behind its cleanup record, acknowledged or "
+       "not: a refused record leaves tombstones without their boundary", "durasim's finding 3 (a long sweep, seed "
+       "28697)", Invariant::kFinished, StoreOf<TombstonesBeforeCleanupAckStore>(), {}, KafkaDesigns()},
       {"fresh-start-reads-topic", "a fresh start (a new job, no checkpoint) rebuilds its store from the log start, "
        "taking an earlier job's saved results as its own", "a missing recovery marker read as \"read everything\"",
        Invariant::kProvenance, {}, RuntimeOf<FreshStartReadsTopicRuntime>()},

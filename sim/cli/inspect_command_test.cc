@@ -75,8 +75,8 @@ class InspectTest : public ::testing::Test {
 
   // The store writes: input a seq 1 started and its call's result (not
   // finished), input b seq 1 completed (finished), the marker of a
-  // checkpoint that finished b, and b's prune (a cleanup record and a
-  // tombstone). Returns the marker's JSON.
+  // checkpoint that finished b, and b's prune (a cleanup record and, once
+  // it is acknowledged, a tombstone). Returns the marker's JSON.
   std::string WriteStates(LogClient& client) {
     KafkaActionStateStore store(client, /*tombstones=*/true, /*cleanup_records=*/true);
     ActionState started;
@@ -98,6 +98,8 @@ class InspectTest : public ::testing::Test {
     EXPECT_TRUE(marker.ok()) << marker.status().ToString();
     if (!marker.ok()) return "";
     store.Prune("b", 1);
+    // The tombstone follows once its cleanup record is acknowledged.
+    RunSync(store.FinishPrunes());
     return MarkerToJson(*marker);
   }
 
