@@ -291,6 +291,9 @@ std::optional<ActionState> AgentRuntime::GetSavedState(const StateKey& state_key
                                        saved->completed, saved->call_results.size());
     const uint64_t digest = ValueDigest(state_key, *saved);
     world_.Notify([&](RunObserver& o) { o.OnGetHit(state_key, digest, index); });
+    world_.Notify([&](RunObserver& o) { o.OnSavedStateRead(state_key, &*saved, index); });
+  } else {
+    world_.Notify([&](RunObserver& o) { o.OnSavedStateRead(state_key, nullptr, 0); });
   }
   return saved;
 }

@@ -124,6 +124,10 @@ class AgentRuntime {
   // Whether a saved call result is reused on replay instead of calling the
   // supplier: every terminal result; a PENDING slot is called again.
   virtual bool IsSavedResult(const CallResult& saved) const { return saved.status != CallStatus::kPending; }
+  // Whether the reconciler of a call's supplier (it has one) is asked about
+  // `slot`, the saved slot of that very call: only a PENDING one (a slot
+  // with a result is reused).
+  virtual bool AsksReconciler(const CallResult& slot) const { return slot.status == CallStatus::kPending; }
   // Identities (model/identity.h), which must not change between attempts:
   // the action part of a state key, a durable call's argument digest and an
   // emitted event's hash.
@@ -225,6 +229,11 @@ class AgentRuntime {
   // What the call `step` hands the outside world now.
   CallArgument ArgumentOf(const ActionRun& run, const ActionStep& step) const;
   void ReuseCall(ActionRun& run, const CallIdentity& call, const CallResult& saved);
+  // Asks the reconciler of `call`'s supplier about `slot` (model/reconcile.h):
+  // the result the call then has (done: the outcome; unknown: a failure),
+  // or none when it is to be made again.
+  std::optional<CallResult> Reconcile(ActionRun& run, const CallIdentity& call, const CallArgument& argument,
+                                      const CallResult& slot);
   // Applies the action's error handling to the failed try `tried` of `call`.
   std::optional<Status> HandleCallFailure(ActionRun& run, const CallIdentity& call, const CallResult& failed,
                                           int64_t tried);

@@ -48,7 +48,18 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
       world_.Notify([&](RunObserver& o) { o.OnSavedCallMismatch(call, argument, *mismatch, line); });
       world_.CountFault(CoveragePoint::Reached(WorldFeature::kSavedCallMismatch));
     }
-    if (old == nullptr) {
+    // A call's very slot, PENDING (or, to a mutant, any), goes to its
+    // supplier's reconciler first, when it has one.
+    const CallResult* same = run.saved_calls.SameCallSlot();
+    std::optional<CallResult> reconciled;
+    if (same != nullptr && !world_.suppliers().Find(step.name).reconcile.empty() && AsksReconciler(*same)) {
+      reconciled = Reconcile(run, call, argument, *same);
+      old = nullptr;  // what the reconciler says replaces the slot
+    }
+    if (reconciled.has_value()) {
+      run.state.call_results.push_back(*reconciled);
+      if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
+    } else if (old == nullptr) {
       if (std::optional<Status> end =
               co_await MakeCall(run, step, call, argument, tried < run.action.on_error.tries_max())) {
         co_return end;
@@ -67,6 +78,38 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
     if (run.ignored) co_return std::nullopt;
     tried += TriesOf(old != nullptr);
   }
+}
+
+std::optional<CallResult> AgentRuntime::Reconcile(ActionRun& run, const CallIdentity& call,
+                                                  const CallArgument& argument, const CallResult& slot) {
+  const Suppliers::Reconciled answer = world_.suppliers().Reconcile(call, argument.value);
+  std::optional<CallResult> saved;
+  switch (answer.answer) {
+    case ReconcileAnswer::kDone:
+      saved = CallResult{call.function, call.args_digest,
+                         answer.outcome.failed ? CallStatus::kFailed : CallStatus::kSucceeded,
+                         answer.outcome.failed ? 0 : answer.outcome.result, answer.outcome.error};
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kReconciledDone));
+      break;
+    case ReconcileAnswer::kUnknown:
+      // Flink Agents persists a reconciler's exception as the call's failure.
+      saved = CallResult{call.function, call.args_digest, CallStatus::kFailed, 0,
+                         fmt::format("reconciler of {} could not tell whether the call completed", call.function)};
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kReconciledUnknown));
+      break;
+    case ReconcileAnswer::kNotDone:
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kReconciledNotDone));
+      break;
+    case ReconcileAnswer::kTruth: DURASIM_CHECK_MSG(false, "a reconciler answer is resolved before it is used");
+  }
+  const size_t line = world_.Record(
+      "call.reconciled", "{} action_name={} slot={} answer={}{}", CallText{call}, run.action.name,
+      CallStatusName(slot.status), NameOf(answer.answer),
+      !saved                                  ? ""
+      : saved->status == CallStatus::kFailed ? fmt::format(" error={:?}", saved->error)
+                                              : fmt::format(" result={}", saved->result));
+  world_.Notify([&](RunObserver& o) { o.OnReconciled(call, slot, answer.answer, saved, line); });
+  return saved;
 }
 
 void AgentRuntime::ReuseCall(ActionRun& run, const CallIdentity& call, const CallResult& saved) {

@@ -51,6 +51,12 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
       return EnumInfo{"checkpoint_failed", "a checkpoint failed at run time: a subtask declined it"};
     case WorldFeature::kFreshLineage:
       return EnumInfo{"fresh_lineage", "a fresh start after earlier attempts began a new lineage (a new job)"};
+    case WorldFeature::kReconciledDone:
+      return EnumInfo{"reconciled_done", "a reconciler reported a PENDING call done: its outcome was used, no call made"};
+    case WorldFeature::kReconciledNotDone:
+      return EnumInfo{"reconciled_not_done", "a reconciler reported a PENDING call not done: it was made again"};
+    case WorldFeature::kReconciledUnknown:
+      return EnumInfo{"reconciled_unknown", "a reconciler could not tell whether a PENDING call completed: it failed"};
   }
   return std::nullopt;
 }

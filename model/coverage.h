@@ -51,6 +51,9 @@ enum class WorldFeature {
   kNotificationSkipped,  // a checkpoint completed without notifying the operator (`notify: false`)
   kCheckpointFailed,  // a checkpoint failed at run time (a subtask declined it)
   kFreshLineage,      // a fresh start after earlier attempts began a new lineage (a new job)
+  kReconciledDone,     // a reconciler reported a PENDING call done: its outcome was used, no call made
+  kReconciledNotDone,  // a reconciler reported a PENDING call not done: it was made again
+  kReconciledUnknown,  // a reconciler could not tell: the call failed
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

@@ -33,13 +33,18 @@ class SavedCalls {
   template <typename Matches, typename IsSaved>
   const CallResult* Reuse(const CallIdentity& call, Matches matches, IsSaved is_saved) {
     const size_t slot = static_cast<size_t>(call.call_index);
+    same_call_slot_ = nullptr;
     if (!reusing_ || slot >= saved_.size()) return nullptr;
     const CallResult& old = saved_[slot];
     const bool same_call = matches(old, call);
     reusing_ = same_call && is_saved(old);
     if (!same_call) mismatch_ = &old;
+    if (same_call) same_call_slot_ = &old;
     return reusing_ ? &old : nullptr;
   }
+  // The saved slot the last Reuse found to be its very call, reused or
+  // not (a PENDING one is not), or null.
+  const CallResult* SameCallSlot() const { return same_call_slot_; }
 
   // The saved slot that ended reuse by not being its call, once, right after
   // the Reuse that found it; then null.
@@ -49,6 +54,7 @@ class SavedCalls {
   std::vector<CallResult> saved_;
   bool reusing_ = true;
   const CallResult* mismatch_ = nullptr;
+  const CallResult* same_call_slot_ = nullptr;
 };
 
 // One execution of an action's steps: the state it persists, its

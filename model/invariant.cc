@@ -33,6 +33,9 @@ std::optional<EnumInfo> EnumInfoOf(Invariant invariant) {
       return EnumInfo{"provenance", "every call result an action uses was produced by the supplier for that very call"};
     case Invariant::kOwnership:
       return EnumInfo{"ownership", "a restored in-flight key is resumed by exactly one subtask, its owner"};
+    case Invariant::kReconcile:
+      return EnumInfo{"reconcile", "a PENDING call with a reconciler is reconciled before it is made again, only a "
+                                   "PENDING one, and one reported done is never made again"};
   }
   return std::nullopt;
 }

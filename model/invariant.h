@@ -23,6 +23,7 @@ enum class Invariant {
   kRetryBudget,
   kProvenance,
   kOwnership,
+  kReconcile,
 };
 
 std::optional<EnumInfo> EnumInfoOf(Invariant invariant);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "model/reconcile.h"
 #include "model/scheduler.h"
 #include "store/status.h"
 #include "store/action_state.h"
@@ -119,6 +120,16 @@ class RunObserver {
                            size_t /*trace_index*/) {}
   // A get that found a state (its encoded value's digest).
   virtual void OnGetHit(const StateKey& /*key*/, uint64_t /*value_digest*/, size_t /*trace_index*/) {}
+  // An action's run starts from what the store's get gave for `key`:
+  // `saved`, or null when it held nothing (then `trace_index` is 0; else
+  // the get.hit line).
+  virtual void OnSavedStateRead(const StateKey& /*key*/, const ActionState* /*saved*/, size_t /*trace_index*/) {}
+  // The reconciler of `call`'s supplier was asked about `slot`, the saved
+  // slot of that very call, and answered `answer` (done, not done or
+  // unknown: never truth). `saved` is the result the call then has, saved
+  // next (done: the outcome; unknown: the failure); none for not done.
+  virtual void OnReconciled(const CallIdentity& /*call*/, const CallResult& /*slot*/, ReconcileAnswer /*answer*/,
+                            const std::optional<CallResult>& /*saved*/, size_t /*trace_index*/) {}
   // A put's wait is being cancelled (cancel_put): the put of `put` (none when
   // its meaning is unknown), whose OnPutResult follows.
   virtual void OnCancelInjected(const std::optional<StateKey>& /*put*/, size_t /*trace_index*/) {}

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/enum_table.h"
+#include "model/reconcile.h"
 #include "model/verdict.h"
 #include "store/status.h"
 #include "store/store_design.h"
@@ -106,6 +107,10 @@ struct SupplierSpec {
   // function, argument digest) falls below this percentage: every
   // invocation of the same call agrees, in every run.
   int64_t fail_percent = 0;
+  // Its reconciler's answers (model/reconcile.h), by asking: the nth time
+  // it is asked in the run gets the nth, past the end the last. Empty: no
+  // reconciler, a PENDING call is made again.
+  std::vector<ReconcileAnswer> reconcile;
   SourcePos pos;
 };
 

@@ -19,6 +19,8 @@ inline constexpr int64_t kDescriptionBytesMax = 65536;  // `description`
 
 // The plan (the scenario's and each deployed one).
 inline constexpr int64_t kSuppliersMax = 100;
+// A supplier's scripted reconciler answers (`reconcile:`).
+inline constexpr int64_t kReconcileAnswersMax = 100;
 inline constexpr int64_t kActionsMax = 100;
 inline constexpr int64_t kActionStepsMax = 100;  // steps of one action: calls, emits, memory, outputs
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "model/wrapping.h"
 #include "store/check.h"
 #include "store/hash.h"
@@ -49,9 +51,40 @@ SupplierOutcome Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
   const int64_t invocation = ++calls_[call];
   const int64_t nth = ++calls_by_supplier_[call.function];
   ++total_calls_;
-  if (spec.fails_nth.has_value() && nth == *spec.fails_nth) {
-    return SupplierOutcome{true, 0, fmt::format("supplier {} failed: its invocation {} in the run", spec.name, nth)};
+  SupplierOutcome outcome =
+      spec.fails_nth.has_value() && nth == *spec.fails_nth
+          ? SupplierOutcome{true, 0, fmt::format("supplier {} failed: its invocation {} in the run", spec.name, nth)}
+          : Answer(spec, call, argument, invocation);
+  last_outcomes_[call] = outcome;
+  return outcome;
+}
+
+Suppliers::Reconciled Suppliers::Reconcile(const CallIdentity& call, int64_t argument) {
+  const SupplierSpec& spec = Find(call.function);
+  DURASIM_CHECK(!spec.reconcile.empty());
+  const size_t asking = reconciler_askings_[call.function]++;
+  const ReconcileAnswer scripted = spec.reconcile[std::min(asking, spec.reconcile.size() - 1)];
+  auto last = last_outcomes_.find(call);
+  switch (scripted) {
+    case ReconcileAnswer::kTruth:
+      if (last == last_outcomes_.end()) return Reconciled{ReconcileAnswer::kNotDone, {}};
+      return Reconciled{ReconcileAnswer::kDone, last->second};
+    case ReconcileAnswer::kDone: {
+      const auto invocations = calls_.find(call);
+      return Reconciled{ReconcileAnswer::kDone,
+                        last != last_outcomes_.end()
+                            ? last->second
+                            : Answer(spec, call, argument, invocations == calls_.end() ? 1 : invocations->second)};
+    }
+    case ReconcileAnswer::kNotDone:
+    case ReconcileAnswer::kUnknown: return Reconciled{scripted, {}};
   }
+  DURASIM_CHECK_MSG(false, "a reconciler answer outside its table");
+  return {};
+}
+
+SupplierOutcome Suppliers::Answer(const SupplierSpec& spec, const CallIdentity& call, int64_t argument,
+                                  int64_t invocation) {
   if (FailsByPercent(call, argument, spec.fail_percent)) {
     return SupplierOutcome{true, 0, fmt::format("supplier {} failed: fail_percent {}", spec.name, spec.fail_percent)};
   }

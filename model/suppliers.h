@@ -33,14 +33,30 @@ class Suppliers {
   const SupplierSpec& Find(const std::string& name) const;
   // Invokes the supplier for `call` with argument `argument`.
   SupplierOutcome Invoke(const CallIdentity& call, int64_t argument);
+  // Asks the reconciler of `call`'s supplier (REQUIRES: it has one) what
+  // became of `call`: its next scripted answer, resolved. Done carries the
+  // outcome of the call's last invocation, or, when it was never invoked,
+  // the one its supplier gives that argument (invoking nothing).
+  struct Reconciled {
+    ReconcileAnswer answer = ReconcileAnswer::kNotDone;  // never kTruth
+    SupplierOutcome outcome;                             // when done
+  };
+  Reconciled Reconcile(const CallIdentity& call, int64_t argument);
 
   int64_t total_calls() const { return total_calls_; }
   const std::map<CallIdentity, int64_t>& calls_by_identity() const { return calls_; }
   const std::map<std::string, int64_t>& calls_by_supplier() const { return calls_by_supplier_; }
 
  private:
+  // What `spec` answers `call` with `argument` at its `invocation`th
+  // invocation (1-based), but for `fails_nth`, which counts invocations.
+  static SupplierOutcome Answer(const SupplierSpec& spec, const CallIdentity& call, int64_t argument,
+                                int64_t invocation);
+
   std::map<std::string, SupplierSpec> specs_;
   std::map<CallIdentity, int64_t> calls_;
+  std::map<CallIdentity, SupplierOutcome> last_outcomes_;
+  std::map<std::string, size_t> reconciler_askings_;  // by supplier
   std::map<std::string, int64_t> calls_by_supplier_;
   int64_t total_calls_ = 0;
 };

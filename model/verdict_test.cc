@@ -45,7 +45,7 @@ TEST(VocabularyTest, TablesRoundTripAndKeepTheirNames) {
 TEST(VocabularyTest, ScenarioExpectationsAreListedInOrder) {
   EXPECT_EQ(ExpectedVerdictNames(),
             "pass, error, once, finished, same-answer, phantom-save, cancellation, invalid-recovery, "
-            "bounded-memory, put-latency, liveness, differential, retry-budget, provenance, ownership");
+            "bounded-memory, put-latency, liveness, differential, retry-budget, provenance, ownership, reconcile");
   EXPECT_EQ(ParseExpectedVerdict("liveness"), ExpectedVerdict::Violated(Invariant::kLiveness));
   EXPECT_EQ(ParseExpectedVerdict("error"), ExpectedVerdict::Error());
   EXPECT_FALSE(ParseExpectedVerdict("determinism").has_value());
@@ -105,7 +105,7 @@ TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
   const size_t store_events = AllOf<StoreEvent>().size();
   const size_t key_shapes = AllOf<KeyShape>().size();
-  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - key_shapes - 1], "fresh_lineage");
+  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - key_shapes - 1], "reconciled_unknown");
   EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - 1], "key_non_ascii");
   EXPECT_EQ(required[required.size() - store_events - 1], "foreign_record");
   EXPECT_EQ(required.back(), "buckets_rebuilt");

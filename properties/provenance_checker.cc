@@ -35,6 +35,11 @@ void ProvenanceChecker::OnSupplierAnswered(const CallIdentity& call, const CallR
   answers_[{lineage_, call}].push_back(Answer{answer, trace_index});
 }
 
+void ProvenanceChecker::OnReconciled(const CallIdentity& call, const CallResult& /*slot*/, ReconcileAnswer /*answer*/,
+                                     const std::optional<CallResult>& saved, size_t trace_index) {
+  if (saved.has_value()) answers_[{lineage_, call}].push_back(Answer{*saved, trace_index});
+}
+
 void ProvenanceChecker::OnCallResultUsed(const CallIdentity& call, const CallResult& used, bool reused,
                                          size_t trace_index) {
   const char* how = reused ? "reused" : "made";

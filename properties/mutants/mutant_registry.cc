@@ -35,6 +35,8 @@
 #include "properties/mutants/prune_on_snapshot.h"
 #include "properties/mutants/random_id_in_call.h"
 #include "properties/mutants/rebuild_accepts_invalid.h"
+#include "properties/mutants/reconcile_ignored.h"
+#include "properties/mutants/reconcile_on_completed.h"
 #include "properties/mutants/stop_at_first_empty_fetch.h"
 #include "properties/mutants/swallow_cancellation.h"
 #include "properties/mutants/tombstones_before_cleanup_ack.h"
@@ -121,6 +123,12 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
   mutants.insert(mutants.end(), {
       {"pending-as-hit", "a PENDING call slot is replayed as a saved result", "durable-call replay matching",
        Invariant::kSameAnswer, {}, RuntimeOf<PendingAsHitRuntime>()},
+      {"reconcile-ignored", "a PENDING call whose supplier has a reconciler is made again without asking it",
+       "Flink Agents' reconcilers (DurableExecutionContext): a PENDING slot goes to the reconciler first",
+       Invariant::kReconcile, {}, RuntimeOf<ReconcileIgnoredRuntime>()},
+      {"reconcile-on-completed", "a call's reconciler is asked about saved results too, and its answer replaces them",
+       "Flink Agents' reconcilers: only a PENDING slot is reconciled", Invariant::kReconcile, {},
+       RuntimeOf<ReconcileOnCompletedRuntime>()},
       {"cancel-as-failure", "a durable call cancelled in flight is persisted as FAILED and replayed as a failure",
        "durable execution catching InterruptedException as a call failure", Invariant::kSameAnswer, {},
        RuntimeOf<CancelAsFailureRuntime>()},

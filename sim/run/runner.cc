@@ -21,6 +21,7 @@
 #include "properties/phantom_save_checker.h"
 #include "properties/provenance_checker.h"
 #include "properties/put_latency_checker.h"
+#include "properties/reconcile_checker.h"
 #include "properties/recovery_checker.h"
 #include "properties/retry_budget_checker.h"
 #include "properties/same_answer_checker.h"
@@ -171,6 +172,14 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
   checkers.push_back(std::make_unique<RetryBudgetChecker>(trace, every_plans_actions));
   checkers.push_back(std::make_unique<ProvenanceChecker>(trace));
   checkers.push_back(std::make_unique<OwnershipChecker>(trace));
+  std::vector<SupplierSpec> every_plans_suppliers = world.scenario().suppliers;
+  for (const AttemptSpec& attempt : world.scenario().attempts) {
+    if (attempt.plan) {
+      every_plans_suppliers.insert(every_plans_suppliers.end(), attempt.plan->suppliers.begin(),
+                                   attempt.plan->suppliers.end());
+    }
+  }
+  checkers.push_back(std::make_unique<ReconcileChecker>(trace, every_plans_suppliers));
   for (auto& checker : checkers) world.AddObserver(checker.get());
   return checkers;
 }
@@ -296,10 +305,13 @@ bool Observe(World& world, RunReport& report, bool compared) {
 // unless the expectation allows it, the run without faults fails over on a
 // durable call failure itself, or the last attempt ended in an error or a
 // rejected restore (nothing can finish after it; a rightly rejected restore
-// is a pass, a wrongly rejected one an invalid-recovery violation).
+// is a pass, a wrongly rejected one an invalid-recovery violation), or failed
+// over on a call after a reconciler could not tell whether a call completed
+// (`reconciler_failed`: a failure the run without faults never has).
 std::optional<Violation> UnfinishedViolation(const Scenario& scenario, const Reference& reference,
-                                             const AttemptsEnd& ended) {
+                                             const AttemptsEnd& ended, bool reconciler_failed) {
   if (!reference.finished || ended.error || !ended.last_end.has_value()) return std::nullopt;
+  if (reconciler_failed && !ended.failed_by_call.empty()) return std::nullopt;
   if (*ended.last_end == Attempt::End::kRestoreRejected || *ended.last_end == Attempt::End::kStuck) {
     return std::nullopt;  // nothing runs after a rejected restore; a stuck attempt is liveness already
   }
@@ -471,7 +483,8 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
         Violation{Invariant::kLiveness, "an attempt made no progress (" + ended.stuck_reason + "): see attempt.stuck"});
   }
   report.unfinished_inputs = ended.unfinished;
-  if (std::optional<Violation> unfinished = UnfinishedViolation(scenario, reference, ended)) {
+  const bool reconciler_failed = world.fault_hits().contains(CoveragePoint::Reached(WorldFeature::kReconciledUnknown).Name());
+  if (std::optional<Violation> unfinished = UnfinishedViolation(scenario, reference, ended, reconciler_failed)) {
     report.violations.push_back(*unfinished);
   }
   for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);

@@ -208,7 +208,7 @@ class ScenarioParser {
   }
 
   static SupplierSpec ParseSupplier(const Value& v, PlanNames& names) {
-    Mapping map(v, {"name", "scale", "drifting", "latency_ms", "fails", "fail_percent"});
+    Mapping map(v, {"name", "scale", "drifting", "latency_ms", "fails", "fail_percent", "reconcile"});
     SupplierSpec supplier;
     supplier.pos = v.pos;
     supplier.name = ReadUniqueName(map.Require("name"), "supplier", names.suppliers);
@@ -220,7 +220,30 @@ class ScenarioParser {
       supplier.fails_nth = ReadInt(fails.Require("nth"), 1, kCountMax, "kCountMax");
     }
     if (const Value* f = map.Find("fail_percent")) supplier.fail_percent = ReadInt(*f, 0, 100);
+    if (const Value* f = map.Find("reconcile")) supplier.reconcile = ReadReconcile(*f);
     return supplier;
+  }
+
+  // A reconciler's answers: one, or a sequence of them by asking.
+  static std::vector<ReconcileAnswer> ReadReconcile(const Value& v) {
+    std::vector<Value> items;
+    if (v.node.IsSequence()) {
+      items = ReadSequence(v, "a reconciler answer", true, limits::kReconcileAnswersMax, "kReconcileAnswersMax");
+    } else {
+      items.push_back(v);
+    }
+    std::vector<ReconcileAnswer> answers;
+    for (const Value& item : items) {
+      const std::string name = ReadString(item);
+      std::optional<ReconcileAnswer> answer = ParseName<ReconcileAnswer>(name);
+      if (!answer) {
+        Fail(item.pos, fmt::format("unknown reconciler answer {} for 'reconcile'; expected one of: {} (or a sequence "
+                                   "of them, by asking)",
+                                   Quoted(name), NameList<ReconcileAnswer>()));
+      }
+      answers.push_back(*answer);
+    }
+    return answers;
   }
 
   static std::string ReadUniqueName(const Value& v, std::string_view kind, std::map<std::string, SourcePos>& seen) {

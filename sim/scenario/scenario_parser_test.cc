@@ -326,6 +326,12 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
       {"empty seed", Minimal("suppliers:", "seed:\nsuppliers:"), 2, 1, "got an empty value"},
       {"yes is not a bool", Minimal("  - name: llm\n", "  - name: llm\n    drifting: yes\n"), 4, 15,
        "expected true or false"},
+      {"unknown reconciler answer", Minimal("  - name: llm\n", "  - name: llm\n    reconcile: maybe\n"), 4, 16,
+       "unknown reconciler answer 'maybe' for 'reconcile'; expected one of: truth, done, not_done, unknown"},
+      {"unknown answer in a list", Minimal("  - name: llm\n", "  - name: llm\n    reconcile: [done, later]\n"), 4,
+       23, "unknown reconciler answer 'later'"},
+      {"empty answer list", Minimal("  - name: llm\n", "  - name: llm\n    reconcile: []\n"), 4, 16,
+       "expected at least one entry in 'reconcile'"},
       {"empty name", Minimal("name: minimal", "name: \"\""), 1, 7, "expected a non-empty name"},
       {"bad call mode", Minimal("call: llm", "call: {supplier: llm, mode: later}"), 8, 37, "expected sync or async"},
       {"undefined supplier in call mapping", Minimal("call: llm", "call: {supplier: lm}"), 8, 26,
@@ -581,6 +587,31 @@ attempts:
     EXPECT_EQ(again->attempts[0].steps[i].partition, steps[i].partition);
     EXPECT_EQ(again->attempts[0].steps[i].foreign, steps[i].foreign) << i;
   }
+}
+
+// Strategy: a supplier's reconciler answers, one or a list, parse in order
+// and survive the writer; a supplier without `reconcile:` has none.
+TEST(ScenarioParserTest, ReconcilerAnswersSurviveTheWriter) {
+  Result<Scenario> loaded = ParseScenario(R"(name: reconcilers
+suppliers:
+  - {name: pay, reconcile: truth}
+  - {name: ship, reconcile: [unknown, not_done, done]}
+  - {name: plain}
+actions: [{name: ask, on: input, steps: [{call: pay}, {call: ship}, {call: plain}]}]
+inputs: [{key: a, value: 1}]
+attempts: [{steps: [run]}]
+)",
+                                          "reconcilers.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const std::vector<ReconcileAnswer> pay = {ReconcileAnswer::kTruth};
+  const std::vector<ReconcileAnswer> ship = {ReconcileAnswer::kUnknown, ReconcileAnswer::kNotDone,
+                                             ReconcileAnswer::kDone};
+  EXPECT_EQ(loaded->suppliers[0].reconcile, pay);
+  EXPECT_EQ(loaded->suppliers[1].reconcile, ship);
+  EXPECT_TRUE(loaded->suppliers[2].reconcile.empty());
+  Result<Scenario> again = ParseScenario(WriteScenarioYaml(*loaded, {}), "written.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(again->suppliers[i].reconcile, loaded->suppliers[i].reconcile) << i;
 }
 
 // --- Parser edges (issue 16 part 6) and limits (part 2) -------------------

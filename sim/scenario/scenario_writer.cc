@@ -186,6 +186,13 @@ void WriteSuppliers(YAML::Emitter& out, const std::vector<SupplierSpec>& supplie
           << *supplier.fails_nth << YAML::EndMap;
     }
     if (supplier.fail_percent != 0) out << YAML::Key << "fail_percent" << YAML::Value << supplier.fail_percent;
+    if (supplier.reconcile.size() == 1) {
+      out << YAML::Key << "reconcile" << YAML::Value << NameOf(supplier.reconcile.front());
+    } else if (!supplier.reconcile.empty()) {
+      out << YAML::Key << "reconcile" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (ReconcileAnswer answer : supplier.reconcile) out << NameOf(answer);
+      out << YAML::EndSeq;
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

@@ -1,0 +1,90 @@
+// ReconcileChecker implementation.
+#include "properties/reconcile_checker.h"
+
+#include <fmt/format.h>
+
+namespace durasim {
+
+ReconcileChecker::ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers)
+    : InvariantChecker(trace) {
+  std::set<std::string> without;
+  for (const SupplierSpec& supplier : suppliers) {
+    (supplier.reconcile.empty() ? without : reconciled_).insert(supplier.name);
+  }
+  for (const std::string& name : without) reconciled_.erase(name);
+}
+
+void ReconcileChecker::OnSavedStateRead(const StateKey& key, const ActionState* saved, size_t trace_index) {
+  reads_[key] = Read{saved != nullptr ? saved->call_results : std::vector<CallResult>{}, trace_index, {}};
+}
+
+const CallResult* ReconcileChecker::SavedSlot(const CallIdentity& call) const {
+  auto read = reads_.find(call.state_key);
+  if (read == reads_.end() || call.call_index < 0 ||
+      static_cast<size_t>(call.call_index) >= read->second.slots.size()) {
+    return nullptr;
+  }
+  if (read->second.discarded_from >= 0 && call.call_index >= read->second.discarded_from) return nullptr;
+  const CallResult& slot = read->second.slots[static_cast<size_t>(call.call_index)];
+  if (slot.function_id != call.function || slot.args_digest != call.args_digest) return nullptr;
+  return &slot;
+}
+
+void ReconcileChecker::OnSavedCallMismatch(const CallIdentity& call, const CallArgument& /*argument*/,
+                                           const CallResult& /*saved*/, size_t /*trace_index*/) {
+  Read& read = reads_[call.state_key];
+  if (read.discarded_from < 0 || call.call_index < read.discarded_from) read.discarded_from = call.call_index;
+}
+
+void ReconcileChecker::OnReconciled(const CallIdentity& call, const CallResult& /*slot*/, ReconcileAnswer answer,
+                                    const std::optional<CallResult>& /*saved*/, size_t trace_index) {
+  const CallResult* saved = SavedSlot(call);
+  const size_t read_line = reads_.count(call.state_key) ? reads_.at(call.state_key).trace_index : 0;
+  if (saved == nullptr || saved->status != CallStatus::kPending) {
+    std::vector<size_t> evidence;
+    if (read_line > 0) evidence.push_back(read_line);
+    evidence.push_back(trace_index);
+    Violate(Invariant::kReconcile,
+            fmt::format("the reconciler of {} was asked about call [{}], whose saved slot is {}: a reconciler is "
+                        "asked only about a PENDING slot of the very call",
+                        call.function, call.ToString(),
+                        saved == nullptr ? "not that call (none, or another function or argument)"
+                                         : CallStatusName(saved->status)),
+            evidence);
+  }
+  reads_[call.state_key].asked.insert(call.call_index);
+  // Its latest answer counts: a later not done or unknown takes back a done.
+  if (answer == ReconcileAnswer::kDone) {
+    done_[{lineage_, call}] = Done{trace_index};
+  } else {
+    done_.erase({lineage_, call});
+  }
+}
+
+void ReconcileChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& /*argument*/, size_t trace_index) {
+  if (reconciled_.count(call.function) == 0) return;
+  // Past the first saved slot that was not its call, every call is a new
+  // one (Flink Agents' mismatch rule), also one a reconciler reported done.
+  auto read = reads_.find(call.state_key);
+  if (read != reads_.end() && read->second.discarded_from >= 0 && call.call_index >= read->second.discarded_from) {
+    return;
+  }
+  if (auto done = done_.find({lineage_, call}); done != done_.end()) {
+    Violate(Invariant::kReconcile,
+            fmt::format("supplier {} was called for call [{}], which its reconciler reported done at #{}: a call the "
+                        "reconciler reports done is never made again",
+                        call.function, call.ToString(), done->second.trace_index),
+            {done->second.trace_index, trace_index});
+    return;
+  }
+  const CallResult* saved = SavedSlot(call);
+  if (saved == nullptr || saved->status != CallStatus::kPending) return;
+  if (read->second.asked.count(call.call_index) > 0) return;
+  Violate(Invariant::kReconcile,
+          fmt::format("supplier {} was called again for call [{}], whose saved slot is PENDING, without asking its "
+                      "reconciler whether the call already completed",
+                      call.function, call.ToString()),
+          {read->second.trace_index, trace_index});
+}
+
+}  // namespace durasim

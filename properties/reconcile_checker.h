@@ -1,0 +1,58 @@
+// Invariant: reconcile (Flink Agents' reconcilers, model/reconcile.h). For
+// a call whose supplier has a reconciler:
+// - the reconciler is asked only about a saved slot of that very call that
+//   is PENDING: a slot with a result is reused, never second-guessed;
+// - a saved PENDING slot of that very call is not made again before its
+//   reconciler was asked (since the run read the saved state);
+// - a call the reconciler reported done (its latest answer) is never made
+//   again in its lineage, but as a new call past a mismatch.
+// The saved slots are what the store's get gave the run (OnSavedStateRead),
+// not what the runtime says it saw, up to the first that was not its call
+// (OnSavedCallMismatch: from there the saved slots are discarded).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/scenario.h"
+#include "properties/invariant_checker.h"
+
+namespace durasim {
+
+class ReconcileChecker : public InvariantChecker {
+ public:
+  // `suppliers`: those of every plan the run deploys; a name counts as
+  // reconciled when each of its declarations has a reconciler.
+  ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers);
+  void OnLineage(int lineage) override { lineage_ = lineage; }
+  void OnSavedStateRead(const StateKey& key, const ActionState* saved, size_t trace_index) override;
+  void OnReconciled(const CallIdentity& call, const CallResult& slot, ReconcileAnswer answer,
+                    const std::optional<CallResult>& saved, size_t trace_index) override;
+  void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
+  // From the first saved slot that is not its call, the saved slots are
+  // discarded (Flink Agents' rule): none of them is reconciled.
+  void OnSavedCallMismatch(const CallIdentity& call, const CallArgument& argument, const CallResult& saved,
+                           size_t trace_index) override;
+
+ private:
+  struct Read {
+    std::vector<CallResult> slots;  // the saved call results the run started from
+    size_t trace_index = 0;         // its get.hit line (0: nothing saved)
+    std::set<int> asked;            // call indices reconciled since
+    int discarded_from = -1;        // the first mismatched index, -1: none
+  };
+  struct Done {
+    size_t trace_index = 0;  // the call.reconciled line
+  };
+  // The saved slot of `call`'s very call in the last read of its state, or null.
+  const CallResult* SavedSlot(const CallIdentity& call) const;
+
+  std::set<std::string> reconciled_;  // supplier names
+  std::map<StateKey, Read> reads_;
+  std::map<std::pair<int, CallIdentity>, Done> done_;  // by lineage
+  int lineage_ = 0;
+};
+
+}  // namespace durasim
