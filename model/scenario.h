@@ -13,6 +13,8 @@
 
 #include "model/enum_table.h"
 #include "model/reconcile.h"
+#include "model/record_kind.h"
+#include "store/action_state.h"
 #include "model/verdict.h"
 #include "store/status.h"
 #include "store/store_design.h"
@@ -281,6 +283,31 @@ struct LogConfig {
 };
 
 // What the scenario expects of a run.
+// What `expect: log:` states of one record the topic holds at the end of
+// the run; what it leaves out is not checked.
+struct ExpectedCall {
+  std::optional<std::string> function;
+  std::optional<CallStatus> status;
+  std::optional<int64_t> result;     // SUCCEEDED
+  std::optional<std::string> error;  // FAILED
+  SourcePos pos;
+};
+struct ExpectedRecord {
+  RecordKind kind = RecordKind::kStart;
+  std::optional<std::string> key;     // the input key (a cleanup record's too)
+  std::optional<int64_t> seq;         // a cleanup record's: the highest pruned
+  std::optional<std::string> action;  // by name
+  std::optional<std::vector<ExpectedCall>> calls;  // every call slot, in order
+  std::optional<std::vector<int64_t>> outputs;     // the output events a completed state keeps
+  SourcePos pos;
+};
+// Every record of one partition, in offset order.
+struct ExpectedPartition {
+  int32_t partition = 0;
+  std::vector<ExpectedRecord> records;
+  SourcePos pos;
+};
+
 struct Expectation {
   // pass, error, or the invariant that must be violated (model/verdict.h).
   ExpectedVerdict verdict;
@@ -303,6 +330,8 @@ struct Expectation {
   // on a durable call failure, or the run ends in an error).
   std::vector<int64_t> unfinished;
   bool unfinished_all = false;
+  // The records of these partitions at the end of the run; others unchecked.
+  std::vector<ExpectedPartition> log;
   // Armed faults may stay unfired (generated scenarios, whose faults are
   // drawn blind); otherwise an armed fault that never fires is an error.
   bool allow_unfired = false;

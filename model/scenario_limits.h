@@ -36,6 +36,7 @@ inline constexpr int64_t kInputsMax = 50'000;
 inline constexpr int64_t kAttemptsMax = 100;
 inline constexpr int64_t kAttemptStepsMax = 1'000;  // steps of one attempt's script
 inline constexpr int64_t kPartitionsMax = 1024;     // the topic's, after every add_partitions
+inline constexpr int64_t kLogRecordsMax = 100'000;  // records `expect: log:` states of one partition
 inline constexpr int64_t kParallelismMax = 64;      // subtasks of the action operator
 inline constexpr int64_t kMaxParallelismMax = 32768;  // key groups (Flink's bound)
 

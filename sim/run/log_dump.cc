@@ -8,20 +8,6 @@
 
 namespace durasim {
 
-const char* RecordKindName(RecordKind kind) {
-  switch (kind) {
-    case RecordKind::kStart: return "start";
-    case RecordKind::kPending: return "pending";
-    case RecordKind::kResult: return "result";
-    case RecordKind::kComplete: return "complete";
-    case RecordKind::kTombstone: return "tombstone";
-    case RecordKind::kCleanup: return "cleanup";
-    case RecordKind::kCorrupt: return "corrupt";
-    case RecordKind::kForeign: return "foreign";
-  }
-  return "?";
-}
-
 std::string HexPreview(const std::string& bytes, size_t bytes_max) {
   std::string out;
   for (size_t i = 0; i < bytes.size() && i < bytes_max; ++i) {

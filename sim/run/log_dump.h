@@ -9,23 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "model/record_kind.h"
 #include "store/action_state.h"
 #include "store/log_client.h"
 
 namespace durasim {
 
-// What a record is, by what its key and value decode to.
-enum class RecordKind {
-  kStart,      // a state with no call results yet (the action started)
-  kPending,    // the last call result is PENDING (a durable call in flight)
-  kResult,     // the last call result is terminal (SUCCEEDED or FAILED)
-  kComplete,   // completed: results cleared, outputs kept
-  kTombstone,  // an empty value under a state key: the state was pruned
-  kCleanup,    // a committed cleanup boundary (`<key>_cleanup`)
-  kCorrupt,    // a state key whose value does not decode
-  kForeign,    // a key our store never writes
-};
-const char* RecordKindName(RecordKind kind);
+inline const char* RecordKindName(RecordKind kind) { return NameOf(kind); }
 
 struct DecodedRecord {
   int32_t partition = 0;

@@ -32,6 +32,8 @@ struct RestoreScan {
 
 struct RunReport {
   std::string scenario;
+  // How the topic's records at the end differ from `expect: log:`, if they do.
+  std::optional<std::string> log_difference;
   std::string path;
   std::string mutant;  // empty: production code
   BackendKind backend = BackendKind::kModel;

@@ -26,6 +26,7 @@
 #include "properties/retry_budget_checker.h"
 #include "properties/same_answer_checker.h"
 #include "sim/run/differential.h"
+#include "sim/run/log_expectation.h"
 #include "sim/run/reference_run.h"
 #include "sim/run/restore_clock.h"
 #include "sim/run/run_context.h"
@@ -77,6 +78,7 @@ std::map<std::pair<std::string, int64_t>, size_t> InputPositions(const Scenario&
 // fired, how each attempt ended, records scanned by each restore.
 void JudgeDetails(const Scenario& scenario, RunReport& report) {
   const Expectation& expect = scenario.expect;
+  if (report.log_difference) report.mismatches.push_back(*report.log_difference);
   for (const auto& [supplier, count] : expect.calls_by_supplier) {
     auto it = report.calls_by_supplier.find(supplier);
     const int64_t got = it == report.calls_by_supplier.end() ? 0 : it->second;
@@ -287,15 +289,19 @@ bool Observe(World& world, RunReport& report, bool compared) {
   report.trace_hash = world.trace().hash();
   report.sim_time = world.now();
   report.trace = std::move(world.trace());
-  if (!compared) return true;
-  for (const auto& [call, count] : world.suppliers().calls_by_identity()) report.calls_by_identity[call.ToString()] = count;
+  const bool log_expected = !world.scenario().expect.log.empty();
+  if (!compared && !log_expected) return true;
+  if (compared) {
+    for (const auto& [call, count] : world.suppliers().calls_by_identity()) report.calls_by_identity[call.ToString()] = count;
+  }
   Result<std::vector<std::vector<LogRecord>>> records = world.ReadLog();
-  if (records.ok()) {
+  if (records.ok() && log_expected) report.log_difference = FirstLogDifference(world.scenario(), *records);
+  if (records.ok() && compared) {
     for (const std::vector<LogRecord>& partition : *records) {
       std::vector<std::string>& out = report.log_records.emplace_back();
       for (const LogRecord& record : partition) out.push_back(fmt::format("{} {:016x}", record.key, HashString(record.value)));
     }
-  } else if (report.error.empty()) {  // an attempt's error comes first
+  } else if (!records.ok() && report.error.empty()) {  // an attempt's error comes first
     report.error = fmt::format("reading the log at the end of the run failed: {}", records.status().ToString());
   }
   return records.ok();

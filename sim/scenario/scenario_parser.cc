@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -763,7 +764,7 @@ class ScenarioParser {
 
   void ParseExpect(const Value& v) {
     Mapping map(v, {"verdict", "outputs", "supplier_calls", "unfinished", "allow_unfired", "calls_by_supplier",
-                    "calls_by_input", "fired", "attempts", "restore_scanned_max"});
+                    "calls_by_input", "fired", "attempts", "restore_scanned_max", "log"});
     Expectation& expect = scenario_.expect;
     expect.pos = v.pos;
     if (const Value* f = map.Find("verdict")) expect.verdict = ReadVerdict(*f);
@@ -810,6 +811,78 @@ class ScenarioParser {
       }
     }
     if (const Value* f = map.Find("restore_scanned_max")) expect.restore_scanned_max = ReadInt(*f, 0, kInt64Max);
+    if (const Value* f = map.Find("log")) ReadExpectedLog(*f, expect);
+  }
+
+  // `log:` a list of {partition, records}: each record's kind, and what else
+  // it states.
+  void ReadExpectedLog(const Value& v, Expectation& expect) const {
+    std::set<int32_t> seen;
+    for (const Value& item : ReadSequence(v, "a 'log' partition", true, kPartitionsMax, "kPartitionsMax")) {
+      Mapping map(item, {"partition", "records"});
+      ExpectedPartition partition;
+      partition.pos = item.pos;
+      if (const Value* p = map.Find("partition")) {
+        partition.partition = static_cast<int32_t>(ReadInt(*p, 0, kPartitionsMax - 1, "kPartitionsMax"));
+      }
+      if (!seen.insert(partition.partition).second) {
+        Fail(item.pos, fmt::format("partition {} is stated twice in 'log'", partition.partition));
+      }
+      for (const Value& record : ReadSequence(map.Require("records"), "a record", false, limits::kLogRecordsMax,
+                                              "kLogRecordsMax")) {
+        partition.records.push_back(ReadExpectedRecord(record));
+      }
+      expect.log.push_back(std::move(partition));
+    }
+  }
+
+  static ExpectedRecord ReadExpectedRecord(const Value& v) {
+    Mapping map(v, {"kind", "key", "seq", "action", "calls", "outputs"});
+    ExpectedRecord record;
+    record.pos = v.pos;
+    const Value& kind = map.Require("kind");
+    const std::string name = ReadString(kind);
+    std::optional<RecordKind> parsed = ParseName<RecordKind>(name);
+    if (!parsed) {
+      Fail(kind.pos, fmt::format("unknown record kind {}; expected one of: {}", Quoted(name), NameList<RecordKind>()));
+    }
+    record.kind = *parsed;
+    if (const Value* f = map.Find("key")) record.key = ReadBytes(*f);
+    if (const Value* f = map.Find("seq")) record.seq = ReadInt(*f, 0, kInt64Max);
+    if (const Value* f = map.Find("action")) record.action = ReadName(*f);
+    if (const Value* f = map.Find("calls")) {
+      record.calls.emplace();
+      for (const Value& call : ReadSequence(*f, "a call slot", false, limits::kCallResultsPerActionMax,
+                                            "kCallResultsPerActionMax")) {
+        record.calls->push_back(ReadExpectedCall(call));
+      }
+    }
+    if (const Value* f = map.Find("outputs")) {
+      record.outputs.emplace();
+      for (const Value& output : ReadSequence(*f, "an output", false)) {
+        record.outputs->push_back(ReadInt(output, kInt64Min, kInt64Max));
+      }
+    }
+    return record;
+  }
+
+  static ExpectedCall ReadExpectedCall(const Value& v) {
+    Mapping map(v, {"fn", "status", "result", "error"});
+    ExpectedCall call;
+    call.pos = v.pos;
+    if (const Value* f = map.Find("fn")) call.function = ReadName(*f);
+    if (const Value* f = map.Find("status")) {
+      const std::string name = ReadString(*f);
+      for (CallStatus status : {CallStatus::kPending, CallStatus::kSucceeded, CallStatus::kFailed}) {
+        if (name == CallStatusName(status)) call.status = status;
+      }
+      if (!call.status) {
+        Fail(f->pos, fmt::format("unknown call status {}; expected one of: PENDING, SUCCEEDED, FAILED", Quoted(name)));
+      }
+    }
+    if (const Value* f = map.Find("result")) call.result = ReadInt(*f, kInt64Min, kInt64Max);
+    if (const Value* f = map.Find("error")) call.error = ReadString(*f);
+    return call;
   }
 
   size_t ArmSteps() const {

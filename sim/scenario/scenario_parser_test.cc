@@ -330,6 +330,15 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
        "unknown reconciler answer 'maybe' for 'reconcile'; expected one of: truth, done, not_done, unknown"},
       {"unknown answer in a list", Minimal("  - name: llm\n", "  - name: llm\n    reconcile: [done, later]\n"), 4,
        23, "unknown reconciler answer 'later'"},
+      {"unknown record kind", std::string(kMinimal) + "expect:\n  log:\n    - records: [{kind: done}]\n", 18, 24,
+       "unknown record kind 'done'; expected one of: start, pending, result, complete, tombstone, cleanup, corrupt, "
+       "foreign"},
+      {"unknown call status", std::string(kMinimal) +
+           "expect:\n  log:\n    - records: [{kind: result, calls: [{status: OK}]}]\n", 18, 49,
+       "unknown call status 'OK'"},
+      {"a partition stated twice", std::string(kMinimal) +
+           "expect:\n  log:\n    - {partition: 0, records: []}\n    - {records: []}\n", 19, 7,
+       "partition 0 is stated twice in 'log'"},
       {"empty answer list", Minimal("  - name: llm\n", "  - name: llm\n    reconcile: []\n"), 4, 16,
        "expected at least one entry in 'reconcile'"},
       {"empty name", Minimal("name: minimal", "name: \"\""), 1, 7, "expected a non-empty name"},
@@ -612,6 +621,44 @@ attempts: [{steps: [run]}]
   Result<Scenario> again = ParseScenario(WriteScenarioYaml(*loaded, {}), "written.yaml");
   ASSERT_TRUE(again.ok()) << again.status().ToString();
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(again->suppliers[i].reconcile, loaded->suppliers[i].reconcile) << i;
+}
+
+// Strategy: `expect: log:` keeps each stated field, leaves the others
+// unset, and survives the writer.
+TEST(ScenarioParserTest, ExpectedLogSurvivesTheWriter) {
+  Result<Scenario> loaded = ParseScenario(std::string(kMinimal) + R"(expect:
+  log:
+    - partition: 0
+      records:
+        - {kind: start, key: a, seq: 1, action: ask}
+        - {kind: result, calls: [{fn: llm, status: SUCCEEDED, result: 7}, {status: FAILED, error: "boom"}]}
+        - {kind: complete, outputs: [7]}
+)",
+                                          "log.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  auto check = [](const Scenario& scenario) {
+    ASSERT_EQ(scenario.expect.log.size(), 1u);
+    const std::vector<ExpectedRecord>& records = scenario.expect.log[0].records;
+    ASSERT_EQ(records.size(), 3u);
+    EXPECT_EQ(records[0].kind, RecordKind::kStart);
+    EXPECT_EQ(records[0].key, "a");
+    EXPECT_EQ(records[0].seq, 1);
+    EXPECT_EQ(records[0].action, "ask");
+    EXPECT_FALSE(records[0].calls.has_value());
+    ASSERT_TRUE(records[1].calls.has_value());
+    ASSERT_EQ(records[1].calls->size(), 2u);
+    EXPECT_EQ((*records[1].calls)[0].function, "llm");
+    EXPECT_EQ((*records[1].calls)[0].status, CallStatus::kSucceeded);
+    EXPECT_EQ((*records[1].calls)[0].result, 7);
+    EXPECT_FALSE((*records[1].calls)[1].function.has_value());
+    EXPECT_EQ((*records[1].calls)[1].error, "boom");
+    EXPECT_EQ(records[2].outputs, std::vector<int64_t>{7});
+    EXPECT_FALSE(records[2].key.has_value());
+  };
+  check(*loaded);
+  Result<Scenario> again = ParseScenario(WriteScenarioYaml(*loaded, {}), "written.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  check(*again);
 }
 
 // --- Parser edges (issue 16 part 6) and limits (part 2) -------------------

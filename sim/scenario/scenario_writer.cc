@@ -198,6 +198,45 @@ void WriteSuppliers(YAML::Emitter& out, const std::vector<SupplierSpec>& supplie
   out << YAML::EndSeq;
 }
 
+void WriteExpectedRecord(YAML::Emitter& out, const ExpectedRecord& record) {
+  out << YAML::Flow << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << NameOf(record.kind);
+  if (record.key) {
+    out << YAML::Key << "key" << YAML::Value;
+    WriteKey(out, *record.key);
+  }
+  if (record.seq) out << YAML::Key << "seq" << YAML::Value << *record.seq;
+  if (record.action) out << YAML::Key << "action" << YAML::Value << *record.action;
+  if (record.calls) {
+    out << YAML::Key << "calls" << YAML::Value << YAML::BeginSeq;
+    for (const ExpectedCall& call : *record.calls) {
+      out << YAML::BeginMap;
+      if (call.function) out << YAML::Key << "fn" << YAML::Value << *call.function;
+      if (call.status) out << YAML::Key << "status" << YAML::Value << CallStatusName(*call.status);
+      if (call.result) out << YAML::Key << "result" << YAML::Value << *call.result;
+      if (call.error) out << YAML::Key << "error" << YAML::Value << YAML::DoubleQuoted << *call.error;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  if (record.outputs) {
+    out << YAML::Key << "outputs" << YAML::Value << YAML::BeginSeq;
+    for (int64_t output : *record.outputs) out << output;
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap;
+}
+
+void WriteExpectedLog(YAML::Emitter& out, const std::vector<ExpectedPartition>& log) {
+  out << YAML::Key << "log" << YAML::Value << YAML::BeginSeq;
+  for (const ExpectedPartition& partition : log) {
+    out << YAML::BeginMap << YAML::Key << "partition" << YAML::Value << partition.partition;
+    out << YAML::Key << "records" << YAML::Value << YAML::BeginSeq;
+    for (const ExpectedRecord& record : partition.records) WriteExpectedRecord(out, record);
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 // Only what differs from the default (fail), so a plan without error
 // handling is written as before.
 void WriteOnError(YAML::Emitter& out, const ErrorHandling& on_error) {
@@ -299,6 +338,7 @@ void WriteExpect(YAML::Emitter& out, const Expectation& expect) {
     out << YAML::EndSeq;
   }
   if (expect.restore_scanned_max) out << YAML::Key << "restore_scanned_max" << YAML::Value << *expect.restore_scanned_max;
+  if (!expect.log.empty()) WriteExpectedLog(out, expect.log);
   out << YAML::EndMap;
 }
 
