@@ -112,6 +112,8 @@ class AgentRuntime {
   // (or ran out of retries): the one way a run without faults can fail.
   bool call_failed() const { return !call_failure_.empty(); }
   const std::string& call_failure() const { return call_failure_; }
+  // The input key of the call that failed the job over, or "".
+  const std::string& call_failure_key() const { return call_failure_key_; }
   // Keyed state now (memory included), for the end-of-run comparison.
   const KeyedStates& keyed_states() const { return keyed_; }
   // Per-checkpoint maps still held (bounded-memory invariant).
@@ -122,7 +124,8 @@ class AgentRuntime {
   // behaviour, split out so a derived runtime can replace it.
 
   // Whether a saved call result is reused on replay instead of calling the
-  // supplier: every terminal result; a PENDING slot is called again.
+  // supplier: every terminal result; a PENDING slot is called again (after
+  // asking its supplier's reconciler, when it has one: AsksReconciler).
   virtual bool IsSavedResult(const CallResult& saved) const { return saved.status != CallStatus::kPending; }
   // Whether the reconciler of a call's supplier (it has one) is asked about
   // `slot`, the saved slot of that very call: only a PENDING one (a slot
@@ -262,6 +265,7 @@ class AgentRuntime {
   bool stopped_ = false;
   bool failed_ = false;
   std::string call_failure_;  // why a durable call failed the job over, or ""
+  std::string call_failure_key_;
 };
 
 }  // namespace durasim

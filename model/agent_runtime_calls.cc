@@ -95,6 +95,7 @@ std::optional<CallResult> AgentRuntime::Reconcile(ActionRun& run, const CallIden
       // Flink Agents persists a reconciler's exception as the call's failure.
       saved = CallResult{call.function, call.args_digest, CallStatus::kFailed, 0,
                          fmt::format("reconciler of {} could not tell whether the call completed", call.function)};
+      world_.NoteReconcilerUnknown(call.state_key.key);
       world_.CountFault(CoveragePoint::Reached(WorldFeature::kReconciledUnknown));
       break;
     case ReconcileAnswer::kNotDone:
@@ -138,6 +139,7 @@ std::optional<Status> AgentRuntime::HandleCallFailure(ActionRun& run, const Call
   world_.CountFault(CoveragePoint::Reached(WorldFeature::kOnErrorFail));
   Status status(StatusCode::kCallFailed, fmt::format("durable call [{}] failed: {}", call.ToString(), failed.error));
   call_failure_ = status.ToString();
+  call_failure_key_ = call.state_key.key;
   return status;
 }
 

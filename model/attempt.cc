@@ -104,6 +104,13 @@ bool Attempt::failed() const {
   return std::any_of(subtasks_.begin(), subtasks_.end(), [](const Subtask& s) { return s.runtime->failed(); });
 }
 
+std::string Attempt::call_failure_key() const {
+  for (const Subtask& subtask : subtasks_) {
+    if (subtask.runtime->call_failed()) return subtask.runtime->call_failure_key();
+  }
+  return "";
+}
+
 std::string Attempt::call_failure() const {
   for (const Subtask& subtask : subtasks_) {
     if (subtask.runtime->call_failed()) return subtask.runtime->call_failure();

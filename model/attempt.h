@@ -90,6 +90,8 @@ class Attempt {
   std::vector<int64_t> records_scanned_by_subtask() const;
   // A durable call failure failed the job over (on_error: fail): why, or "".
   std::string call_failure() const;
+  // The input key of that call, or "".
+  std::string call_failure_key() const;
   // Every input was read and every run finished.
   bool AllInputsFinished() const;
   // The inputs (offsets) not finished: unread, queued, or running.

@@ -166,7 +166,8 @@ enum class PutPoint {
   kResult,     // a durable call's result
   kComplete,   // the action finished
   kTombstone,  // a pruned state's tombstone (sent without waiting)
-  kCleanup,    // a prune's cleanup record, ahead of its tombstones (with log.delete_retention_ms; sent without waiting)
+  kCleanup,    // a prune's cleanup record, ahead of its tombstones (with log.delete_retention_ms; its
+               // acknowledgement is awaited by the prune's tail, no action: the tombstones wait for it)
   kRewrite,    // kafka-rewrite: an unfinished state written again at a snapshot (awaited by the driver)
 };
 

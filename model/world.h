@@ -134,6 +134,13 @@ class World {
     for (RunObserver* observer : observers_) f(*observer);
   }
 
+  // The input keys whose calls a reconciler could not tell (answered
+  // unknown): their failures are ones the run without faults never has.
+  void NoteReconcilerUnknown(const std::string& key) {
+    if (!halted_) reconciler_unknown_keys_.insert(key);
+  }
+  const std::set<std::string>& reconciler_unknown_keys() const { return reconciler_unknown_keys_; }
+
   // How often each coverage point fired, by name.
   void CountFault(const CoveragePoint& point) {
     if (!halted_) ++fault_hits_[point.Name()];
@@ -161,6 +168,7 @@ class World {
   std::vector<RunObserver*> observers_;
   CorruptedPositions corrupted_;
   std::map<std::string, int64_t> fault_hits_;
+  std::set<std::string> reconciler_unknown_keys_;
   const PlanSpec* plan_ = nullptr;  // null: the scenario's own plan
   int attempt_ = 0;
   int lineage_ = 0;

@@ -38,6 +38,7 @@ struct RunEnding {
   MemoryByKey final_memory;
   // The last attempt failed over on a durable call failure (the error), or "".
   std::string failed_by_call;
+  std::string failed_by_call_key;  // the input key of that call
 };
 
 class InvariantChecker : public RunObserver {

@@ -11,6 +11,18 @@
 
 namespace durasim {
 
+SameAnswerChecker::SameAnswerChecker(const Trace& trace, const std::vector<InputSpec>& inputs)
+    : InvariantChecker(trace) {
+  for (const InputSpec& input : inputs) key_of_input_.push_back(input.key);
+}
+
+bool SameAnswerChecker::Excused(int64_t input_offset) const {
+  if (unknown_keys_.empty() || input_offset < 0 || static_cast<size_t>(input_offset) >= key_of_input_.size()) {
+    return false;
+  }
+  return unknown_keys_.contains(key_of_input_[static_cast<size_t>(input_offset)]);
+}
+
 void SameAnswerChecker::OnOutput(int64_t input_offset, int64_t index, int64_t value, size_t trace_index) {
   const auto id = std::make_pair(input_offset, index);
   auto [it, inserted] = outputs_.emplace(id, value);
@@ -19,7 +31,7 @@ void SameAnswerChecker::OnOutput(int64_t input_offset, int64_t index, int64_t va
     DURASIM_CHECK_EQ(first_seen_.size(), outputs_.size());  // one first sighting per output
     return;
   }
-  if (it->second != value && !reconciler_failed_) {
+  if (it->second != value && !Excused(input_offset)) {
     Violate(Invariant::kSameAnswer,
             fmt::format("output {} of input {} was {} and is now {}", index, input_offset, it->second, value),
             {first_seen_[id], trace_index});
@@ -48,6 +60,7 @@ void SameAnswerChecker::CheckMemory(const RunEnding& ending) {
     }
   }
   for (const auto& [key, slot] : slots) {
+    if (unknown_keys_.contains(key)) continue;
     const std::optional<int64_t> got = slot_of(ending.final_memory, key, slot);
     const std::optional<int64_t> want = slot_of(ending.reference_memory, key, slot);
     if (got == want) continue;
@@ -60,7 +73,7 @@ void SameAnswerChecker::CheckMemory(const RunEnding& ending) {
 }
 
 void SameAnswerChecker::Finish(const RunEnding& ending) {
-  if (reconciler_failed_) return;
+  const bool failed_by_reconciler = !ending.failed_by_call.empty() && unknown_keys_.contains(ending.failed_by_call_key);
   if (ending.failed_by_call.empty() && ending.all_inputs_finished && !ending.reference_finished) {
     // The run without faults failed over on a durable call failure; a saved
     // failure is re-raised on every restore, so this run cannot finish
@@ -68,7 +81,7 @@ void SameAnswerChecker::Finish(const RunEnding& ending) {
     Violate(Invariant::kSameAnswer,
             "every input finished, but the run without faults failed over on a durable call failure", {});
   }
-  if (!ending.failed_by_call.empty() && ending.reference_finished) {
+  if (!ending.failed_by_call.empty() && ending.reference_finished && !failed_by_reconciler) {
     // A saved failure is re-raised on every restore: this job never finishes.
     Violate(Invariant::kSameAnswer,
             fmt::format("the job failed over on a durable call failure the run without faults did not have: {}",
@@ -76,6 +89,7 @@ void SameAnswerChecker::Finish(const RunEnding& ending) {
             {});
   }
   for (const auto& [id, value] : outputs_) {
+    if (Excused(id.first)) continue;
     auto expected = ending.reference_outputs.find(id);
     if (expected == ending.reference_outputs.end()) {
       // Past the failure that stopped the run without faults, there is no answer to compare with.
@@ -93,7 +107,7 @@ void SameAnswerChecker::Finish(const RunEnding& ending) {
   if (!ending.all_inputs_finished || !ending.reference_finished) return;
   CheckMemory(ending);
   for (const auto& [id, value] : ending.reference_outputs) {
-    if (outputs_.count(id) == 0) {
+    if (outputs_.count(id) == 0 && !Excused(id.first)) {
       Violate(Invariant::kSameAnswer,
               fmt::format("output {} of input {} (= {} without faults) was never emitted", id.second, id.first, value),
               {});

@@ -682,7 +682,9 @@ void DrawAimedFaults(Choices& choices, Scenario& scenario, bool forced) {
   const std::vector<FaultKind> put_kinds = {FaultKind::kRejectPut,  FaultKind::kLoseAck,
                                             FaultKind::kCancelPut,  FaultKind::kCrashAfterPutPersisted,
                                             FaultKind::kCrashAfterPutAcked, FaultKind::kCorruptRecord};
-  // Nothing waits for a tombstone: a lost acknowledgement would change nothing.
+  // Nothing waits for a tombstone: a lost acknowledgement would change
+  // nothing. (A cleanup record's acknowledgement matters: its tombstones wait
+  // for it; DrawCleanupUnderCompaction aims lose_ack at it.)
   const std::vector<FaultKind> tombstone_kinds = {FaultKind::kRejectPut, FaultKind::kCrashAfterPutPersisted,
                                                   FaultKind::kCorruptRecord};
   const std::vector<FaultKind> call_kinds = {FaultKind::kCrashBetweenCalls, FaultKind::kCancelCall,
@@ -932,11 +934,12 @@ void DrawKeyShape(Choices& choices, Scenario& scenario) {
 
 // A point inside the log-shapes gate (issue 32's rare pairs, finding 3):
 // where a scenario has tombstones a compaction can remove
-// (log.delete_retention_ms), for half of them one faulty attempt that
+// (log.delete_retention_ms), for 70% of them one faulty attempt that
 // completes a checkpoint then compacts, waits past the delete horizon and
-// compacts again, right after its last completion; for 60% of those a
-// fault is aimed at that prune's cleanup record (armed first: prunes come
-// when checkpoints complete), and the next attempt (one more before the
+// compacts again, right after its last completion; for 75% of those a
+// fault is aimed at the attempt's first cleanup record (armed first:
+// prunes come when checkpoints complete; a lost acknowledgement drops its
+// tombstones, which wait for it), and the next attempt (one more before the
 // healed last, if it was next) restores the checkpoint before the latest,
 // older than the prune. `choices` is the seed's own cleanup stream: a seed this draws
 // nothing for keeps its scenario.
@@ -966,7 +969,8 @@ void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario) {
   if (!choices.Percent(75)) return;
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
   const std::vector<FaultKind> kinds = {FaultKind::kRejectPut, FaultKind::kCrashAfterPutPersisted,
-                                        FaultKind::kCorruptRecord};
+                                        FaultKind::kCorruptRecord, FaultKind::kLoseAck,
+                                        FaultKind::kCrashAfterPutAcked};
   arm.fault = kinds[choices.Below(kinds.size())];
   arm.select.put = PutPoint::kCleanup;
   arm.nth = 1;

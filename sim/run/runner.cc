@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <set>
 
 #include "model/abandon.h"
 #include "model/attempt.h"
@@ -159,7 +160,7 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
   std::vector<std::unique_ptr<InvariantChecker>> checkers;
   checkers.push_back(std::make_unique<OnceChecker>(trace));
   checkers.push_back(std::make_unique<FinishedChecker>(trace));
-  auto outputs = std::make_unique<SameAnswerChecker>(trace);
+  auto outputs = std::make_unique<SameAnswerChecker>(trace, world.scenario().inputs);
   same_answer = outputs.get();
   checkers.push_back(std::move(outputs));
   checkers.push_back(std::make_unique<PhantomSaveChecker>(trace));
@@ -208,6 +209,7 @@ struct AttemptsEnd {
   bool error = false;
   MemoryByKey final_memory;    // when all_finished
   std::string failed_by_call;  // the last attempt failed over on a durable call failure: why
+  std::string failed_by_call_key;  // and the input key of that call
   // How the last attempt ended, and the inputs it left unfinished.
   std::optional<Attempt::End> last_end;
   std::vector<int64_t> unfinished;
@@ -247,6 +249,7 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
     }
     if (last && end == Attempt::End::kFailed && !attempt.call_failure().empty()) {
       ended.failed_by_call = attempt.call_failure();
+      ended.failed_by_call_key = attempt.call_failure_key();
     }
     if (last && end == Attempt::End::kFinished && attempt.AllInputsFinished()) {
       ended.all_finished = true;
@@ -312,12 +315,14 @@ bool Observe(World& world, RunReport& report, bool compared) {
 // durable call failure itself, or the last attempt ended in an error or a
 // rejected restore (nothing can finish after it; a rightly rejected restore
 // is a pass, a wrongly rejected one an invalid-recovery violation), or failed
-// over on a call after a reconciler could not tell whether a call completed
-// (`reconciler_failed`: a failure the run without faults never has).
+// over on a call of an input key whose reconciler could not tell whether a
+// call completed (`reconciler_unknown_keys`: the failure, or a retry's, is
+// one the run without faults never has).
 std::optional<Violation> UnfinishedViolation(const Scenario& scenario, const Reference& reference,
-                                             const AttemptsEnd& ended, bool reconciler_failed) {
+                                             const AttemptsEnd& ended,
+                                             const std::set<std::string>& reconciler_unknown_keys) {
   if (!reference.finished || ended.error || !ended.last_end.has_value()) return std::nullopt;
-  if (reconciler_failed && !ended.failed_by_call.empty()) return std::nullopt;
+  if (!ended.failed_by_call.empty() && reconciler_unknown_keys.contains(ended.failed_by_call_key)) return std::nullopt;
   if (*ended.last_end == Attempt::End::kRestoreRejected || *ended.last_end == Attempt::End::kStuck) {
     return std::nullopt;  // nothing runs after a rejected restore; a stuck attempt is liveness already
   }
@@ -411,6 +416,7 @@ RunEnding EndingOf(const AttemptsEnd& ended, const Reference& reference) {
   ending.reference_memory = reference.memory;
   ending.final_memory = ended.final_memory;
   ending.failed_by_call = ended.failed_by_call;
+  ending.failed_by_call_key = ended.failed_by_call_key;
   return ending;
 }
 
@@ -489,8 +495,8 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
         Violation{Invariant::kLiveness, "an attempt made no progress (" + ended.stuck_reason + "): see attempt.stuck"});
   }
   report.unfinished_inputs = ended.unfinished;
-  const bool reconciler_failed = world.fault_hits().contains(CoveragePoint::Reached(WorldFeature::kReconciledUnknown).Name());
-  if (std::optional<Violation> unfinished = UnfinishedViolation(scenario, reference, ended, reconciler_failed)) {
+  if (std::optional<Violation> unfinished =
+          UnfinishedViolation(scenario, reference, ended, world.reconciler_unknown_keys())) {
     report.violations.push_back(*unfinished);
   }
   for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);

@@ -330,14 +330,17 @@ TEST(ScenarioParserTest, InlineMistakesReportPositionAndExpectation) {
        "unknown reconciler answer 'maybe' for 'reconcile'; expected one of: truth, done, not_done, unknown"},
       {"unknown answer in a list", Minimal("  - name: llm\n", "  - name: llm\n    reconcile: [done, later]\n"), 4,
        23, "unknown reconciler answer 'later'"},
-      {"unknown record kind", std::string(kMinimal) + "expect:\n  log:\n    - records: [{kind: done}]\n", 18, 24,
+      {"a log without its design", std::string(kMinimal) + "expect:\n  log:\n    - records: []\n", 18, 5,
+       "'log' states the topic's records, which differ by store design: name the design with 'store:'"},
+      {"unknown record kind", "store: kafka-rewind\n" + std::string(kMinimal) +
+           "expect:\n  log:\n    - records: [{kind: done}]\n", 19, 24,
        "unknown record kind 'done'; expected one of: start, pending, result, complete, tombstone, cleanup, corrupt, "
        "foreign"},
-      {"unknown call status", std::string(kMinimal) +
-           "expect:\n  log:\n    - records: [{kind: result, calls: [{status: OK}]}]\n", 18, 49,
+      {"unknown call status", "store: kafka-rewind\n" + std::string(kMinimal) +
+           "expect:\n  log:\n    - records: [{kind: result, calls: [{status: OK}]}]\n", 19, 49,
        "unknown call status 'OK'"},
-      {"a partition stated twice", std::string(kMinimal) +
-           "expect:\n  log:\n    - {partition: 0, records: []}\n    - {records: []}\n", 19, 7,
+      {"a partition stated twice", "store: kafka-rewind\n" + std::string(kMinimal) +
+           "expect:\n  log:\n    - {partition: 0, records: []}\n    - {records: []}\n", 20, 7,
        "partition 0 is stated twice in 'log'"},
       {"empty answer list", Minimal("  - name: llm\n", "  - name: llm\n    reconcile: []\n"), 4, 16,
        "expected at least one entry in 'reconcile'"},
@@ -626,7 +629,7 @@ attempts: [{steps: [run]}]
 // Strategy: `expect: log:` keeps each stated field, leaves the others
 // unset, and survives the writer.
 TEST(ScenarioParserTest, ExpectedLogSurvivesTheWriter) {
-  Result<Scenario> loaded = ParseScenario(std::string(kMinimal) + R"(expect:
+  Result<Scenario> loaded = ParseScenario("store: kafka-rewind\n" + std::string(kMinimal) + R"(expect:
   log:
     - partition: 0
       records:
