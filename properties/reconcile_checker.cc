@@ -55,7 +55,7 @@ void ReconcileChecker::OnReconciled(const CallIdentity& call, const CallResult& 
   reads_[call.state_key].asked.insert(call.call_index);
   // Its latest answer counts: a later not done or unknown takes back a done.
   if (answer == ReconcileAnswer::kDone) {
-    done_[{lineage_, call}] = Done{trace_index};
+    done_[{lineage_, call}] = trace_index;
   } else {
     done_.erase({lineage_, call});
   }
@@ -73,8 +73,8 @@ void ReconcileChecker::OnSupplierCall(const CallIdentity& call, const CallArgume
     Violate(Invariant::kReconcile,
             fmt::format("supplier {} was called for call [{}], which its reconciler reported done at #{}: a call the "
                         "reconciler reports done is never made again",
-                        call.function, call.ToString(), done->second.trace_index),
-            {done->second.trace_index, trace_index});
+                        call.function, call.ToString(), done->second),
+            {done->second, trace_index});
     return;
   }
   const CallResult* saved = SavedSlot(call);

@@ -43,15 +43,13 @@ class ReconcileChecker : public InvariantChecker {
     std::set<int> asked;            // call indices reconciled since
     int discarded_from = -1;        // the first mismatched index, -1: none
   };
-  struct Done {
-    size_t trace_index = 0;  // the call.reconciled line
-  };
   // The saved slot of `call`'s very call in the last read of its state, or null.
   const CallResult* SavedSlot(const CallIdentity& call) const;
 
   std::set<std::string> reconciled_;  // supplier names
   std::map<StateKey, Read> reads_;
-  std::map<std::pair<int, CallIdentity>, Done> done_;  // by lineage
+  // Calls whose latest answer was done, by lineage: their call.reconciled line.
+  std::map<std::pair<int, CallIdentity>, size_t> done_;
   int lineage_ = 0;
 };
 

@@ -1,0 +1,103 @@
+// Tests of the reconcile checker, fed observer events by hand.
+#include "properties/reconcile_checker.h"
+
+#include <gtest/gtest.h>
+
+#include "model/identity.h"
+
+namespace durasim {
+namespace {
+
+class ReconcileCheckerTest : public ::testing::Test {
+ protected:
+  static std::vector<SupplierSpec> Suppliers() {
+    SupplierSpec pay;
+    pay.name = "pay";
+    pay.reconcile = {ReconcileAnswer::kTruth};
+    SupplierSpec plain;
+    plain.name = "plain";
+    return {pay, plain};
+  }
+  StateKey Key() const { return StateKey{"a", 1, 7, ActionHash("ask")}; }
+  CallIdentity Call(int index, const std::string& fn = "pay", uint64_t digest = 42) const {
+    return CallIdentity{Key(), index, fn, digest};
+  }
+  static CallResult Slot(CallStatus status, const std::string& fn = "pay", uint64_t digest = 42) {
+    return CallResult{fn, digest, status, status == CallStatus::kSucceeded ? 5 : 0, ""};
+  }
+  // The run starts from a saved state holding `slots`.
+  void Read(std::vector<CallResult> slots) {
+    ActionState state;
+    state.call_results = std::move(slots);
+    checker_.OnSavedStateRead(Key(), &state, trace_.Add(SimTime{}, 1, "get.hit", ""));
+  }
+  void Reconciled(const CallIdentity& call, ReconcileAnswer answer) {
+    const std::optional<CallResult> saved =
+        answer == ReconcileAnswer::kDone ? std::optional<CallResult>(Slot(CallStatus::kSucceeded)) : std::nullopt;
+    checker_.OnReconciled(call, Slot(CallStatus::kPending), answer, saved,
+                          trace_.Add(SimTime{}, 2, "call.reconciled", ""));
+  }
+  void Called(const CallIdentity& call) {
+    checker_.OnSupplierCall(call, CallArgument{1, std::nullopt}, trace_.Add(SimTime{}, 3, "supplier.call", ""));
+  }
+  std::string Only() const {
+    EXPECT_EQ(checker_.violations().size(), 1u);
+    return checker_.violations().empty() ? "" : checker_.violations()[0].message;
+  }
+
+  Trace trace_;
+  ReconcileChecker checker_{trace_, Suppliers()};
+};
+
+// Strategy: the production path: a PENDING slot is reconciled, then made
+// again on not done; a call with no saved slot, or of a supplier without a
+// reconciler, is made freely.
+TEST_F(ReconcileCheckerTest, AskedThenMadeAgainIsFine) {
+  Read({Slot(CallStatus::kPending)});
+  Reconciled(Call(0), ReconcileAnswer::kNotDone);
+  Called(Call(0));
+  Called(Call(1));
+  Read({Slot(CallStatus::kPending, "plain")});
+  Called(Call(0, "plain"));
+  EXPECT_TRUE(checker_.violations().empty());
+}
+
+// Strategy: asked about a slot the store's get returned with a result.
+TEST_F(ReconcileCheckerTest, AskingAboutASavedResultIsAViolation) {
+  Read({Slot(CallStatus::kSucceeded)});
+  Reconciled(Call(0), ReconcileAnswer::kDone);
+  EXPECT_NE(Only().find("whose saved slot is SUCCEEDED"), std::string::npos) << Only();
+}
+
+// Strategy: a PENDING slot of the very call made again without asking; a
+// mismatch before it discards it (no violation).
+TEST_F(ReconcileCheckerTest, MakingAPendingCallWithoutAskingIsAViolation) {
+  Read({Slot(CallStatus::kSucceeded, "pay", 41), Slot(CallStatus::kPending)});
+  checker_.OnSavedCallMismatch(Call(0, "pay", 40), CallArgument{}, Slot(CallStatus::kSucceeded, "pay", 41), 0);
+  Called(Call(1));
+  EXPECT_TRUE(checker_.violations().empty());
+  Read({Slot(CallStatus::kPending)});
+  Called(Call(0));
+  EXPECT_NE(Only().find("without asking its reconciler"), std::string::npos) << Only();
+}
+
+// Strategy: a call reported done made again is a violation; a later not
+// done takes the done back, and a new lineage may make it.
+TEST_F(ReconcileCheckerTest, ACallReportedDoneIsNeverMadeAgain) {
+  Read({Slot(CallStatus::kPending)});
+  Reconciled(Call(0), ReconcileAnswer::kDone);
+  Read({Slot(CallStatus::kPending)});
+  Reconciled(Call(0), ReconcileAnswer::kNotDone);
+  Called(Call(0));
+  checker_.OnLineage(2);
+  Read({});
+  Called(Call(0));
+  EXPECT_TRUE(checker_.violations().empty());
+  Read({Slot(CallStatus::kPending)});
+  Reconciled(Call(0), ReconcileAnswer::kDone);
+  Called(Call(0));
+  EXPECT_NE(Only().find("which its reconciler reported done"), std::string::npos) << Only();
+}
+
+}  // namespace
+}  // namespace durasim
