@@ -69,12 +69,14 @@ std::vector<std::string> AgentRuntime::RestoredProcessingKeys(const Checkpoint& 
   return std::vector<std::string>(owned.begin(), owned.end());
 }
 
-Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
+Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* hand_made) {
   keyed_ = RestoredKeyedStates(checkpoint);
   restored_processing_keys_ = RestoredProcessingKeys(checkpoint);
-  const RecoveryMarker marker = RebuildMarker(checkpoint);
+  const std::vector<RecoveryMarker> markers = hand_made != nullptr ? hand_made->markers : RebuildMarkers(checkpoint);
+  // The harness's view of where the rebuild reads: the list's minimum.
+  const RecoveryMarker marker = MinimumMarker(markers);
   world_.Notify([&](RunObserver& o) { o.OnRebuildStart(subtask_.index); });
-  const Status rebuilt = store_.Rebuild(marker);
+  const Status rebuilt = store_.RebuildFromList(markers);
   bool corrupt_in_range = false;
   for (const auto& [partition, offset] : world_.corrupted()) {
     // The rebuild reads every partition of the topic: a partition the marker
@@ -89,7 +91,11 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   // store must reject it; otherwise it must accept it.
   // fluss rejects a marker without every bucket (LogLifecycle::WhyNotEveryPartition).
   std::optional<std::string> stale;
-  if (world_.scenario().store == StoreDesign::kFluss) stale = world_.lifecycle().WhyNotEveryPartition(marker);
+  if (hand_made != nullptr) {
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kHandMadeMarkers));
+    stale = hand_made->unusable;
+  }
+  if (!stale && world_.scenario().store == StoreDesign::kFluss) stale = world_.lifecycle().WhyNotEveryPartition(marker);
   if (!stale) {
     stale = world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation,
                                         marker.completed.empty() ? checkpoint.completed : marker.completed);
@@ -108,6 +114,10 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint) {
   world_.Notify([&](RunObserver& o) { o.OnRebuild(rebuilt, stale.has_value(), corrupt_in_range, index); });
   if (rebuilt.ok() && !stale && world_.scenario().store == StoreDesign::kFluss) {
     world_.CountFault(CoveragePoint::Happened(StoreEvent::kBucketsRebuilt));
+  }
+  if (rebuilt.ok() && HasLegacyMarker(markers)) world_.CountFault(CoveragePoint::Reached(WorldFeature::kLegacyMarkerRead));
+  if (!world_.scenario().expect.restores.empty()) {
+    world_.NoteRebuilt(World::Rebuilt{world_.attempt(), subtask_.index, marker, rebuilt, store_.CachedStates()});
   }
   if (rebuilt.ok()) {
     const RestoreView view{checkpoint.id, checkpoint.completed, checkpoint.source_offset, marker.offsets,

@@ -52,11 +52,17 @@ class AgentRuntime {
                const SubtaskContext& subtask = SubtaskContext{});
   virtual ~AgentRuntime() = default;
 
+  // A restore's union list written by hand (model/hand_made_markers.h), and
+  // why every store must reject it, if it must.
+  struct HandMadeList {
+    std::vector<RecoveryMarker> markers;
+    std::optional<std::string> unusable;
+  };
   // Restores the keyed state of the checkpoint's keys this subtask owns and
-  // rebuilds the store from the minimum over the checkpoint's union list of
-  // markers, keeping only owned keys' states. Queued tasks wait for
+  // rebuilds the store from the checkpoint's union list of markers (or
+  // `hand_made`'s), keeping only owned keys' states. Queued tasks wait for
   // ResumeRestoredTasks().
-  Status Restore(const Checkpoint& checkpoint);
+  Status Restore(const Checkpoint& checkpoint, const HandMadeList* hand_made = nullptr);
   void ResumeRestoredTasks();
   // A fresh start (no checkpoint restored): a new job, whose store starts
   // empty and reads nothing of the topic (FreshStart).
@@ -163,9 +169,9 @@ class AgentRuntime {
   virtual void ReleaseSubsumedCheckpoints(const std::string& id);
   // What a restored subtask takes of a checkpoint: the keyed state of the
   // keys it owns (their key groups are in its range), and the marker it
-  // rebuilds from: the per-partition minimum over every subtask's marker.
+  // rebuilds from: every subtask's marker (the store merges them).
   virtual KeyedStates RestoredKeyedStates(const Checkpoint& checkpoint) const;
-  virtual RecoveryMarker RebuildMarker(const Checkpoint& checkpoint) const { return MinimumMarker(checkpoint.markers); }
+  virtual std::vector<RecoveryMarker> RebuildMarkers(const Checkpoint& checkpoint) const { return checkpoint.markers; }
   // The processing keys a restored subtask keeps from the union list (its
   // operator state): the distinct ones it owns, in key order.
   virtual std::vector<std::string> RestoredProcessingKeys(const Checkpoint& checkpoint) const;

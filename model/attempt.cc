@@ -2,6 +2,7 @@
 #include "model/attempt.h"
 
 #include "model/abandon.h"
+#include "model/hand_made_markers.h"
 #include "model/key_groups.h"
 #include "model/store_designs.h"
 
@@ -409,13 +410,41 @@ bool Attempt::Restore(End& end) {
   source_offset_ = checkpoint->source_offset;
   rebuilt_ = true;
   log_operator_.NoteForeignReads(*checkpoint);
+  std::optional<AgentRuntime::HandMadeList> hand_made;
+  if (!spec_.markers.empty()) {
+    hand_made = HandMadeList(*checkpoint);
+    if (!hand_made) {
+      end = End::kError;
+      return false;
+    }
+  }
   for (Subtask& subtask : subtasks_) {
-    if (!subtask.runtime->Restore(*checkpoint).ok()) {
+    if (!subtask.runtime->Restore(*checkpoint, hand_made ? &*hand_made : nullptr).ok()) {
       end = End::kRestoreRejected;
       return false;
     }
   }
   return true;
+}
+
+std::optional<AgentRuntime::HandMadeList> Attempt::HandMadeList(const Checkpoint& checkpoint) {
+  Result<std::vector<PartitionOffsets>> offsets = subtasks_.front().log_client->Offsets();
+  if (!offsets.ok()) {
+    Error(fmt::format("reading the log's end offsets for the hand-made markers failed: {}", offsets.status().ToString()));
+    return std::nullopt;
+  }
+  std::vector<int64_t> ends;
+  for (const PartitionOffsets& partition : *offsets) ends.push_back(partition.end);
+  const RecoveryMarker own = MinimumMarker(checkpoint.markers);
+  AgentRuntime::HandMadeList list;
+  list.markers = HandMadeMarkers(spec_.markers, own, ends);
+  const bool tombstones = world_.scenario().log.tombstones && world_.scenario().store != StoreDesign::kFluss;
+  list.unusable = WhyHandMadeUnusable(list.markers, own.topic, tombstones, ends);
+  std::vector<std::string> described;
+  for (const RecoveryMarker& marker : list.markers) described.push_back(DescribeHandMadeMarker(marker, own.topic));
+  world_.Record("restore.hand_made", "checkpoint={} markers=[{}]", checkpoint.id,
+                fmt::format("{}", fmt::join(described, ", ")));
+  return list;
 }
 
 Scheduler::RunEnd Attempt::Spawn(boost::asio::awaitable<void> script, SimDuration time_bound) {

@@ -153,6 +153,10 @@ class Attempt {
   // The lineage this attempt continues (that of the attempt that took the
   // checkpoint it restores) or begins (a fresh start: its own number).
   int Lineage() const;
+  // The restore's union list written by hand (spec_.markers), and why every
+  // store must reject it; none (and the attempt's error) when the log's end
+  // offsets cannot be read.
+  std::optional<AgentRuntime::HandMadeList> HandMadeList(const Checkpoint& checkpoint);
   // The restore of the attempt's spec; false ends the attempt (`end`).
   bool Restore(End& end);
   // recreate_topic: the job fails over, then the log operator re-creates

@@ -57,6 +57,10 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
       return EnumInfo{"reconciled_not_done", "a reconciler reported a PENDING call not done: it was made again"};
     case WorldFeature::kReconciledUnknown:
       return EnumInfo{"reconciled_unknown", "a reconciler could not tell whether a PENDING call completed: it failed"};
+    case WorldFeature::kHandMadeMarkers:
+      return EnumInfo{"hand_made_markers", "a restore rebuilt from a union list of markers written by hand"};
+    case WorldFeature::kLegacyMarkerRead:
+      return EnumInfo{"legacy_marker_read", "an accepted restore read a version-1 marker (the bare offset map)"};
   }
   return std::nullopt;
 }
@@ -117,7 +121,8 @@ bool Reachable(LogEvent event, StoreDesign design) {
 }
 
 bool Reachable(WorldFeature feature, StoreDesign design) {
-  return design != StoreDesign::kFluss || feature != WorldFeature::kTombstoneFault;
+  return design != StoreDesign::kFluss ||
+         (feature != WorldFeature::kTombstoneFault && feature != WorldFeature::kLegacyMarkerRead);
 }
 
 std::string CoveragePoint::Name() const {

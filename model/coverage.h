@@ -54,6 +54,8 @@ enum class WorldFeature {
   kReconciledDone,     // a reconciler reported a PENDING call done: its outcome was used, no call made
   kReconciledNotDone,  // a reconciler reported a PENDING call not done: it was made again
   kReconciledUnknown,  // a reconciler could not tell: the call failed
+  kHandMadeMarkers,    // a restore rebuilt from a union list written by hand (`restore: {markers: [...]}`)
+  kLegacyMarkerRead,   // an accepted restore read a version-1 (legacy, bare offset map) marker
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);
@@ -90,7 +92,8 @@ StoreDesign DesignOf(StoreEvent event);
 // Whether a run of `design` can reach `event` (fluss runs no scenario that
 // re-creates, compacts or widens the log: NotRunnableOn, model/store_designs.h).
 bool Reachable(LogEvent event, StoreDesign design);
-// Whether a run of `design` can reach `feature` (fluss writes no tombstones).
+// Whether a run of `design` can reach `feature` (fluss writes no tombstones,
+// and its hand-made markers state offsets only: no legacy version).
 bool Reachable(WorldFeature feature, StoreDesign design);
 
 

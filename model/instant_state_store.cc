@@ -33,6 +33,10 @@ void InstantStateStore::Prune(const std::string& key, int64_t seq) {
                 states_.upper_bound(StateKey{key, seq, kHashMax, kHashMax}));
 }
 
+std::vector<std::pair<StateKey, ActionState>> InstantStateStore::CachedStates() const {
+  return {states_.begin(), states_.end()};
+}
+
 StoreStats InstantStateStore::Stats() const { return StoreStats{states_.size(), 0, 0}; }
 
 std::vector<std::string> InstantStateStore::CachedInputKeys() const {

@@ -39,6 +39,7 @@ class InstantStateStore : public ActionStateStore {
   void Prune(const std::string& key, int64_t seq) override;
   StoreStats Stats() const override;
   std::vector<std::string> CachedInputKeys() const override;
+  std::vector<std::pair<StateKey, ActionState>> CachedStates() const override;
 
  private:
   std::map<StateKey, ActionState> states_;  // ordered by input key, then seq

@@ -15,6 +15,7 @@
 #include "model/reconcile.h"
 #include "model/record_kind.h"
 #include "store/action_state.h"
+#include "store/recovery_marker.h"
 #include "model/verdict.h"
 #include "store/status.h"
 #include "store/store_design.h"
@@ -239,8 +240,31 @@ struct AttemptStep {
 inline constexpr const char* kRestoreLatest = "latest";
 inline constexpr const char* kRestorePrevious = "previous";
 
+// A recovery marker an attempt writes by hand into its restore's union list
+// (`restore: {checkpoint: <id>, markers: [...]}`): what another store
+// version wrote, or no store did, to test what the store does with it. What
+// it does not state is that of the checkpoint's own markers merged
+// (MinimumMarker): its version, topic and offsets.
+struct HandMadeMarkerSpec {
+  enum class Offsets {
+    kCheckpoint,  // the checkpoint's own
+    kLogEnd,      // the log's end offsets at the restore, of the partitions the checkpoint's marker names
+    kStated,      // `stated`
+  };
+  // 1: the legacy form, the bare partition -> offset map (no topic, no
+  // completed boundaries); 2: the current form; anything else: a version no
+  // store writes.
+  std::optional<int32_t> version;
+  std::optional<std::string> topic;  // a version-2 marker of another topic
+  Offsets offsets = Offsets::kCheckpoint;
+  MarkerOffsets stated;
+  SourcePos pos;
+};
+
 struct AttemptSpec {
   std::optional<std::string> restore;  // checkpoint id, latest or previous; none: start fresh
+  // The restore's union list written by hand; empty: the checkpoint's own.
+  std::vector<HandMadeMarkerSpec> markers;
   // The job's parallelism from this attempt on (a rescale at its restore);
   // none: the one in effect stays.
   std::optional<int32_t> parallelism;
@@ -309,6 +333,33 @@ struct ExpectedPartition {
   SourcePos pos;
 };
 
+// What `expect: restores:` and `expect: checkpoints:` state of a recovery
+// marker; what it leaves out is not checked.
+struct ExpectedMarker {
+  std::optional<int32_t> version;
+  std::optional<std::string> topic;
+  std::optional<MarkerOffsets> offsets;
+  std::optional<CompletedBoundaries> completed;
+  SourcePos pos;
+};
+// What `expect: restores:` states of one subtask's restore.
+struct ExpectedRestore {
+  int attempt = 0;  // 1-based; the attempt restores
+  int32_t subtask = 0;
+  std::optional<ExpectedMarker> marker;  // the merged marker the rebuild read from
+  // Every state the store caches after the rebuild, in state key order
+  // (key, then seq): kind start, pending, result or complete.
+  std::optional<std::vector<ExpectedRecord>> cache;
+  std::optional<std::string> rejected;  // the rebuild is rejected with a message holding this
+  SourcePos pos;
+};
+// What `expect: checkpoints:` states of the markers a checkpoint saved.
+struct ExpectedCheckpoint {
+  std::string id;
+  std::vector<ExpectedMarker> markers;  // one per subtask that took it, in subtask order
+  SourcePos pos;
+};
+
 struct Expectation {
   // pass, error, or the invariant that must be violated (model/verdict.h).
   ExpectedVerdict verdict;
@@ -333,6 +384,8 @@ struct Expectation {
   bool unfinished_all = false;
   // The records of these partitions at the end of the run; others unchecked.
   std::vector<ExpectedPartition> log;
+  std::vector<ExpectedRestore> restores;
+  std::vector<ExpectedCheckpoint> checkpoints;
   // Armed faults may stay unfired (generated scenarios, whose faults are
   // drawn blind); otherwise an armed fault that never fires is an error.
   bool allow_unfired = false;

@@ -141,6 +141,20 @@ class World {
   }
   const std::set<std::string>& reconciler_unknown_keys() const { return reconciler_unknown_keys_; }
 
+  // What one subtask's restore rebuilt, kept for `expect: restores:` (only
+  // when the scenario states some).
+  struct Rebuilt {
+    int attempt = 0;
+    int32_t subtask = 0;
+    RecoveryMarker marker;  // the union list merged: where it read from
+    Status status;
+    std::vector<std::pair<StateKey, ActionState>> cache;  // after the rebuild, in state key order
+  };
+  void NoteRebuilt(Rebuilt rebuilt) {
+    if (!halted_) rebuilts_.push_back(std::move(rebuilt));
+  }
+  const std::vector<Rebuilt>& rebuilts() const { return rebuilts_; }
+
   // How often each coverage point fired, by name.
   void CountFault(const CoveragePoint& point) {
     if (!halted_) ++fault_hits_[point.Name()];
@@ -169,6 +183,7 @@ class World {
   CorruptedPositions corrupted_;
   std::map<std::string, int64_t> fault_hits_;
   std::set<std::string> reconciler_unknown_keys_;
+  std::vector<Rebuilt> rebuilts_;
   const PlanSpec* plan_ = nullptr;  // null: the scenario's own plan
   int attempt_ = 0;
   int lineage_ = 0;

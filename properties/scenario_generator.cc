@@ -41,6 +41,11 @@ constexpr uint64_t kKeyShapeStream = 0x6b65792d73686170;  // "key-shap"
 // reconcilers.
 constexpr uint64_t kReconcileStream = 0x7265636f6e630175;
 
+// Mixed into a seed for its hand-made marker stream (DrawHandMadeMarkers):
+// "marker" plus 187, the first value from which none of the seeds the tests
+// pin or quote draws hand-made markers.
+constexpr uint64_t kMarkersStream = 0x6d61726b657200bb;
+
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
@@ -1021,6 +1026,60 @@ void DrawReconcilers(Choices& choices, Scenario& scenario) {
   }
 }
 
+// Restores from union lists written by hand (model/hand_made_markers.h):
+// for 25% of the seeds, each restoring attempt with 40% replaces its
+// checkpoint's list by one of: a current marker at the log's end beside the
+// checkpoint's own offsets in the legacy form (read: the smaller offsets
+// win), the legacy form alone, the same pair in the current form, or, in an
+// attempt before the last, a list every store must reject (a version no
+// store writes, another topic). A legacy entry needs a store without
+// tombstones and a topic no earlier attempt re-created (it names neither
+// boundaries nor the topic). Drawn before the design's fit, alike for every design: fluss
+// keeps each marker's offsets only (FitToDesign). `choices` is the seed's
+// own stream: a seed this draws nothing for keeps its scenario.
+void DrawHandMadeMarkers(Choices& choices, Scenario& scenario) {
+  if (!choices.Percent(25)) return;
+  bool recreated = false;  // by an attempt before the one at hand
+  HandMadeMarkerSpec at_end;
+  at_end.offsets = HandMadeMarkerSpec::Offsets::kLogEnd;
+  HandMadeMarkerSpec legacy;
+  legacy.version = RecoveryMarker::kLegacyVersion;
+  for (size_t a = 0; a < scenario.attempts.size(); ++a) {
+    AttemptSpec& attempt = scenario.attempts[a];
+    const bool legacy_readable = !scenario.log.tombstones && !recreated;
+    recreated = recreated || std::any_of(attempt.steps.begin(), attempt.steps.end(), [](const AttemptStep& s) {
+      return s.kind == AttemptStep::Kind::kRecreateTopic;
+    });
+    if (!attempt.restore || !choices.Percent(40)) continue;
+    const bool last = a + 1 == scenario.attempts.size();
+    switch (choices.Below(4)) {
+      case 0:
+        attempt.markers = {at_end, legacy_readable ? legacy : HandMadeMarkerSpec{}};
+        break;
+      case 1:
+        attempt.markers = {legacy_readable ? legacy : HandMadeMarkerSpec{}};
+        break;
+      case 2:
+        attempt.markers = {HandMadeMarkerSpec{}, at_end};
+        break;
+      default: {
+        HandMadeMarkerSpec unusable;
+        if (choices.Below(2) == 0) {
+          unusable.version = 3;
+        } else {
+          unusable.topic = "another-topic";
+        }
+        if (last) {
+          attempt.markers = {at_end, HandMadeMarkerSpec{}};
+        } else {
+          attempt.markers = {unusable};
+        }
+        break;
+      }
+    }
+  }
+}
+
 // Features drawn together (issue 32): each late gate opens on its own for
 // 8-30% of the seeds, so two rare ones meet in 1-3% of the seeds and what
 // they draw within in fewer. For 30% of the seeds two distinct gates are
@@ -1064,6 +1123,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   // Before the design's fit, so that every design gets the same draws.
   PrngChoices cleanup_choices(seed ^ kCleanupStream);
   DrawCleanupUnderCompaction(cleanup_choices, generated.scenario);
+  PrngChoices marker_choices(seed ^ kMarkersStream);
+  DrawHandMadeMarkers(marker_choices, generated.scenario);
   // What the design cannot run is dropped (fluss: the log operations a
   // Fluss table has no counterpart of, and tombstones).
   FitToDesign(generated.scenario);

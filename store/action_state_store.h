@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/status.h"
@@ -41,6 +42,14 @@ class ActionStateStore {
   // Rejects markers and records it cannot use (kInvalidRecovery). Keeps only
   // the states of input keys the store owns (SetOwnership).
   virtual Status Rebuild(const RecoveryMarker& marker) = 0;
+  // Rebuilds from a checkpoint's union list of markers, every subtask's entry
+  // (Flink Agents' rebuildState(List<Object>)): merges them (MergeMarkers:
+  // per partition the smallest offset) and rebuilds from the result. A list
+  // that cannot be merged is rejected before anything is read.
+  virtual Status RebuildFromList(const std::vector<RecoveryMarker>& markers) {
+    Result<RecoveryMarker> merged = MergeMarkers(markers);
+    return merged.ok() ? Rebuild(*merged) : merged.status();
+  }
   // The input keys whose states this store keeps from a rebuild: those of
   // its subtask's key groups (Flink Agents #1010). Default: every key.
   using KeyOwnership = std::function<bool(const std::string& input_key)>;
@@ -71,6 +80,9 @@ class ActionStateStore {
   // The input keys whose states the store caches now, in key order: the
   // harness's view, for the per-subtask ownership of memory.
   virtual std::vector<std::string> CachedInputKeys() const = 0;
+  // Every state the store caches now, in state key order: the harness's
+  // view, for `expect: restores: cache:`.
+  virtual std::vector<std::pair<StateKey, ActionState>> CachedStates() const = 0;
 };
 
 }  // namespace durasim

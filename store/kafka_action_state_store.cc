@@ -73,11 +73,30 @@ void KafkaActionStateStore::Forget(const std::string& record_key, const std::str
   if (index->second.empty()) record_keys_by_input_.erase(index);
 }
 
-Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
+void KafkaActionStateStore::ForgetRebuildState() {
   cache_.clear();
   record_keys_by_input_.clear();
   held_tombstones_.clear();  // their states are the log's again
   records_scanned_ = 0;
+}
+
+Status KafkaActionStateStore::RebuildFromList(const std::vector<RecoveryMarker>& markers) {
+  if (tombstones_ && HasLegacyMarker(markers)) {
+    ForgetRebuildState();
+    return Status(StatusCode::kInvalidRecovery,
+                  "a version-1 recovery marker holds no completed boundaries, which a store with tombstones needs to "
+                  "tell a committed cleanup from a state the checkpoint still needs");
+  }
+  Result<RecoveryMarker> merged = MergeMarkers(markers);
+  if (!merged.ok()) {
+    ForgetRebuildState();
+    return merged.status();
+  }
+  return Rebuild(*merged);
+}
+
+Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
+  ForgetRebuildState();
   Result<std::vector<PartitionOffsets>> offsets = client_.Offsets();
   if (!offsets.ok()) return offsets.status();
   Result<TopicIdentity> topic = client_.Topic();
@@ -370,6 +389,14 @@ std::vector<std::string> KafkaActionStateStore::CachedInputKeys() const {
   std::vector<std::string> keys;
   for (const auto& [key, record_keys] : record_keys_by_input_) keys.push_back(key);
   return keys;
+}
+
+std::vector<std::pair<StateKey, ActionState>> KafkaActionStateStore::CachedStates() const {
+  std::vector<std::pair<StateKey, ActionState>> states;
+  for (const auto& [record_key, cached] : cache_) states.emplace_back(cached.state_key, cached.state);
+  std::sort(states.begin(), states.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return states;
 }
 
 StoreStats KafkaActionStateStore::Stats() const {

@@ -42,6 +42,10 @@ class KafkaActionStateStore : public ActionStateStore {
   boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) override;
   std::optional<ActionState> Get(const StateKey& state_key) const override;
   Status Rebuild(const RecoveryMarker& marker) override;
+  // As the base's, and a store with tombstones also rejects a list with a
+  // version-1 entry: such a marker holds no completed boundaries, which the
+  // rebuild needs to tell a committed cleanup from a state still needed.
+  Status RebuildFromList(const std::vector<RecoveryMarker>& markers) override;
   void Prune(const std::string& key, int64_t seq) override;
   Result<RecoveryMarker> GetRecoveryMarker(const CompletedBoundaries& completed) override;
   // With cleanup records: whether a prune holds tombstones back.
@@ -60,11 +64,16 @@ class KafkaActionStateStore : public ActionStateStore {
 
   StoreStats Stats() const override;
   std::vector<std::string> CachedInputKeys() const override;
+  std::vector<std::pair<StateKey, ActionState>> CachedStates() const override;
   void SetOwnership(KeyOwnership owns) override { owns_ = std::move(owns); }
 
  protected:
   // Whether the states of `input_key` are this store's to keep.
   bool Owns(const std::string& input_key) const { return !owns_ || owns_(input_key); }
+
+  // Empties the cache and what a rebuild counts: what a rejected rebuild
+  // leaves.
+  void ForgetRebuildState();
 
   struct CachedState {
     StateKey state_key;

@@ -14,16 +14,19 @@ RecoveryMarker MarkerOf(const TopicIdentity& topic, MarkerOffsets offsets) {
 
 Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
                    const std::vector<PartitionOffsets>& offsets) {
-  if (marker.version != RecoveryMarker::kVersion) {
+  if (marker.version != RecoveryMarker::kVersion && marker.version != RecoveryMarker::kLegacyVersion) {
     return Status(StatusCode::kInvalidRecovery,
-                  fmt::format("recovery marker version {} is not supported (this store reads version {})",
-                              marker.version, RecoveryMarker::kVersion));
+                  fmt::format("recovery marker version {} is not supported (this store reads versions {} and {})",
+                              marker.version, RecoveryMarker::kLegacyVersion, RecoveryMarker::kVersion));
   }
-  if (marker.topic.name != topic.name) {
-    return Status(StatusCode::kInvalidRecovery, fmt::format("recovery marker is for topic {:?}, the store reads {:?}",
-                                                            marker.topic.name, topic.name));
+  // A version-1 marker is the bare offset map: no topic to check.
+  if (marker.version == RecoveryMarker::kVersion && marker.topic.name != topic.name) {
+    // The store's own topic is left out: the operator configured it, and its
+    // name differs between backends (the message reaches the trace).
+    return Status(StatusCode::kInvalidRecovery,
+                  fmt::format("recovery marker is for topic {:?}, not the one the store reads", marker.topic.name));
   }
-  if (marker.topic.incarnation != topic.incarnation) {
+  if (marker.version == RecoveryMarker::kVersion && marker.topic.incarnation != topic.incarnation) {
     // The incarnations themselves are left out: they differ between
     // backends (docs/backends.md), and the message reaches the trace.
     return Status(StatusCode::kInvalidRecovery,
@@ -67,6 +70,50 @@ Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
     }
   }
   return Status::Ok();
+}
+
+Result<RecoveryMarker> MergeMarkers(const std::vector<RecoveryMarker>& markers) {
+  if (markers.empty()) return Status(StatusCode::kInvalidRecovery, "the recovery marker list is empty");
+  RecoveryMarker merged;
+  merged.version = RecoveryMarker::kLegacyVersion;
+  const RecoveryMarker* first_current = nullptr;
+  for (size_t i = 0; i < markers.size(); ++i) {
+    const RecoveryMarker& marker = markers[i];
+    if (marker.version != RecoveryMarker::kVersion && marker.version != RecoveryMarker::kLegacyVersion) {
+      return Status(StatusCode::kInvalidRecovery,
+                    fmt::format("recovery marker {} of {}: version {} is not supported (this store reads versions {} "
+                                "and {})",
+                                i + 1, markers.size(), marker.version, RecoveryMarker::kLegacyVersion,
+                                RecoveryMarker::kVersion));
+    }
+    if (marker.version == RecoveryMarker::kVersion) {
+      if (first_current == nullptr) {
+        first_current = &marker;
+        merged.version = RecoveryMarker::kVersion;
+        merged.topic = marker.topic;
+      } else if (!(marker.topic == first_current->topic)) {
+        return Status(StatusCode::kInvalidRecovery,
+                      fmt::format("recovery marker {} of {} is for topic {:?}{}, an earlier one for {:?}: one job's "
+                                  "markers name one topic",
+                                  i + 1, markers.size(), marker.topic.name,
+                                  marker.topic.name == first_current->topic.name ? " (another incarnation)" : "",
+                                  first_current->topic.name));
+      }
+    }
+    for (const auto& [partition, offset] : marker.offsets) {
+      auto [it, inserted] = merged.offsets.emplace(partition, offset);
+      if (!inserted && offset < it->second) it->second = offset;
+    }
+    merged.completed.insert(marker.completed.begin(), marker.completed.end());
+  }
+  return merged;
+}
+
+bool HasLegacyMarker(const std::vector<RecoveryMarker>& markers) {
+  for (const RecoveryMarker& marker : markers) {
+    if (marker.version == RecoveryMarker::kLegacyVersion) return true;
+  }
+  return false;
 }
 
 }  // namespace durasim

@@ -30,8 +30,12 @@ using MarkerOffsets = std::map<int32_t, int64_t>;
 using CompletedBoundaries = std::map<std::string, int64_t>;
 
 struct RecoveryMarker {
-  // 1: offsets only (before #1101; never written by this store).
+  // 1: offsets only, the bare partition -> offset map Flink Agents wrote
+  //    before #1101 (never written by this store; read, so that a job
+  //    restores a checkpoint an older store took, but without the topic
+  //    checks: it names no topic).
   // 2: version, topic name and identity, offsets.
+  static constexpr int32_t kLegacyVersion = 1;
   static constexpr int32_t kVersion = 2;
 
   int32_t version = kVersion;
@@ -53,9 +57,21 @@ RecoveryMarker MarkerOf(const TopicIdentity& topic, MarkerOffsets offsets);
 // client is connected to and its partitions' offsets. kInvalidRecovery naming
 // what it found: an unknown version, another topic or an earlier incarnation
 // of it, a partition set that differs, an offset below the log start (the
-// records were deleted) or past its end.
+// records were deleted) or past its end. A version-1 marker names no topic:
+// only its partitions and offsets are checked.
 Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
                    const std::vector<PartitionOffsets>& offsets);
+
+// A checkpoint's union list of markers (every subtask's entry, or entries
+// written by hand) as one: per partition the smallest offset, the completed
+// boundaries of all. The merged version is 2 when any entry is (its topic
+// theirs), else 1. kInvalidRecovery, naming the entry (1-based), for an
+// empty list, an entry of a version no store writes, or version-2 entries
+// that name different topics or incarnations.
+Result<RecoveryMarker> MergeMarkers(const std::vector<RecoveryMarker>& markers);
+
+// Whether any entry of `markers` is a version-1 marker.
+bool HasLegacyMarker(const std::vector<RecoveryMarker>& markers);
 
 }  // namespace durasim
 

@@ -26,11 +26,10 @@ TEST(RecoveryMarkerTest, EachRejectionNamesWhatItFound) {
   RecoveryMarker future = MarkerOf(kTopic, {{0, 0}, {1, 5}});
   future.version = 3;
   EXPECT_TRUE(Says(CheckMarker(future, kTopic, kOffsets), "version 3 is not supported"));
-  RecoveryMarker legacy = future;
-  legacy.version = 1;
-  EXPECT_TRUE(Says(CheckMarker(legacy, kTopic, kOffsets), "version 1 is not supported"));
+  future.version = 0;
+  EXPECT_TRUE(Says(CheckMarker(future, kTopic, kOffsets), "version 0 is not supported"));
   EXPECT_TRUE(Says(CheckMarker(MarkerOf({"other", "2"}, {{0, 0}, {1, 5}}), kTopic, kOffsets),
-                   "is for topic \"other\", the store reads \"t\""));
+                   "is for topic \"other\", not the one the store reads"));
   EXPECT_TRUE(Says(CheckMarker(MarkerOf({"t", "1"}, {{0, 0}, {1, 5}}), kTopic, kOffsets),
                    "an earlier incarnation of the topic, which was deleted and created again"));
   EXPECT_TRUE(Says(CheckMarker(MarkerOf(kTopic, {{1, 5}}), kTopic, kOffsets),
@@ -59,6 +58,51 @@ TEST(RecoveryMarkerTest, PartitionsAddedSinceTheMarkerPassWhenTheyBeginAtZero) {
 
 TEST(RecoveryMarkerTest, PrintsAsItsOffsets) {
   EXPECT_EQ(fmt::format("{}", MarkerOf(kTopic, {{0, 3}, {1, 0}})), "{0: 3, 1: 0}");
+}
+
+TEST(RecoveryMarkerTest, ALegacyMarkerIsCheckedByItsOffsetsOnly) {
+  // Strategy: version 1, the bare offset map Flink Agents wrote before
+  // #1101, names no topic: whatever topic it carries, its offsets decide.
+  RecoveryMarker legacy = MarkerOf({"other", "2"}, {{0, 0}, {1, 5}});
+  legacy.version = RecoveryMarker::kLegacyVersion;
+  EXPECT_TRUE(CheckMarker(legacy, kTopic, kOffsets).ok());
+  legacy.offsets = {{0, 11}, {1, 5}};
+  EXPECT_TRUE(Says(CheckMarker(legacy, kTopic, kOffsets), "past the log end"));
+}
+
+TEST(RecoveryMarkerTest, MergingAUnionListTakesEachPartitionsSmallestOffset) {
+  // Strategy: a current marker and a legacy one merge into a current marker
+  // of the current one's topic, per partition the smaller offset, the
+  // completed boundaries of both.
+  RecoveryMarker current = MarkerOf(kTopic, {{0, 7}, {1, 5}});
+  current.completed = {{"a", 2}};
+  RecoveryMarker legacy = MarkerOf({}, {{0, 3}, {1, 9}});
+  legacy.version = RecoveryMarker::kLegacyVersion;
+  const Result<RecoveryMarker> merged = MergeMarkers({legacy, current});
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  EXPECT_EQ(merged->version, RecoveryMarker::kVersion);
+  EXPECT_EQ(merged->topic, kTopic);
+  EXPECT_EQ(merged->offsets, (MarkerOffsets{{0, 3}, {1, 5}}));
+  EXPECT_EQ(merged->completed, (CompletedBoundaries{{"a", 2}}));
+  EXPECT_TRUE(HasLegacyMarker({legacy, current}));
+  EXPECT_FALSE(HasLegacyMarker({current}));
+  const Result<RecoveryMarker> legacy_only = MergeMarkers({legacy});
+  ASSERT_TRUE(legacy_only.ok());
+  EXPECT_EQ(legacy_only->version, RecoveryMarker::kLegacyVersion);
+}
+
+TEST(RecoveryMarkerTest, AUnionListItCannotMergeIsRejectedNamingTheEntry) {
+  // Strategy: an empty list, an entry of a version no store writes, and
+  // current entries of two topics or two incarnations are each rejected.
+  RecoveryMarker current = MarkerOf(kTopic, {{0, 7}});
+  RecoveryMarker future = current;
+  future.version = 3;
+  EXPECT_TRUE(Says(MergeMarkers({}).status(), "the recovery marker list is empty"));
+  EXPECT_TRUE(Says(MergeMarkers({current, future}).status(), "recovery marker 2 of 2: version 3 is not supported"));
+  EXPECT_TRUE(Says(MergeMarkers({current, MarkerOf({"other", "i"}, {{0, 1}})}).status(),
+                   "recovery marker 2 of 2 is for topic \"other\""));
+  EXPECT_TRUE(Says(MergeMarkers({current, MarkerOf({kTopic.name, "older"}, {{0, 1}})}).status(),
+                   "(another incarnation)"));
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
 #include "properties/mutants/marker_ignores_new_partitions.h"
+#include "properties/mutants/marker_list_skips_legacy.h"
 #include "properties/mutants/marker_without_topic_identity.h"
 #include "properties/mutants/memory_in_operator_state.h"
 #include "properties/mutants/pending_as_hit.h"
@@ -196,6 +197,10 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
       {"tombstones-before-cleanup-ack", "a prune's tombstones go right behind its cleanup record, acknowledged or "
        "not: a refused record leaves tombstones without their boundary", "durasim's finding 3 (a long sweep, seed "
        "28697)", Invariant::kFinished, StoreOf<TombstonesBeforeCleanupAckStore>(), {}, KafkaDesigns()},
+      {"marker-list-skips-legacy", "a rebuild skips the version-1 (bare offset map) entries of its union list: a "
+       "legacy entry holding the smallest offsets is lost, and the rebuild starts past states it needs",
+       "apache/flink-agents rebuildState (skips every marker that is not a Map)", Invariant::kOnce,
+       StoreOf<MarkerListSkipsLegacyStore>(), {}, KafkaDesigns()},
       {"fresh-start-reads-topic", "a fresh start (a new job, no checkpoint) rebuilds its store from the log start, "
        "taking an earlier job's saved results as its own", "a missing recovery marker read as \"read everything\"",
        Invariant::kProvenance, {}, RuntimeOf<FreshStartReadsTopicRuntime>()},

@@ -14,7 +14,7 @@ class OwnMarkerOnlyRuntime : public AgentRuntime {
   using AgentRuntime::AgentRuntime;
 
  protected:
-  RecoveryMarker RebuildMarker(const Checkpoint& checkpoint) const override;
+  std::vector<RecoveryMarker> RebuildMarkers(const Checkpoint& checkpoint) const override;
 };
 
 }  // namespace durasim

@@ -33,7 +33,7 @@ class InspectedStore : public KafkaActionStateStore {
     ActionState state;
     RecordPosition position;
   };
-  std::vector<Cached> CachedStates() const {
+  std::vector<Cached> CachedWithPositions() const {
     std::vector<Cached> states;
     for (const auto& [record_key, cached] : cache_) states.push_back(Cached{cached.state_key, cached.state, cached.position});
     return states;
@@ -186,7 +186,7 @@ bool PrintRestore(LogClient& client, const RecoveryMarker& marker, const std::ve
                        stats.records_scanned == 1 ? "" : "s", rebuilt.ToString());
     return false;
   }
-  const std::vector<InspectedStore::Cached> cached = store.CachedStates();
+  const std::vector<InspectedStore::Cached> cached = store.CachedWithPositions();
   out << fmt::format("  accepted: scanned {} record{}, caches {} state{}\n", stats.records_scanned,
                      stats.records_scanned == 1 ? "" : "s", cached.size(), cached.size() == 1 ? "" : "s");
   PrintRestoreDecisions(marker, cached, out);

@@ -20,9 +20,23 @@ bool Reaches(StoreDesign design, const std::string& name) {
   return true;
 }
 
+// Points no run reaches together, whatever the design: a store with
+// tombstones rejects every version-1 marker (it holds no boundaries), so an
+// accepted legacy restore never meets what needs tombstones.
+bool Exclusive(const std::string& a, const std::string& b) {
+  static const std::pair<const char*, const char*> kExclusive[] = {
+      {"legacy_marker_read", "tombstone_fault"},
+      {"legacy_marker_read", "tombstones_removed"},
+  };
+  return std::any_of(std::begin(kExclusive), std::end(kExclusive), [&](const auto& pair) {
+    return (a == pair.first && b == pair.second) || (a == pair.second && b == pair.first);
+  });
+}
+
 }  // namespace
 
 bool CanMeet(const std::string& a, const std::string& b, const std::vector<StoreDesign>& designs) {
+  if (Exclusive(a, b)) return false;
   return std::any_of(designs.begin(), designs.end(),
                      [&](StoreDesign design) { return Reaches(design, a) && Reaches(design, b); });
 }

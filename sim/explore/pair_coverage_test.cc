@@ -45,6 +45,8 @@ TEST(PairCoverageTest, APairMeetsOnlyWhereOneDesignReachesBoth) {
   EXPECT_FALSE(CanMeet("add_partitions", "buckets_rebuilt", all));  // a Fluss table has fixed buckets
   EXPECT_FALSE(CanMeet("rewrites_written", "buckets_rebuilt", all));  // two designs' own events
   EXPECT_TRUE(CanMeet("rewrites_written", "add_partitions", all));
+  EXPECT_FALSE(CanMeet("tombstones_removed", "legacy_marker_read", all));  // tombstones reject a legacy marker
+  EXPECT_TRUE(CanMeet("legacy_marker_read", "recreate_topic", all));
   EXPECT_FALSE(CanMeet("lose_ack", "rewrites_written", {StoreDesign::kFluss}));
 }
 

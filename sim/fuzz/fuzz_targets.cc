@@ -233,8 +233,13 @@ TargetResult RunMarkerTarget(const std::string& input) {
   }
   // Accepted: the marker is this store's, names partitions 0..n-1 of the
   // log, each offset inside its partition, and added partitions start at 0.
-  if (c.marker.version != RecoveryMarker::kVersion) result.problem = "a marker of another version was accepted";
-  if (!(c.marker.topic == c.store_topic)) result.problem = "a marker of another topic was accepted";
+  // A version-1 marker (the bare offset map) names no topic: only its
+  // offsets are checked.
+  const bool legacy = c.marker.version == RecoveryMarker::kLegacyVersion;
+  if (!legacy && c.marker.version != RecoveryMarker::kVersion) {
+    result.problem = "a marker of a version no store writes was accepted";
+  }
+  if (!legacy && !(c.marker.topic == c.store_topic)) result.problem = "a marker of another topic was accepted";
   int32_t expected = 0;
   for (const auto& [partition, offset] : c.marker.offsets) {
     if (partition != expected++ || static_cast<size_t>(partition) >= c.log.size()) {

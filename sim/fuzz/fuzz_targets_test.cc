@@ -61,6 +61,9 @@ TEST(MarkerTarget, AcceptsAndRejectsAsTheChecksSay) {
   EXPECT_EQ(RunMarkerTarget("version 2\ntopic t i\noffsets 0:4\nstore t i\nlog 0-9\n").outcome, "accepted");
   EXPECT_EQ(RunMarkerTarget("version 2\ntopic t i\noffsets 0:10\nstore t i\nlog 0-9\n").outcome, "rejected");
   EXPECT_EQ(RunMarkerTarget("version 3\ntopic t i\noffsets 0:4\nstore t i\nlog 0-9\n").outcome, "rejected");
+  // The legacy form names no topic: only its offsets are checked.
+  EXPECT_EQ(RunMarkerTarget("version 1\ntopic u j\noffsets 0:4\nstore t i\nlog 0-9\n").outcome, "accepted");
+  EXPECT_EQ(RunMarkerTarget("version 1\ntopic u j\noffsets 0:10\nstore t i\nlog 0-9\n").outcome, "rejected");
   EXPECT_EQ(RunMarkerTarget("").outcome, "rejected");
   const auto corpus = LoadCorpus({std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/corpus/marker"}, ".txt");
   ASSERT_GE(corpus.size(), 4u);

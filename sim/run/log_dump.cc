@@ -17,15 +17,15 @@ std::string HexPreview(const std::string& bytes, size_t bytes_max) {
   return out;
 }
 
-namespace {
-
-constexpr size_t kHexBytesMax = 24;
-
 RecordKind KindOfState(const ActionState& state) {
   if (state.completed) return RecordKind::kComplete;
   if (state.call_results.empty()) return RecordKind::kStart;
   return state.call_results.back().status == CallStatus::kPending ? RecordKind::kPending : RecordKind::kResult;
 }
+
+namespace {
+
+constexpr size_t kHexBytesMax = 24;
 
 std::string ActionName(uint64_t hash, const ActionNames& names) {
   auto it = names.find(hash);

@@ -42,6 +42,10 @@ using ActionNames = std::map<uint64_t, std::string>;
 // What `record` holds, in words: its input key, sequence number and action,
 // then the calls with status and result, memory updates, emitted events and
 // whether it is completed; or what a tombstone, cleanup or bad record is.
+// The put a state's record is, by what it holds: complete, start (no call
+// slot), pending (its last slot PENDING) or result.
+RecordKind KindOfState(const ActionState& state);
+
 std::string DescribeRecord(const DecodedRecord& record, const ActionNames& names);
 
 // Every partition's records, one per line, under "partition N: ..." lines.

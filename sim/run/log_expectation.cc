@@ -11,19 +11,7 @@
 namespace durasim {
 namespace {
 
-std::string At(const Scenario& scenario, SourcePos pos) {
-  return fmt::format("{}:{}:{}", scenario.path.empty() ? scenario.name : scenario.path, pos.line, pos.column);
-}
-
-ActionNames NamesOf(const Scenario& scenario) {
-  ActionNames names;
-  for (const ActionSpec& action : scenario.actions) names[ActionHash(action.name)] = action.name;
-  for (const AttemptSpec& attempt : scenario.attempts) {
-    if (!attempt.plan) continue;
-    for (const ActionSpec& action : attempt.plan->actions) names[ActionHash(action.name)] = action.name;
-  }
-  return names;
-}
+std::string At(const Scenario& scenario, SourcePos pos) { return FilePosition(scenario, pos); }
 
 // How `got` differs from `want` (one call slot), or none.
 std::optional<std::string> CallDifference(const ExpectedCall& want, const CallResult& got) {
@@ -46,7 +34,22 @@ std::optional<std::string> CallDifference(const ExpectedCall& want, const CallRe
   return std::nullopt;
 }
 
-// How the decoded record `got` differs from `want`, or none.
+}  // namespace
+
+std::string FilePosition(const Scenario& scenario, SourcePos pos) {
+  return fmt::format("{}:{}:{}", scenario.path.empty() ? scenario.name : scenario.path, pos.line, pos.column);
+}
+
+ActionNames ActionNamesOf(const Scenario& scenario) {
+  ActionNames names;
+  for (const ActionSpec& action : scenario.actions) names[ActionHash(action.name)] = action.name;
+  for (const AttemptSpec& attempt : scenario.attempts) {
+    if (!attempt.plan) continue;
+    for (const ActionSpec& action : attempt.plan->actions) names[ActionHash(action.name)] = action.name;
+  }
+  return names;
+}
+
 std::optional<std::string> RecordDifference(const Scenario& scenario, const ExpectedRecord& want,
                                             const DecodedRecord& got, const ActionNames& names) {
   if (want.kind != got.kind) return fmt::format("it is a {} record, not {}", NameOf(got.kind), NameOf(want.kind));
@@ -85,11 +88,9 @@ std::optional<std::string> RecordDifference(const Scenario& scenario, const Expe
   return std::nullopt;
 }
 
-}  // namespace
-
 std::optional<std::string> FirstLogDifference(const Scenario& scenario,
                                               const std::vector<std::vector<LogRecord>>& partitions) {
-  const ActionNames names = NamesOf(scenario);
+  const ActionNames names = ActionNamesOf(scenario);
   for (const ExpectedPartition& want : scenario.expect.log) {
     if (static_cast<size_t>(want.partition) >= partitions.size()) {
       return fmt::format("expected log partition {} ({}), but the topic has {} partition{}", want.partition,

@@ -34,6 +34,8 @@ struct RunReport {
   std::string scenario;
   // How the topic's records at the end differ from `expect: log:`, if they do.
   std::optional<std::string> log_difference;
+  // `expect: restores:` / `checkpoints:`: the first difference.
+  std::optional<std::string> restore_difference;
   std::string path;
   std::string mutant;  // empty: production code
   BackendKind backend = BackendKind::kModel;

@@ -28,6 +28,7 @@
 #include "properties/same_answer_checker.h"
 #include "sim/run/differential.h"
 #include "sim/run/log_expectation.h"
+#include "sim/run/restore_expectation.h"
 #include "sim/run/reference_run.h"
 #include "sim/run/restore_clock.h"
 #include "sim/run/run_context.h"
@@ -80,6 +81,7 @@ std::map<std::pair<std::string, int64_t>, size_t> InputPositions(const Scenario&
 void JudgeDetails(const Scenario& scenario, RunReport& report) {
   const Expectation& expect = scenario.expect;
   if (report.log_difference) report.mismatches.push_back(*report.log_difference);
+  if (report.restore_difference) report.mismatches.push_back(*report.restore_difference);
   for (const auto& [supplier, count] : expect.calls_by_supplier) {
     auto it = report.calls_by_supplier.find(supplier);
     const int64_t got = it == report.calls_by_supplier.end() ? 0 : it->second;
@@ -292,6 +294,10 @@ bool Observe(World& world, RunReport& report, bool compared) {
   report.trace_hash = world.trace().hash();
   report.sim_time = world.now();
   report.trace = std::move(world.trace());
+  report.restore_difference = FirstRestoreDifference(world.scenario(), world.rebuilts());
+  if (!report.restore_difference) {
+    report.restore_difference = FirstCheckpointDifference(world.scenario(), world.checkpoints());
+  }
   const bool log_expected = !world.scenario().expect.log.empty();
   if (!compared && !log_expected) return true;
   if (compared) {

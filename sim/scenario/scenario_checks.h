@@ -57,6 +57,8 @@ class CheckpointLedger {
   // raw `attempts` sequence, to explain a restore of a checkpoint completed
   // only later.
   void CheckRestore(const std::string& id, SourcePos pos, size_t attempt, const YAML::Node& attempts) const;
+  // Whether some attempt step took checkpoint `id`.
+  bool Taken(const std::string& id) const { return checkpoints_.count(id) != 0; }
 
  private:
   enum class State { kTaken, kCompleted, kAborted, kSubsumed };

@@ -395,14 +395,77 @@ class ScenarioParser {
     if (const Value* plan = map.Find("plan")) attempt.plan = ParseDeployedPlan(*plan);
     // The restore happens before the attempt's steps, whatever the key order.
     if (const Value* restore = map.Find("restore")) {
-      attempt.restore = ReadName(*restore);
-      checkpoints_.CheckRestore(*attempt.restore, restore->pos, scenario_.attempts.size(), attempts_node_);
+      if (restore->node.IsMap()) {
+        // `restore: {checkpoint: <id>, markers: [...]}`: a union list written by hand.
+        Mapping restored(*restore, {"checkpoint", "markers"});
+        const Value& id = restored.Require("checkpoint");
+        attempt.restore = ReadName(id);
+        checkpoints_.CheckRestore(*attempt.restore, id.pos, scenario_.attempts.size(), attempts_node_);
+        for (const Value& item : ReadSequence(restored.Require("markers"), "a hand-made marker", false,
+                                              limits::kParallelismMax, "kParallelismMax")) {
+          attempt.markers.push_back(ReadHandMadeMarker(item));
+        }
+      } else {
+        attempt.restore = ReadName(*restore);
+        checkpoints_.CheckRestore(*attempt.restore, restore->pos, scenario_.attempts.size(), attempts_node_);
+      }
     }
     for (const Value& item :
          ReadSequence(map.Require("steps"), "an attempt step", false, limits::kAttemptStepsMax, "kAttemptStepsMax")) {
       attempt.steps.push_back(ParseAttemptStep(item));
     }
     scenario_.attempts.push_back(std::move(attempt));
+  }
+
+  // One marker of `restore: {markers: [...]}`: `{version, topic, offsets}`,
+  // each optional; offsets `checkpoint`, `log_end` or a partition -> offset
+  // mapping. (A fluss marker is its offsets only: NotRunnableOn.)
+  HandMadeMarkerSpec ReadHandMadeMarker(const Value& v) const {
+    Mapping map(v, {"version", "topic", "offsets"});
+    HandMadeMarkerSpec marker;
+    marker.pos = v.pos;
+    if (const Value* f = map.Find("version")) marker.version = static_cast<int32_t>(ReadInt(*f, 0, 1000));
+    if (const Value* f = map.Find("topic")) {
+      if (marker.version == RecoveryMarker::kLegacyVersion) {
+        Fail(f->pos, "a version-1 marker is the bare partition -> offset map: it names no topic");
+      }
+      marker.topic = ReadString(*f);
+    }
+    if (const Value* f = map.Find("offsets")) {
+      if (f->node.IsMap()) {
+        marker.offsets = HandMadeMarkerSpec::Offsets::kStated;
+        marker.stated = ReadMarkerOffsets(*f);
+      } else {
+        const std::string word = ReadString(*f);
+        if (word == "checkpoint") {
+          marker.offsets = HandMadeMarkerSpec::Offsets::kCheckpoint;
+        } else if (word == "log_end") {
+          marker.offsets = HandMadeMarkerSpec::Offsets::kLogEnd;
+        } else {
+          Fail(f->pos, fmt::format("unknown marker offsets {}; expected checkpoint, log_end or a mapping of "
+                                   "partitions to offsets",
+                                   Quoted(word)));
+        }
+      }
+    }
+    return marker;
+  }
+
+  // A partition -> offset mapping (`{0: 3, 1: 0}`).
+  static MarkerOffsets ReadMarkerOffsets(const Value& v) {
+    if (!v.node.IsMap()) {
+      Fail(v.pos, fmt::format("expected a mapping of partitions to offsets, got {}", Describe(v.node)));
+    }
+    MarkerOffsets offsets;
+    for (auto it = v.node.begin(); it != v.node.end(); ++it) {
+      const Value key{it->first, PosOf(it->first.Mark()), "a partition"};
+      const Value offset = ValueOf(it->first, it->second);
+      const auto partition = static_cast<int32_t>(ReadInt(key, 0, kPartitionsMax - 1, "kPartitionsMax"));
+      if (!offsets.emplace(partition, ReadInt(offset, 0, kInt64Max)).second) {
+        Fail(key.pos, fmt::format("partition {} is stated twice", partition));
+      }
+    }
+    return offsets;
   }
 
   // A parallelism: at least 1 and at most the max parallelism (Flink: every
@@ -769,7 +832,7 @@ class ScenarioParser {
 
   void ParseExpect(const Value& v) {
     Mapping map(v, {"verdict", "outputs", "supplier_calls", "unfinished", "allow_unfired", "calls_by_supplier",
-                    "calls_by_input", "fired", "attempts", "restore_scanned_max", "log"});
+                    "calls_by_input", "fired", "attempts", "restore_scanned_max", "log", "restores", "checkpoints"});
     Expectation& expect = scenario_.expect;
     expect.pos = v.pos;
     if (const Value* f = map.Find("verdict")) expect.verdict = ReadVerdict(*f);
@@ -816,15 +879,100 @@ class ScenarioParser {
       }
     }
     if (const Value* f = map.Find("restore_scanned_max")) expect.restore_scanned_max = ReadInt(*f, 0, kInt64Max);
-    if (const Value* f = map.Find("log")) {
-      // The records differ by design (kafka-rewrite writes unfinished
-      // states again at each snapshot).
+    ReadExpectedStoreContents(map, expect);
+  }
+
+  // `log:`, `restores:` and `checkpoints:`: what the store holds and the
+  // markers it wrote and read, which differ by design (kafka-rewrite writes
+  // unfinished states again at each snapshot; markers point elsewhere).
+  void ReadExpectedStoreContents(const Mapping& map, Expectation& expect) const {
+    for (const char* key : {"log", "restores", "checkpoints"}) {
+      const Value* f = map.Find(key);
+      if (f == nullptr) continue;
       if (!scenario_.store_named) {
-        Fail(f->pos, "'log' states the topic's records, which differ by store design: name the design with "
-                     "'store:' (durasim stores-list)");
+        Fail(f->pos, fmt::format("'{}' states {}, which differ by store design: name the design with 'store:' "
+                                 "(durasim stores-list)",
+                                 key, std::string_view(key) == "log" ? "the topic's records" : "recovery markers"));
       }
-      ReadExpectedLog(*f, expect);
+      if (std::string_view(key) == "log") {
+        ReadExpectedLog(*f, expect);
+      } else if (std::string_view(key) == "restores") {
+        ReadExpectedRestores(*f, expect);
+      } else {
+        ReadExpectedCheckpoints(*f, expect);
+      }
     }
+  }
+
+  // `restores:` a list of {attempt, subtask, marker, cache, rejected}.
+  void ReadExpectedRestores(const Value& v, Expectation& expect) const {
+    for (const Value& item : ReadSequence(v, "a 'restores' entry", false)) {
+      Mapping map(item, {"attempt", "subtask", "marker", "cache", "rejected"});
+      ExpectedRestore restore;
+      restore.pos = item.pos;
+      const Value& attempt = map.Require("attempt");
+      restore.attempt = static_cast<int>(ReadInt(attempt, 1, static_cast<int64_t>(scenario_.attempts.size())));
+      if (!scenario_.attempts[static_cast<size_t>(restore.attempt - 1)].restore) {
+        Fail(attempt.pos, fmt::format("attempt {} starts fresh: it restores nothing", restore.attempt));
+      }
+      if (const Value* f = map.Find("subtask")) {
+        restore.subtask = static_cast<int32_t>(
+            ReadInt(*f, 0, scenario_.ParallelismOf(restore.attempt) - 1));
+      }
+      if (const Value* f = map.Find("marker")) restore.marker = ReadExpectedMarker(*f);
+      if (const Value* f = map.Find("cache")) {
+        restore.cache.emplace();
+        for (const Value& state : ReadSequence(*f, "a cached state", false)) {
+          ExpectedRecord record = ReadExpectedRecord(state);
+          if (record.kind != RecordKind::kStart && record.kind != RecordKind::kPending &&
+              record.kind != RecordKind::kResult && record.kind != RecordKind::kComplete) {
+            Fail(state.pos, fmt::format("a cached state is of kind start, pending, result or complete, not {}",
+                                        NameOf(record.kind)));
+          }
+          restore.cache->push_back(std::move(record));
+        }
+      }
+      if (const Value* f = map.Find("rejected")) restore.rejected = ReadString(*f);
+      expect.restores.push_back(std::move(restore));
+    }
+  }
+
+  // `checkpoints:` a list of {id, markers}.
+  void ReadExpectedCheckpoints(const Value& v, Expectation& expect) const {
+    for (const Value& item : ReadSequence(v, "a 'checkpoints' entry", false)) {
+      Mapping map(item, {"id", "markers"});
+      ExpectedCheckpoint checkpoint;
+      checkpoint.pos = item.pos;
+      checkpoint.id = ReadName(map.Require("id"));
+      if (!checkpoints_.Taken(checkpoint.id)) {
+        Fail(map.Require("id").pos, fmt::format("no attempt takes checkpoint {}", Quoted(checkpoint.id)));
+      }
+      for (const Value& marker : ReadSequence(map.Require("markers"), "a marker", false)) {
+        checkpoint.markers.push_back(ReadExpectedMarker(marker));
+      }
+      expect.checkpoints.push_back(std::move(checkpoint));
+    }
+  }
+
+  // `{version, topic, offsets, completed}`, each optional.
+  static ExpectedMarker ReadExpectedMarker(const Value& v) {
+    Mapping map(v, {"version", "topic", "offsets", "completed"});
+    ExpectedMarker marker;
+    marker.pos = v.pos;
+    if (const Value* f = map.Find("version")) marker.version = static_cast<int32_t>(ReadInt(*f, 0, 1000));
+    if (const Value* f = map.Find("topic")) marker.topic = ReadString(*f);
+    if (const Value* f = map.Find("offsets")) marker.offsets = ReadMarkerOffsets(*f);
+    if (const Value* f = map.Find("completed")) {
+      if (!f->node.IsMap()) {
+        Fail(f->pos, fmt::format("expected a mapping of input keys to sequence numbers, got {}", Describe(f->node)));
+      }
+      marker.completed.emplace();
+      for (auto it = f->node.begin(); it != f->node.end(); ++it) {
+        const Value key{it->first, PosOf(it->first.Mark()), "an input key"};
+        (*marker.completed)[ReadBytes(key)] = ReadInt(ValueOf(it->first, it->second), -1, kInt64Max);
+      }
+    }
+    return marker;
   }
 
   // `log:` a list of {partition, records}: each record's kind, and what else

@@ -664,6 +664,86 @@ TEST(ScenarioParserTest, ExpectedLogSurvivesTheWriter) {
   check(*again);
 }
 
+// kMinimal, a checkpoint taken and completed, and a second attempt that
+// restores it with `restore` (a YAML value).
+std::string WithRestore(const std::string& restore) {
+  std::string text = Minimal(kMinimalRunStep, "      - run\n      - checkpoint: c1\n      - complete: c1\n");
+  return "store: kafka-rewind\n" + text + "  - restore: " + restore + "\n    steps: [run]\n";
+}
+
+TEST(ScenarioParserTest, HandMadeMarkersAndRestoreExpectationsSurviveTheWriter) {
+  // Strategy: every form of a hand-made marker and of the marker and cache
+  // expectations reads back as written, and again after the writer.
+  Result<Scenario> loaded = ParseScenario(
+      WithRestore("{checkpoint: c1, markers: [{offsets: log_end}, {version: 1}, {topic: t2, offsets: {0: 4}}, {}]}") +
+          R"(expect:
+  checkpoints:
+    - {id: c1, markers: [{version: 2, offsets: {0: 3}, completed: {a: 1}}]}
+  restores:
+    - attempt: 2
+      marker: {topic: t, offsets: {0: 3}}
+      cache: [{kind: pending, key: a, seq: 1, calls: [{status: PENDING}]}]
+      rejected: "version"
+)",
+      "markers.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  auto check = [](const Scenario& scenario) {
+    const std::vector<HandMadeMarkerSpec>& markers = scenario.attempts[1].markers;
+    ASSERT_EQ(markers.size(), 4u);
+    EXPECT_EQ(markers[0].offsets, HandMadeMarkerSpec::Offsets::kLogEnd);
+    EXPECT_EQ(markers[1].version, 1);
+    EXPECT_EQ(markers[1].offsets, HandMadeMarkerSpec::Offsets::kCheckpoint);
+    EXPECT_EQ(markers[2].topic, "t2");
+    EXPECT_EQ(markers[2].offsets, HandMadeMarkerSpec::Offsets::kStated);
+    EXPECT_EQ(markers[2].stated, (MarkerOffsets{{0, 4}}));
+    EXPECT_FALSE(markers[3].version || markers[3].topic);
+    EXPECT_EQ(scenario.attempts[1].restore, "c1");
+    ASSERT_EQ(scenario.expect.checkpoints.size(), 1u);
+    EXPECT_EQ(scenario.expect.checkpoints[0].markers[0].completed, (CompletedBoundaries{{"a", 1}}));
+    ASSERT_EQ(scenario.expect.restores.size(), 1u);
+    const ExpectedRestore& restore = scenario.expect.restores[0];
+    EXPECT_EQ(restore.attempt, 2);
+    EXPECT_EQ(restore.marker->topic, "t");
+    EXPECT_FALSE(restore.marker->version.has_value());
+    ASSERT_TRUE(restore.cache.has_value());
+    EXPECT_EQ((*restore.cache)[0].kind, RecordKind::kPending);
+    EXPECT_EQ(restore.rejected, "version");
+  };
+  check(*loaded);
+  Result<Scenario> again = ParseScenario(WriteScenarioYaml(*loaded, {}), "written.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  check(*again);
+}
+
+TEST(ScenarioParserTest, HandMadeMarkerMistakesNameTheirPlace) {
+  // Strategy: each mistake in a hand-made marker or a restore expectation
+  // fails at its position with what was expected.
+  const struct {
+    std::string text;
+    const char* error;
+  } cases[] = {
+      {WithRestore("{checkpoint: c1, markers: [{offsets: somewhere}]}"),
+       "unknown marker offsets 'somewhere'; expected checkpoint, log_end or a mapping of partitions to offsets"},
+      {WithRestore("{checkpoint: c1, markers: [{version: 1, topic: t}]}"),
+       "a version-1 marker is the bare partition -> offset map: it names no topic"},
+      {WithRestore("{checkpoint: c1, markers: [{offsets: {0: 1, 0: 2}}]}"), "partition 0 is stated twice"},
+      {WithRestore("{checkpoint: c1, marker: []}"), "'marker'"},
+      {WithRestore("{checkpoint: c9, markers: []}"), "c9"},
+      {WithRestore("c1") + "expect:\n  restores:\n    - {attempt: 1}\n", "attempt 1 starts fresh: it restores nothing"},
+      {WithRestore("c1") + "expect:\n  restores:\n    - {attempt: 2, cache: [{kind: tombstone}]}\n",
+       "a cached state is of kind start, pending, result or complete, not tombstone"},
+      {WithRestore("c1") + "expect:\n  checkpoints:\n    - {id: c7, markers: []}\n", "no attempt takes checkpoint 'c7'"},
+      {"store: fluss\n" + WithRestore("{checkpoint: c1, markers: [{version: 1}]}").substr(20),
+       "a Fluss marker is a bucket -> offset map only"},
+  };
+  for (const auto& c : cases) {
+    Result<Scenario> parsed = ParseScenario(c.text, "m.yaml");
+    ASSERT_FALSE(parsed.ok()) << c.text;
+    EXPECT_NE(parsed.status().message().find(c.error), std::string::npos) << parsed.status().ToString();
+    EXPECT_NE(parsed.status().message().find("m.yaml:"), std::string::npos) << parsed.status().ToString();
+  }
+}
+
 // --- Parser edges (issue 16 part 6) and limits (part 2) -------------------
 
 // Strategy: a file with nothing in it, only whitespace or only comments is

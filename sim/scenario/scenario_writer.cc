@@ -226,6 +226,78 @@ void WriteExpectedRecord(YAML::Emitter& out, const ExpectedRecord& record) {
   out << YAML::EndMap;
 }
 
+void WriteMarkerOffsets(YAML::Emitter& out, const MarkerOffsets& offsets) {
+  out << YAML::Flow << YAML::BeginMap;
+  for (const auto& [partition, offset] : offsets) out << YAML::Key << partition << YAML::Value << offset;
+  out << YAML::EndMap;
+}
+
+void WriteHandMadeMarker(YAML::Emitter& out, const HandMadeMarkerSpec& marker) {
+  out << YAML::Flow << YAML::BeginMap;
+  if (marker.version) out << YAML::Key << "version" << YAML::Value << *marker.version;
+  if (marker.topic) out << YAML::Key << "topic" << YAML::Value << YAML::DoubleQuoted << *marker.topic;
+  switch (marker.offsets) {
+    case HandMadeMarkerSpec::Offsets::kCheckpoint: break;  // the default
+    case HandMadeMarkerSpec::Offsets::kLogEnd: out << YAML::Key << "offsets" << YAML::Value << "log_end"; break;
+    case HandMadeMarkerSpec::Offsets::kStated:
+      out << YAML::Key << "offsets" << YAML::Value;
+      WriteMarkerOffsets(out, marker.stated);
+      break;
+  }
+  out << YAML::EndMap;
+}
+
+void WriteExpectedMarker(YAML::Emitter& out, const ExpectedMarker& marker) {
+  out << YAML::Flow << YAML::BeginMap;
+  if (marker.version) out << YAML::Key << "version" << YAML::Value << *marker.version;
+  if (marker.topic) out << YAML::Key << "topic" << YAML::Value << YAML::DoubleQuoted << *marker.topic;
+  if (marker.offsets) {
+    out << YAML::Key << "offsets" << YAML::Value;
+    WriteMarkerOffsets(out, *marker.offsets);
+  }
+  if (marker.completed) {
+    out << YAML::Key << "completed" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const auto& [key, seq] : *marker.completed) {
+      out << YAML::Key;
+      WriteKey(out, key);
+      out << YAML::Value << seq;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
+void WriteExpectedRestores(YAML::Emitter& out, const std::vector<ExpectedRestore>& restores) {
+  out << YAML::Key << "restores" << YAML::Value << YAML::BeginSeq;
+  for (const ExpectedRestore& restore : restores) {
+    out << YAML::BeginMap << YAML::Key << "attempt" << YAML::Value << restore.attempt;
+    if (restore.subtask != 0) out << YAML::Key << "subtask" << YAML::Value << restore.subtask;
+    if (restore.marker) {
+      out << YAML::Key << "marker" << YAML::Value;
+      WriteExpectedMarker(out, *restore.marker);
+    }
+    if (restore.cache) {
+      out << YAML::Key << "cache" << YAML::Value << YAML::BeginSeq;
+      for (const ExpectedRecord& record : *restore.cache) WriteExpectedRecord(out, record);
+      out << YAML::EndSeq;
+    }
+    if (restore.rejected) out << YAML::Key << "rejected" << YAML::Value << YAML::DoubleQuoted << *restore.rejected;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void WriteExpectedCheckpoints(YAML::Emitter& out, const std::vector<ExpectedCheckpoint>& checkpoints) {
+  out << YAML::Key << "checkpoints" << YAML::Value << YAML::BeginSeq;
+  for (const ExpectedCheckpoint& checkpoint : checkpoints) {
+    out << YAML::BeginMap << YAML::Key << "id" << YAML::Value << checkpoint.id;
+    out << YAML::Key << "markers" << YAML::Value << YAML::BeginSeq;
+    for (const ExpectedMarker& marker : checkpoint.markers) WriteExpectedMarker(out, marker);
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 void WriteExpectedLog(YAML::Emitter& out, const std::vector<ExpectedPartition>& log) {
   out << YAML::Key << "log" << YAML::Value << YAML::BeginSeq;
   for (const ExpectedPartition& partition : log) {
@@ -281,7 +353,14 @@ void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts)
   out << YAML::Key << "attempts" << YAML::Value << YAML::BeginSeq;
   for (const AttemptSpec& attempt : attempts) {
     out << YAML::BeginMap;
-    if (attempt.restore.has_value()) out << YAML::Key << "restore" << YAML::Value << *attempt.restore;
+    if (attempt.restore.has_value() && attempt.markers.empty()) {
+      out << YAML::Key << "restore" << YAML::Value << *attempt.restore;
+    } else if (attempt.restore.has_value()) {
+      out << YAML::Key << "restore" << YAML::Value << YAML::BeginMap << YAML::Key << "checkpoint" << YAML::Value
+          << *attempt.restore << YAML::Key << "markers" << YAML::Value << YAML::BeginSeq;
+      for (const HandMadeMarkerSpec& marker : attempt.markers) WriteHandMadeMarker(out, marker);
+      out << YAML::EndSeq << YAML::EndMap;
+    }
     if (attempt.parallelism.has_value()) out << YAML::Key << "parallelism" << YAML::Value << *attempt.parallelism;
     if (attempt.plan.has_value()) {
       out << YAML::Key << "plan" << YAML::Value << YAML::BeginMap;
@@ -339,6 +418,8 @@ void WriteExpect(YAML::Emitter& out, const Expectation& expect) {
   }
   if (expect.restore_scanned_max) out << YAML::Key << "restore_scanned_max" << YAML::Value << *expect.restore_scanned_max;
   if (!expect.log.empty()) WriteExpectedLog(out, expect.log);
+  if (!expect.restores.empty()) WriteExpectedRestores(out, expect.restores);
+  if (!expect.checkpoints.empty()) WriteExpectedCheckpoints(out, expect.checkpoints);
   out << YAML::EndMap;
 }
 
