@@ -77,8 +77,11 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   const RecoveryMarker marker = MinimumMarker(markers);
   world_.Notify([&](RunObserver& o) { o.OnRebuildStart(subtask_.index); });
   const Status rebuilt = store_.RebuildFromList(markers);
+  // Durable execution off: nothing is read, so nothing can be in range or stale.
+  const bool reads = world_.scenario().durable.execution;
+  if (!reads) world_.CountFault(CoveragePoint::Reached(WorldFeature::kRestoredWithoutStore));
   bool corrupt_in_range = false;
-  for (const auto& [partition, offset] : world_.corrupted()) {
+  for (const auto& [partition, offset] : reads ? world_.corrupted() : CorruptedPositions{}) {
     // The rebuild reads every partition of the topic: a partition the marker
     // names from its offset, one added after the checkpoint from offset 0
     // (KafkaActionStateStore::ReadFromMarker), so a corrupt record there is
@@ -93,10 +96,12 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   std::optional<std::string> stale;
   if (hand_made != nullptr) {
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kHandMadeMarkers));
-    stale = hand_made->unusable;
+    if (reads) stale = hand_made->unusable;
   }
-  if (!stale && world_.scenario().store == StoreDesign::kFluss) stale = world_.lifecycle().WhyNotEveryPartition(marker);
-  if (!stale) {
+  if (reads && !stale && world_.scenario().store == StoreDesign::kFluss) {
+    stale = world_.lifecycle().WhyNotEveryPartition(marker);
+  }
+  if (reads && !stale) {
     stale = world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation,
                                         marker.completed.empty() ? checkpoint.completed : marker.completed);
   }
@@ -332,6 +337,9 @@ void AgentRuntime::ApplyLocalStep(ActionRun& run, const ActionStep& step) const 
 
 boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key, const ActionState& state,
                                                       PutPoint why) {
+  // Durable execution off: there is no store to put to (Flink Agents' no-op
+  // maybe-persist), and nothing to report saved.
+  if (!world_.scenario().durable.execution) co_return Status::Ok();
   const uint64_t digest = ValueDigest(state_key, state);
   const size_t issued =
       world_.Record("put.issued", "{} why={} value={:016x}", StateKeyText{state_key}, NameOf(why), digest);
@@ -414,8 +422,11 @@ std::optional<AgentRuntime::Snapshot> AgentRuntime::FinishSnapshot(const std::st
     Decline(id, written.ToString());
     return std::nullopt;
   }
-  pending_checkpoints_[id] = snapshot.completed;
-  pending_order_.push_back(id);
+  // Without a store there is nothing to prune: no per-checkpoint map.
+  if (world_.scenario().durable.execution) {
+    pending_checkpoints_[id] = snapshot.completed;
+    pending_order_.push_back(id);
+  }
   snapshot.keyed = keyed_;
   return snapshot;
 }

@@ -137,6 +137,15 @@ class AgentRuntime {
   // `slot`, the saved slot of that very call: only a PENDING one (a slot
   // with a result is reused).
   virtual bool AsksReconciler(const CallResult& slot) const { return slot.status == CallStatus::kPending; }
+  // Whether a call of `supplier` saves its PENDING slot before it is made:
+  // every call, or with `durable: {pending: reconcilable}` only one whose
+  // supplier has a reconciler (which needs the slot after a crash).
+  virtual bool SavesPendingFirst(const SupplierSpec& supplier) const {
+    return world_.scenario().durable.pending == PendingSlots::kEveryCall || !supplier.reconcile.empty();
+  }
+  // The slot a failed call saves when its action catches the failure
+  // (`on_error: continue`): the failure as the supplier raised it.
+  virtual CallResult CaughtFailureSlot(const CallResult& failed, int64_t /*fallback*/) const { return failed; }
   // Identities (model/identity.h), which must not change between attempts:
   // the action part of a state key, a durable call's argument digest and an
   // emitted event's hash.

@@ -75,7 +75,10 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::RunCallStep(ActionRu
     // mutant): the action goes on without a result.
     if (outcome.status != CallStatus::kFailed) co_return std::nullopt;
     if (std::optional<Status> end = HandleCallFailure(run, call, outcome, tried)) co_return end;
-    if (run.ignored) co_return std::nullopt;
+    if (run.ignored || run.continued) {
+      run.continued = false;  // caught: the next call's failure is its own
+      co_return std::nullopt;
+    }
     tried += TriesOf(old != nullptr);
   }
 }
@@ -125,7 +128,9 @@ std::optional<Status> AgentRuntime::HandleCallFailure(ActionRun& run, const Call
                                                       const CallResult& failed, int64_t tried) {
   const ErrorHandling& handling = run.action.on_error;
   const bool retry = handling.kind == OnError::kRetry && tried < handling.tries_max();
-  const OnError applied = retry ? OnError::kRetry : handling.kind == OnError::kIgnore ? OnError::kIgnore : OnError::kFail;
+  const OnError applied = retry                                  ? OnError::kRetry
+                          : handling.kind == OnError::kRetry     ? OnError::kFail  // out of tries
+                                                                 : handling.kind;
   world_.Record("call.failed", "{} action_name={} try={}/{} on_error={} error={:?}", CallText{call},
                 run.action.name, tried, handling.tries_max(), NameOf(applied), failed.error);
   switch (applied) {
@@ -133,6 +138,12 @@ std::optional<Status> AgentRuntime::HandleCallFailure(ActionRun& run, const Call
     case OnError::kIgnore:
       world_.CountFault(CoveragePoint::Reached(WorldFeature::kOnErrorIgnore));
       run.ignored = true;
+      return std::nullopt;
+    case OnError::kContinue:
+      // The action's catch block: it goes on with the fallback value.
+      world_.CountFault(CoveragePoint::Reached(WorldFeature::kOnErrorContinue));
+      run.acc = handling.fallback;
+      run.continued = true;
       return std::nullopt;
     case OnError::kFail: break;
   }
@@ -154,9 +165,14 @@ CallArgument AgentRuntime::ArgumentOf(const ActionRun& run, const ActionStep& st
 boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& run, const ActionStep& step,
                                                                      const CallIdentity& call,
                                                                      const CallArgument& argument, bool retry_follows) {
-  run.state.call_results.push_back(CallResult{step.name, call.args_digest, CallStatus::kPending, 0, ""});
-  if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kPending); !put.ok()) co_return put;
   const SupplierSpec& supplier = world_.suppliers().Find(step.name);
+  run.state.call_results.push_back(CallResult{step.name, call.args_digest, CallStatus::kPending, 0, ""});
+  if (SavesPendingFirst(supplier)) {
+    if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kPending); !put.ok()) co_return put;
+  } else {
+    // Persisted once, at its completion: a crash before it leaves no slot.
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kCompletionOnlyCall));
+  }
   const bool async = step.mode == CallMode::kAsync;
   if (async) {
     // The mailbox is free while the call is in flight.
@@ -202,6 +218,11 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
     slot.result = outcome.result;
   }
   world_.Notify([&](RunObserver& o) { o.OnSupplierAnswered(call, slot, answer_trace); });
+  // What the supplier answered is told as it was; what is saved of a failure
+  // the action catches is the runtime's to choose.
+  if (outcome.failed && run.action.on_error.kind == OnError::kContinue) {
+    slot = CaughtFailureSlot(slot, run.action.on_error.fallback);
+  }
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
   faults_.OnCallResultSaved(outcome.failed ? retry_follows : CallsAfter(run.action, step), call_point);
   co_return std::nullopt;

@@ -4,6 +4,7 @@
 #include "model/abandon.h"
 #include "model/hand_made_markers.h"
 #include "model/key_groups.h"
+#include "model/no_store.h"
 #include "model/store_designs.h"
 
 #include "store/check.h"
@@ -86,7 +87,9 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     subtask.log_client = std::move(client.client);
     subtask.faulty_client = std::make_unique<FaultyLogClient>(*subtask.log_client, *faults_, client.write_faults, i,
                                                               &decoded_values_);
-    subtask.store = parts.make_store(*subtask.faulty_client, StoreOptionsOf(world.scenario()));
+    subtask.store = world.scenario().durable.execution
+                        ? parts.make_store(*subtask.faulty_client, StoreOptionsOf(world.scenario()))
+                        : std::make_unique<NoStore>();
     subtask.runtime = parts.make_runtime(world, *scheduler_, *subtask.store, *faults_,
                                          SubtaskContext{i, parallelism, world.scenario().max_parallelism});
   }
@@ -397,7 +400,8 @@ bool Attempt::Restore(End& end) {
     world_.clock().now = world_.log().down_until();
   }
   if (world_.log().FetchesSlow(world_.now())) world_.CountFault(CoveragePoint::Happened(LogEvent::kSlowFetch));
-  if (!checkpoint->markers.empty() && checkpoint->topic_incarnation == world_.lifecycle().incarnation() &&
+  if (world_.scenario().durable.execution && !checkpoint->markers.empty() &&
+      checkpoint->topic_incarnation == world_.lifecycle().incarnation() &&
       static_cast<int32_t>(MinimumMarker(checkpoint->markers).offsets.size()) < world_.lifecycle().partitions()) {
     world_.CountFault(CoveragePoint::Happened(LogEvent::kAddedPartitionsRestored));
   }
@@ -409,9 +413,9 @@ bool Attempt::Restore(End& end) {
   // hands every subtask every marker (AgentRuntime::Restore).
   source_offset_ = checkpoint->source_offset;
   rebuilt_ = true;
-  log_operator_.NoteForeignReads(*checkpoint);
+  if (world_.scenario().durable.execution) log_operator_.NoteForeignReads(*checkpoint);  // off: nothing is read
   std::optional<AgentRuntime::HandMadeList> hand_made;
-  if (!spec_.markers.empty()) {
+  if (spec_.markers.has_value()) {
     hand_made = HandMadeList(*checkpoint);
     if (!hand_made) {
       end = End::kError;
@@ -437,7 +441,7 @@ std::optional<AgentRuntime::HandMadeList> Attempt::HandMadeList(const Checkpoint
   for (const PartitionOffsets& partition : *offsets) ends.push_back(partition.end);
   const RecoveryMarker own = MinimumMarker(checkpoint.markers);
   AgentRuntime::HandMadeList list;
-  list.markers = HandMadeMarkers(spec_.markers, own, ends);
+  list.markers = HandMadeMarkers(*spec_.markers, own, ends);
   const bool tombstones = world_.scenario().log.tombstones && world_.scenario().store != StoreDesign::kFluss;
   list.unusable = WhyHandMadeUnusable(list.markers, own.topic, tombstones, ends);
   std::vector<std::string> described;

@@ -61,6 +61,12 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
       return EnumInfo{"hand_made_markers", "a restore rebuilt from a union list of markers written by hand"};
     case WorldFeature::kLegacyMarkerRead:
       return EnumInfo{"legacy_marker_read", "an accepted restore read a version-1 marker (the bare offset map)"};
+    case WorldFeature::kOnErrorContinue:
+      return EnumInfo{"on_error_continue", "a failed call was caught: the action went on with its fallback value"};
+    case WorldFeature::kCompletionOnlyCall:
+      return EnumInfo{"completion_only_call", "a durable call was made without saving a PENDING slot first"};
+    case WorldFeature::kRestoredWithoutStore:
+      return EnumInfo{"restored_without_store", "durable execution off: a restore with no action-state store to read"};
   }
   return std::nullopt;
 }

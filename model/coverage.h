@@ -56,6 +56,9 @@ enum class WorldFeature {
   kReconciledUnknown,  // a reconciler could not tell: the call failed
   kHandMadeMarkers,    // a restore rebuilt from a union list written by hand (`restore: {markers: [...]}`)
   kLegacyMarkerRead,   // an accepted restore read a version-1 (legacy, bare offset map) marker
+  kOnErrorContinue,    // a failed call was caught: the action went on with its fallback value
+  kCompletionOnlyCall,  // a durable call was made without a PENDING slot first (durable: {pending: reconcilable})
+  kRestoredWithoutStore,  // durable execution off: a restore with no store to read (durable: {execution: off})
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

@@ -72,6 +72,9 @@ struct ActionRun {
   const std::map<std::string, int64_t>* memory = nullptr;
   // A failed call under `on_error: ignore` ended the action.
   bool ignored = false;
+  // A failed call under `on_error: continue` was just caught (its call step
+  // ends; the action goes on).
+  bool continued = false;
 
   // memory[slot] as this action sees it: its own latest update, else the
   // key's memory; none when the slot is unset.

@@ -75,6 +75,7 @@ std::optional<std::string> WhyHandMadeUnusable(const std::vector<RecoveryMarker>
 }
 
 std::string DescribeHandMadeMarker(const RecoveryMarker& marker, const TopicIdentity& own_topic) {
+  if (own_topic.name.empty() && marker.topic.name.empty()) return fmt::format("{}", marker.offsets);  // fluss: offsets only
   if (marker.version == RecoveryMarker::kLegacyVersion || marker.topic.name == own_topic.name) {
     return fmt::format("v{} {}", marker.version, marker.offsets);
   }

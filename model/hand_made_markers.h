@@ -33,7 +33,8 @@ std::optional<std::string> WhyHandMadeUnusable(const std::vector<RecoveryMarker>
                                                const TopicIdentity& own_topic, bool tombstones,
                                                const std::vector<int64_t>& log_ends);
 
-// One hand-made marker as the trace shows it: `v2 {0: 3}`, `v1 {0: 3}`, and
+// One hand-made marker as the trace shows it: `v2 {0: 3}`, `v1 {0: 3}`, a
+// fluss marker (no topic to name) as its offsets `{0: 3}`, and
 // `v2 topic="t" {0: 3}` when it names another topic than `own_topic` (the
 // state topic's name and incarnation are left out: they differ between
 // backends).

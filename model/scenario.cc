@@ -19,11 +19,21 @@ std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(PendingSlots pending) {
+  switch (pending) {
+    case PendingSlots::kEveryCall: return EnumInfo{"every_call", "every durable call saves a PENDING slot first"};
+    case PendingSlots::kReconcilable:
+      return EnumInfo{"reconcilable", "only a call whose supplier has a reconciler saves a PENDING slot first"};
+  }
+  return std::nullopt;
+}
+
 std::optional<EnumInfo> EnumInfoOf(OnError on_error) {
   switch (on_error) {
     case OnError::kFail: return EnumInfo{"fail", "the job fails over"};
     case OnError::kIgnore: return EnumInfo{"ignore", "the action ends, completed with no effects"};
     case OnError::kRetry: return EnumInfo{"retry", "the call is made again, each try at its own call index"};
+    case OnError::kContinue: return EnumInfo{"continue", "the action catches the failure and goes on with a fallback value"};
   }
   return std::nullopt;
 }

@@ -70,14 +70,39 @@ enum class OnError {
   kFail,    // the job fails over, like a failed put (Flink: the exception fails the job)
   kIgnore,  // the action ends at once, completed with no effects (no outputs, events or memory updates)
   kRetry,   // the call is made again at the next call index, up to `retries_max` times; then it fails over
+  // The action catches the failure and goes on, with `fallback` as its
+  // value (Flink Agents: an action whose catch block emits an "ERROR:"
+  // output). The FAILED result stays saved, and is re-raised (and caught)
+  // on replay.
+  kContinue,
 };
 
 // The error handling table: names as scenario files write them.
 std::optional<EnumInfo> EnumInfoOf(OnError on_error);
 
+// Which durable calls save a PENDING slot before they are made (`durable:
+// {pending: ...}`).
+enum class PendingSlots {
+  kEveryCall,     // every call: durasim's default
+  kReconcilable,  // only a call whose supplier has a reconciler (Flink Agents main: a call without one is
+                  // persisted once, at its completion)
+};
+
+std::optional<EnumInfo> EnumInfoOf(PendingSlots pending);
+
+// How the runtime persists durable calls (`durable:`).
+struct DurableOptions {
+  // False: durable execution off (`execution: off`): no action-state store
+  // (model/no_store.h); every call is made, nothing is persisted or read.
+  bool execution = true;
+  PendingSlots pending = PendingSlots::kEveryCall;
+  bool operator==(const DurableOptions&) const = default;
+};
+
 struct ErrorHandling {
   OnError kind = OnError::kFail;
   int64_t retries_max = 0;  // kRetry: tries after the first
+  int64_t fallback = 0;     // kContinue: the value the action goes on with
   // Tries one call gets: the first and its retries.
   int64_t tries_max() const { return 1 + (kind == OnError::kRetry ? retries_max : 0); }
 };
@@ -263,8 +288,9 @@ struct HandMadeMarkerSpec {
 
 struct AttemptSpec {
   std::optional<std::string> restore;  // checkpoint id, latest or previous; none: start fresh
-  // The restore's union list written by hand; empty: the checkpoint's own.
-  std::vector<HandMadeMarkerSpec> markers;
+  // The restore's union list written by hand (it may be empty: a store
+  // rejects an empty list); none: the checkpoint's own.
+  std::optional<std::vector<HandMadeMarkerSpec>> markers;
   // The job's parallelism from this attempt on (a rescale at its restore);
   // none: the one in effect stays.
   std::optional<int32_t> parallelism;
@@ -324,6 +350,8 @@ struct ExpectedRecord {
   std::optional<std::string> action;  // by name
   std::optional<std::vector<ExpectedCall>> calls;  // every call slot, in order
   std::optional<std::vector<int64_t>> outputs;     // the output events a completed state keeps
+  std::optional<std::vector<MemoryUpdate>> memory;  // every memory update the state holds, in order
+  std::optional<std::vector<EmittedEvent>> events;  // every emitted event but outputs, in order
   SourcePos pos;
 };
 // Every record of one partition, in offset order.
@@ -404,6 +432,7 @@ struct Scenario {
   std::optional<std::string> mutant;  // run with this mutant unless overridden
   // The store design every attempt's stores follow (`store:`, `--store`).
   StoreDesign store = StoreDesign::kKafkaRewind;
+  DurableOptions durable;
   // The file names its design: it is design-specific, and `--store` leaves
   // it as it is (a file says why in its header).
   bool store_named = false;

@@ -65,7 +65,7 @@ std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign d
   if (design != StoreDesign::kFluss) return std::nullopt;
   if (scenario.log.tombstones) return std::string("log.tombstones: a Fluss log table holds no tombstones");
   for (size_t a = 0; a < scenario.attempts.size(); ++a) {
-    for (const HandMadeMarkerSpec& marker : scenario.attempts[a].markers) {
+    for (const HandMadeMarkerSpec& marker : scenario.attempts[a].markers.value_or(std::vector<HandMadeMarkerSpec>{})) {
       if (marker.version || marker.topic) {
         const std::string at = marker.pos.line > 0 ? fmt::format(" (line {})", marker.pos.line) : "";
         return fmt::format("attempt {}{} writes a marker with a version or topic: a Fluss marker is a bucket -> "
@@ -88,9 +88,11 @@ void FitToDesign(Scenario& scenario, StoreDesign design) {
     scenario.log.tombstones = false;
     for (AttemptSpec& attempt : scenario.attempts) {
       std::erase_if(attempt.steps, [](const AttemptStep& step) { return FlussCannot(step.kind) != nullptr; });
-      for (HandMadeMarkerSpec& marker : attempt.markers) {  // its offsets only
-        marker.version.reset();
-        marker.topic.reset();
+      if (attempt.markers) {
+        for (HandMadeMarkerSpec& marker : *attempt.markers) {  // its offsets only
+          marker.version.reset();
+          marker.topic.reset();
+        }
       }
     }
   }

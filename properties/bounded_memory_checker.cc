@@ -30,6 +30,14 @@ void BoundedMemoryChecker::OnCheckpointNotified(const std::string& id, bool comp
     // A completion subsumes every checkpoint taken before it.
     pending_.erase(completed ? pending_.begin() : it, it + 1);
   }
+  if (!stored_ && runtime_bookkeeping > 0) {
+    Violate(Invariant::kBoundedMemory,
+            fmt::format("after checkpoint {} was {}, the runtime holds {} per-checkpoint maps though it has no store "
+                        "to prune",
+                        id, completed ? "completed" : "aborted", runtime_bookkeeping),
+            {trace_index});
+    return;
+  }
   if (runtime_bookkeeping > pending_.size()) {
     Violate(Invariant::kBoundedMemory,
             fmt::format("after checkpoint {} was {}, the runtime holds {} per-checkpoint maps for {} pending "

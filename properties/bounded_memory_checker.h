@@ -6,6 +6,9 @@
 // completed, subsumed by a later completion, or aborted). With several
 // subtasks, no subtask's store caches a state of a key it does not own once
 // a checkpoint has completed (only the owner's checkpoints prune it).
+// Without a store (durable execution off) there is nothing to prune: the
+// runtime holds no per-checkpoint map at all (Flink Agents'
+// DurableExecutionManager keeps its checkpoint map empty in no-store mode).
 #pragma once
 
 #include <deque>
@@ -17,7 +20,8 @@ namespace durasim {
 
 class BoundedMemoryChecker : public InvariantChecker {
  public:
-  using InvariantChecker::InvariantChecker;
+  // `stored`: durable execution is on.
+  explicit BoundedMemoryChecker(const Trace& trace, bool stored = true) : InvariantChecker(trace), stored_(stored) {}
   void OnAttemptStart(int attempt) override;
   void OnCheckpointTaken(const std::string& id, size_t trace_index) override;
   void OnCheckpointNotified(const std::string& id, bool completed, size_t runtime_bookkeeping,
@@ -27,6 +31,7 @@ class BoundedMemoryChecker : public InvariantChecker {
 
  private:
   std::deque<std::string> pending_;  // taken by this incarnation, not yet notified, in order
+  bool stored_ = true;
 };
 
 }  // namespace durasim

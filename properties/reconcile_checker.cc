@@ -5,8 +5,8 @@
 
 namespace durasim {
 
-ReconcileChecker::ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers)
-    : InvariantChecker(trace) {
+ReconcileChecker::ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers, bool stored)
+    : InvariantChecker(trace), stored_(stored) {
   std::set<std::string> without;
   for (const SupplierSpec& supplier : suppliers) {
     (supplier.reconcile.empty() ? without : reconciled_).insert(supplier.name);
@@ -61,8 +61,26 @@ void ReconcileChecker::OnReconciled(const CallIdentity& call, const CallResult& 
   }
 }
 
+void ReconcileChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded,
+                                        size_t /*trace_index*/) {
+  if (decoded == nullptr) return;
+  const std::vector<CallResult>& slots = decoded->state.call_results;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (slots[i].status != CallStatus::kPending || reconciled_.count(slots[i].function_id) == 0) continue;
+    pending_in_log_.insert(
+        CallIdentity{decoded->state_key, static_cast<int>(i), slots[i].function_id, slots[i].args_digest});
+  }
+}
+
 void ReconcileChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& /*argument*/, size_t trace_index) {
   if (reconciled_.count(call.function) == 0) return;
+  if (stored_ && pending_in_log_.count(call) == 0) {
+    Violate(Invariant::kReconcile,
+            fmt::format("supplier {} was called for call [{}] before the log held its PENDING slot: a crash while it "
+                        "is in flight would leave its reconciler nothing to be asked about",
+                        call.function, call.ToString()),
+            {trace_index});
+  }
   // Past the first saved slot that was not its call, every call is a new
   // one (Flink Agents' mismatch rule), also one a reconciler reported done.
   auto read = reads_.find(call.state_key);

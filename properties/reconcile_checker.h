@@ -5,7 +5,10 @@
 // - a saved PENDING slot of that very call is not made again before its
 //   reconciler was asked (since the run read the saved state);
 // - a call the reconciler reported done (its latest answer) is never made
-//   again in its lineage, but as a new call past a mismatch.
+//   again in its lineage, but as a new call past a mismatch;
+// - the call is made only once the log holds its PENDING slot (with
+//   `durable: {pending: reconcilable}` too): a crash while it is in flight
+//   must leave its reconciler a slot to be asked about.
 // The saved slots are what the store's get gave the run (OnSavedStateRead),
 // not what the runtime says it saw, up to the first that was not its call
 // (OnSavedCallMismatch: from there the saved slots are discarded).
@@ -25,12 +28,15 @@ class ReconcileChecker : public InvariantChecker {
  public:
   // `suppliers`: those of every plan the run deploys; a name counts as
   // reconciled when each of its declarations has a reconciler.
-  ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers);
+  // `stored`: durable execution is on (a store holds the slots); off, no
+  // call has a slot to save first.
+  ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers, bool stored = true);
   void OnLineage(int lineage) override { lineage_ = lineage; }
   void OnSavedStateRead(const StateKey& key, const ActionState* saved, size_t trace_index) override;
   void OnReconciled(const CallIdentity& call, const CallResult& slot, ReconcileAnswer answer,
                     const std::optional<CallResult>& saved, size_t trace_index) override;
   void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
+  void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   // From the first saved slot that is not its call, the saved slots are
   // discarded (Flink Agents' rule): none of them is reconciled.
   void OnSavedCallMismatch(const CallIdentity& call, const CallArgument& argument, const CallResult& saved,
@@ -50,7 +56,11 @@ class ReconcileChecker : public InvariantChecker {
   std::map<StateKey, Read> reads_;
   // Calls whose latest answer was done, by lineage: their call.reconciled line.
   std::map<std::pair<int, CallIdentity>, size_t> done_;
+  // Calls whose PENDING slot a record of the log holds (function and
+  // argument digest at the call's index of its state).
+  std::set<CallIdentity> pending_in_log_;
   int lineage_ = 0;
+  bool stored_ = true;
 };
 
 }  // namespace durasim

@@ -37,7 +37,17 @@ class ReconcileCheckerTest : public ::testing::Test {
     checker_.OnReconciled(call, Slot(CallStatus::kPending), answer, saved,
                           trace_.Add(SimTime{}, 2, "call.reconciled", ""));
   }
+  // The log holds `call`'s PENDING slot, as the runtime writes it before it
+  // makes the call.
+  void PendingSaved(const CallIdentity& call) {
+    DecodedState decoded{call.state_key, ActionState{}};
+    decoded.state.call_results.assign(static_cast<size_t>(call.call_index) + 1, Slot(CallStatus::kSucceeded, "other"));
+    decoded.state.call_results.back() = Slot(CallStatus::kPending, call.function, call.args_digest);
+    checker_.OnRecordAppended(LogRecord{}, &decoded, trace_.Add(SimTime{}, 3, "log.append", ""));
+  }
+  // The call is made after its PENDING slot was saved.
   void Called(const CallIdentity& call) {
+    PendingSaved(call);
     checker_.OnSupplierCall(call, CallArgument{1, std::nullopt}, trace_.Add(SimTime{}, 3, "supplier.call", ""));
   }
   std::string Only() const {
@@ -97,6 +107,16 @@ TEST_F(ReconcileCheckerTest, ACallReportedDoneIsNeverMadeAgain) {
   Reconciled(Call(0), ReconcileAnswer::kDone);
   Called(Call(0));
   EXPECT_NE(Only().find("which its reconciler reported done"), std::string::npos) << Only();
+}
+
+// Strategy: a call of a supplier with a reconciler made before the log
+// held its PENDING slot is a violation (a crash in flight would leave the
+// reconciler nothing to ask about); a plain supplier's call needs no slot.
+TEST_F(ReconcileCheckerTest, ACallMadeBeforeItsPendingSlotIsSavedIsAViolation) {
+  checker_.OnSupplierCall(Call(0, "plain"), CallArgument{1, std::nullopt}, trace_.Add(SimTime{}, 3, "supplier.call", ""));
+  EXPECT_TRUE(checker_.violations().empty());
+  checker_.OnSupplierCall(Call(0), CallArgument{1, std::nullopt}, trace_.Add(SimTime{}, 3, "supplier.call", ""));
+  EXPECT_NE(Only().find("before the log held its PENDING slot"), std::string::npos) << Only();
 }
 
 }  // namespace

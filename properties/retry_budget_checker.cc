@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "model/identity.h"
 #include "store/check.h"
@@ -13,10 +14,16 @@ namespace durasim {
 RetryBudgetChecker::RetryBudgetChecker(const Trace& trace, const std::vector<ActionSpec>& actions)
     : InvariantChecker(trace) {
   // An action of several plans gets the largest budget any of them gives.
+  std::set<uint64_t> catching;
   for (const ActionSpec& action : actions) {
     int64_t& tries_max = tries_max_by_action_hash_[ActionHash(action.name)];
     tries_max = std::max(tries_max, action.on_error.tries_max());
+    if (action.on_error.kind == OnError::kContinue) catching.insert(ActionHash(action.name));
   }
+  // An action that catches a failure goes on, and its next call may be the
+  // same call again (the fallback as its argument): a new call, not a try.
+  // Its calls have no budget this checker can tell from the log.
+  for (uint64_t hash : catching) tries_max_by_action_hash_.erase(hash);
 }
 
 void RetryBudgetChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded,

@@ -4,7 +4,9 @@
 //
 // A try is a call index. After a FAILED result at index i, index i + 1 of
 // the same action state can only be a retry of the same call (a failure is
-// otherwise never followed by another call), so the tries of one call are a
+// otherwise never followed by another call; an action that catches its
+// failures, `on_error: continue`, goes on to new calls and is not judged
+// here), so the tries of one call are a
 // run of consecutive indices, with the same function and argument digest,
 // where every index but the last holds a FAILED result. The log is the
 // ground truth: the results come from the records appended for the state,

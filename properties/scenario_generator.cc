@@ -46,6 +46,11 @@ constexpr uint64_t kReconcileStream = 0x7265636f6e630175;
 // pin or quote draws hand-made markers.
 constexpr uint64_t kMarkersStream = 0x6d61726b657200bb;
 
+// Mixed into a seed for its runtime-mode stream (DrawRuntimeModes): "modes"
+// plus 1319, the first value from which none of the seeds the tests pin or
+// quote draws a mode.
+constexpr uint64_t kModesStream = 0x006d6f6465730527;
+
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
@@ -1080,6 +1085,34 @@ void DrawHandMadeMarkers(Choices& choices, Scenario& scenario) {
   }
 }
 
+// The runtime's other modes (issue 28): for 30% of the seeds, half persist
+// a call without a reconciler only at its completion (`durable: {pending:
+// reconcilable}`, Flink Agents main's pattern), a tenth run without a store
+// (`durable: {execution: off}`), and each action whose
+// failures fail the job or end it gets, with 40%, `on_error: {continue:
+// <fallback>}` (its catch block goes on). `choices` is the seed's own
+// stream: a seed this draws nothing for keeps its scenario.
+void DrawRuntimeModes(Choices& choices, Scenario& scenario) {
+  if (!choices.Percent(30)) return;
+  if (choices.Percent(50)) scenario.durable.pending = PendingSlots::kReconcilable;
+  if (choices.Percent(10)) scenario.durable.execution = false;
+  std::map<std::string, ErrorHandling> drawn;  // the same handling in every plan that has the action
+  for (const ActionSpec& action : scenario.actions) {
+    if (action.on_error.kind == OnError::kRetry || !choices.Percent(40)) continue;
+    drawn[action.name] = ErrorHandling{OnError::kContinue, 0, choices.Range(-3, 50)};
+  }
+  auto apply = [&drawn](std::vector<ActionSpec>& actions) {
+    for (ActionSpec& action : actions) {
+      auto it = drawn.find(action.name);
+      if (it != drawn.end() && action.on_error.kind != OnError::kRetry) action.on_error = it->second;
+    }
+  };
+  apply(scenario.actions);
+  for (AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan) apply(attempt.plan->actions);
+  }
+}
+
 // Features drawn together (issue 32): each late gate opens on its own for
 // 8-30% of the seeds, so two rare ones meet in 1-3% of the seeds and what
 // they draw within in fewer. For 30% of the seeds two distinct gates are
@@ -1132,6 +1165,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   DrawKeyShape(key_shape_choices, generated.scenario);
   PrngChoices reconcile_choices(seed ^ kReconcileStream);
   DrawReconcilers(reconcile_choices, generated.scenario);
+  PrngChoices mode_choices(seed ^ kModesStream);
+  DrawRuntimeModes(mode_choices, generated.scenario);
   generated.scenario.seed = seed;
   generated.scenario.name = fmt::format("seed_{}", seed);
   return generated;

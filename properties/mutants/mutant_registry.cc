@@ -27,7 +27,10 @@
 #include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
 #include "properties/mutants/marker_ignores_new_partitions.h"
+#include "properties/mutants/continue_saves_fallback.h"
 #include "properties/mutants/marker_list_skips_legacy.h"
+#include "properties/mutants/no_pending_before_reconcilable_call.h"
+#include "properties/mutants/no_store_drops_in_flight.h"
 #include "properties/mutants/marker_without_topic_identity.h"
 #include "properties/mutants/memory_in_operator_state.h"
 #include "properties/mutants/pending_as_hit.h"
@@ -127,6 +130,18 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
       {"reconcile-ignored", "a PENDING call whose supplier has a reconciler is made again without asking it",
        "Flink Agents' reconcilers (DurableExecutionContext): a PENDING slot goes to the reconciler first",
        Invariant::kReconcile, {}, RuntimeOf<ReconcileIgnoredRuntime>()},
+      {"continue-saves-fallback", "a failed call its action catches (on_error: continue) is saved as SUCCEEDED "
+       "with the fallback value, not as the failure", "a catch inside the durable wrapper, before it records the "
+       "outcome (Flink Agents: the exception is persisted, then rethrown to the action)", Invariant::kProvenance, {},
+       RuntimeOf<ContinueSavesFallbackRuntime>()},
+      {"no-pending-before-reconcilable-call", "with durable: {pending: reconcilable}, a call whose supplier has a "
+       "reconciler is also persisted only at its completion: a crash in flight leaves its reconciler nothing to ask",
+       "Flink Agents: a reconcilable call persists its PENDING slot before it runs, a plain call only its completion",
+       Invariant::kReconcile, {}, RuntimeOf<NoPendingBeforeReconcilableCallRuntime>()},
+      {"no-store-drops-in-flight", "with durable execution off, a restore resumes none of the keys in flight at "
+       "the checkpoint: only a store, it assumes, could bring them back", "Flink Agents' DurableExecutionManager "
+       "without a store: its in-flight tasks are operator state, not store state", Invariant::kLiveness, {},
+       RuntimeOf<NoStoreDropsInFlightRuntime>()},
       {"reconcile-on-completed", "a call's reconciler is asked about saved results too, and its answer replaces them",
        "Flink Agents' reconcilers: only a PENDING slot is reconciled", Invariant::kReconcile, {},
        RuntimeOf<ReconcileOnCompletedRuntime>()},

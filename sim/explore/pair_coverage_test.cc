@@ -47,6 +47,8 @@ TEST(PairCoverageTest, APairMeetsOnlyWhereOneDesignReachesBoth) {
   EXPECT_TRUE(CanMeet("rewrites_written", "add_partitions", all));
   EXPECT_FALSE(CanMeet("tombstones_removed", "legacy_marker_read", all));  // tombstones reject a legacy marker
   EXPECT_TRUE(CanMeet("legacy_marker_read", "recreate_topic", all));
+  EXPECT_FALSE(CanMeet("lose_ack", "restored_without_store", all));  // no store: no put to lose
+  EXPECT_TRUE(CanMeet("crash_step", "restored_without_store", all));
   EXPECT_FALSE(CanMeet("lose_ack", "rewrites_written", {StoreDesign::kFluss}));
 }
 

@@ -76,6 +76,24 @@ std::optional<std::string> RecordDifference(const Scenario& scenario, const Expe
       }
     }
   }
+  if (want.memory && *want.memory != got.state.memory_updates) {
+    std::vector<std::string> held;
+    for (const MemoryUpdate& update : got.state.memory_updates) held.push_back(fmt::format("{}={}", update.slot, update.value));
+    std::vector<std::string> stated;
+    for (const MemoryUpdate& update : *want.memory) stated.push_back(fmt::format("{}={}", update.slot, update.value));
+    return fmt::format("its memory updates are [{}], not [{}]", fmt::join(held, ", "), fmt::join(stated, ", "));
+  }
+  if (want.events) {
+    std::vector<std::string> held;
+    for (const EmittedEvent& event : got.state.emitted_events) {
+      if (event.type != kOutputEventType) held.push_back(fmt::format("{}({})", event.type, event.value));
+    }
+    std::vector<std::string> stated;
+    for (const EmittedEvent& event : *want.events) stated.push_back(fmt::format("{}({})", event.type, event.value));
+    if (held != stated) {
+      return fmt::format("its emitted events are [{}], not [{}]", fmt::join(held, ", "), fmt::join(stated, ", "));
+    }
+  }
   if (want.outputs) {
     std::vector<int64_t> outputs;
     for (const EmittedEvent& event : got.state.emitted_events) {

@@ -168,7 +168,7 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
   checkers.push_back(std::make_unique<PhantomSaveChecker>(trace));
   checkers.push_back(std::make_unique<CancellationChecker>(trace));
   checkers.push_back(std::make_unique<RecoveryChecker>(trace));
-  checkers.push_back(std::make_unique<BoundedMemoryChecker>(trace));
+  checkers.push_back(std::make_unique<BoundedMemoryChecker>(trace, world.scenario().durable.execution));
   checkers.push_back(std::make_unique<PutLatencyChecker>(trace, world));
   std::vector<ActionSpec> every_plans_actions = world.scenario().actions;
   for (const AttemptSpec& attempt : world.scenario().attempts) {
@@ -184,7 +184,8 @@ std::vector<std::unique_ptr<InvariantChecker>> AttachCheckers(World& world, Same
                                    attempt.plan->suppliers.end());
     }
   }
-  checkers.push_back(std::make_unique<ReconcileChecker>(trace, every_plans_suppliers));
+  checkers.push_back(
+      std::make_unique<ReconcileChecker>(trace, every_plans_suppliers, world.scenario().durable.execution));
   for (auto& checker : checkers) world.AddObserver(checker.get());
   return checkers;
 }

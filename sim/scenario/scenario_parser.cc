@@ -66,7 +66,7 @@ class ScenarioParser {
  public:
   Scenario Parse(const YAML::Node& root) {
     Mapping top(Value{root, PosOf(root.Mark()), "the scenario"},
-                {"name", "description", "seed", "perturb_seed", "mutant", "store", "parallelism", "max_parallelism", "log", "suppliers", "actions",
+                {"name", "description", "seed", "perturb_seed", "mutant", "store", "durable", "parallelism", "max_parallelism", "log", "suppliers", "actions",
                  "inputs", "attempts", "expect"});
     scenario_.name = ReadName(top.Require("name"));
     if (const Value* v = top.Find("description")) {
@@ -79,6 +79,7 @@ class ScenarioParser {
       scenario_.store = ReadStoreDesign(*v);
       scenario_.store_named = true;
     }
+    if (const Value* v = top.Find("durable")) ParseDurable(*v);
     if (const Value* v = top.Find("max_parallelism")) {
       scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, limits::kMaxParallelismMax, "kMaxParallelismMax"));
     }
@@ -286,11 +287,18 @@ class ScenarioParser {
     return action;
   }
 
-  // `on_error: fail`, `on_error: ignore` or `on_error: {retry: {max: <n>}}`.
+  // `on_error: fail`, `on_error: ignore`, `on_error: {retry: {max: <n>}}` or
+  // `on_error: {continue: <fallback value>}`.
   static ErrorHandling ReadOnError(const Value& v) {
     ErrorHandling handling;
     if (v.node.IsMap()) {
-      Mapping on_error(v, {"retry"});
+      Mapping on_error(v, {"retry", "continue"});
+      if (const Value* fallback = on_error.Find("continue")) {
+        if (on_error.Find("retry") != nullptr) Fail(v.pos, "'on_error' is either retry or continue, not both");
+        handling.kind = OnError::kContinue;
+        handling.fallback = ReadInt(*fallback, kInt64Min, kInt64Max);
+        return handling;
+      }
       const Value& retries = on_error.Require("retry");
       if (retries.node.IsScalar()) {  // the count written where its mapping goes: say the form
         Fail(retries.pos, fmt::format("expected a mapping {{max: <n>}} for 'retry', got {}: write "
@@ -303,8 +311,9 @@ class ScenarioParser {
       return handling;
     }
     const std::optional<OnError> kind = v.node.IsScalar() ? ParseName<OnError>(v.node.Scalar()) : std::nullopt;
-    if (!kind.has_value() || *kind == OnError::kRetry) {
-      Fail(v.pos, fmt::format("expected fail, ignore or {{retry: {{max: <n>}}}} for 'on_error', got {}",
+    if (!kind.has_value() || *kind == OnError::kRetry || *kind == OnError::kContinue) {
+      Fail(v.pos, fmt::format("expected fail, ignore, {{retry: {{max: <n>}}}} or {{continue: <value>}} for "
+                              "'on_error', got {}",
                               Describe(v.node)));
     }
     handling.kind = *kind;
@@ -377,6 +386,26 @@ class ScenarioParser {
 
   // --- Inputs and attempts -------------------------------------------------
 
+  // `durable: {execution: on | off, pending: every_call | reconcilable}`.
+  void ParseDurable(const Value& v) {
+    Mapping map(v, {"execution", "pending"});
+    if (const Value* f = map.Find("execution")) {
+      const std::string word = ReadString(*f);
+      if (word != "on" && word != "off") {
+        Fail(f->pos, fmt::format("expected on or off for 'execution', got {}", Quoted(word)));
+      }
+      scenario_.durable.execution = word == "on";
+    }
+    if (const Value* f = map.Find("pending")) {
+      const std::string name = ReadString(*f);
+      const std::optional<PendingSlots> pending = ParseName<PendingSlots>(name);
+      if (!pending) {
+        Fail(f->pos, fmt::format("unknown pending {}; expected one of: {}", Quoted(name), NameList<PendingSlots>()));
+      }
+      scenario_.durable.pending = *pending;
+    }
+  }
+
   void ParseInput(const Value& v) {
     Mapping map(v, {"key", "value"});
     InputSpec input;
@@ -401,9 +430,10 @@ class ScenarioParser {
         const Value& id = restored.Require("checkpoint");
         attempt.restore = ReadName(id);
         checkpoints_.CheckRestore(*attempt.restore, id.pos, scenario_.attempts.size(), attempts_node_);
+        attempt.markers.emplace();
         for (const Value& item : ReadSequence(restored.Require("markers"), "a hand-made marker", false,
                                               limits::kParallelismMax, "kParallelismMax")) {
-          attempt.markers.push_back(ReadHandMadeMarker(item));
+          attempt.markers->push_back(ReadHandMadeMarker(item));
         }
       } else {
         attempt.restore = ReadName(*restore);
@@ -998,7 +1028,7 @@ class ScenarioParser {
   }
 
   static ExpectedRecord ReadExpectedRecord(const Value& v) {
-    Mapping map(v, {"kind", "key", "seq", "action", "calls", "outputs"});
+    Mapping map(v, {"kind", "key", "seq", "action", "calls", "outputs", "memory", "events"});
     ExpectedRecord record;
     record.pos = v.pos;
     const Value& kind = map.Require("kind");
@@ -1022,6 +1052,22 @@ class ScenarioParser {
       record.outputs.emplace();
       for (const Value& output : ReadSequence(*f, "an output", false)) {
         record.outputs->push_back(ReadInt(output, kInt64Min, kInt64Max));
+      }
+    }
+    if (const Value* f = map.Find("memory")) {
+      record.memory.emplace();
+      for (const Value& item : ReadSequence(*f, "a memory update", false)) {
+        Mapping update(item, {"slot", "value"});
+        record.memory->push_back(
+            MemoryUpdate{ReadName(update.Require("slot")), ReadInt(update.Require("value"), kInt64Min, kInt64Max)});
+      }
+    }
+    if (const Value* f = map.Find("events")) {
+      record.events.emplace();
+      for (const Value& item : ReadSequence(*f, "an emitted event", false)) {
+        Mapping event(item, {"type", "value"});
+        record.events->push_back(
+            EmittedEvent{ReadName(event.Require("type")), ReadInt(event.Require("value"), kInt64Min, kInt64Max)});
       }
     }
     return record;

@@ -688,7 +688,8 @@ TEST(ScenarioParserTest, HandMadeMarkersAndRestoreExpectationsSurviveTheWriter) 
       "markers.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   auto check = [](const Scenario& scenario) {
-    const std::vector<HandMadeMarkerSpec>& markers = scenario.attempts[1].markers;
+    ASSERT_TRUE(scenario.attempts[1].markers.has_value());
+    const std::vector<HandMadeMarkerSpec>& markers = *scenario.attempts[1].markers;
     ASSERT_EQ(markers.size(), 4u);
     EXPECT_EQ(markers[0].offsets, HandMadeMarkerSpec::Offsets::kLogEnd);
     EXPECT_EQ(markers[1].version, 1);

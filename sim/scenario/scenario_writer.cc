@@ -223,6 +223,22 @@ void WriteExpectedRecord(YAML::Emitter& out, const ExpectedRecord& record) {
     for (int64_t output : *record.outputs) out << output;
     out << YAML::EndSeq;
   }
+  if (record.memory) {
+    out << YAML::Key << "memory" << YAML::Value << YAML::BeginSeq;
+    for (const MemoryUpdate& update : *record.memory) {
+      out << YAML::BeginMap << YAML::Key << "slot" << YAML::Value << YAML::DoubleQuoted << update.slot << YAML::Key
+          << "value" << YAML::Value << update.value << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  if (record.events) {
+    out << YAML::Key << "events" << YAML::Value << YAML::BeginSeq;
+    for (const EmittedEvent& event : *record.events) {
+      out << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << event.type << YAML::Key
+          << "value" << YAML::Value << event.value << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
 }
 
@@ -320,6 +336,10 @@ void WriteOnError(YAML::Emitter& out, const ErrorHandling& on_error) {
           << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "max" << YAML::Value << on_error.retries_max
           << YAML::EndMap << YAML::EndMap;
       return;
+    case OnError::kContinue:
+      out << YAML::Key << "on_error" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << NameOf(on_error.kind)
+          << YAML::Value << on_error.fallback << YAML::EndMap;
+      return;
   }
 }
 
@@ -353,12 +373,12 @@ void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts)
   out << YAML::Key << "attempts" << YAML::Value << YAML::BeginSeq;
   for (const AttemptSpec& attempt : attempts) {
     out << YAML::BeginMap;
-    if (attempt.restore.has_value() && attempt.markers.empty()) {
+    if (attempt.restore.has_value() && !attempt.markers.has_value()) {
       out << YAML::Key << "restore" << YAML::Value << *attempt.restore;
     } else if (attempt.restore.has_value()) {
       out << YAML::Key << "restore" << YAML::Value << YAML::BeginMap << YAML::Key << "checkpoint" << YAML::Value
           << *attempt.restore << YAML::Key << "markers" << YAML::Value << YAML::BeginSeq;
-      for (const HandMadeMarkerSpec& marker : attempt.markers) WriteHandMadeMarker(out, marker);
+      for (const HandMadeMarkerSpec& marker : *attempt.markers) WriteHandMadeMarker(out, marker);
       out << YAML::EndSeq << YAML::EndMap;
     }
     if (attempt.parallelism.has_value()) out << YAML::Key << "parallelism" << YAML::Value << *attempt.parallelism;
@@ -434,6 +454,14 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   if (s.perturb_seed.has_value()) out << YAML::Key << "perturb_seed" << YAML::Value << *s.perturb_seed;
   if (s.mutant.has_value()) out << YAML::Key << "mutant" << YAML::Value << *s.mutant;
   if (s.store != StoreDesign::kKafkaRewind || s.store_named) out << YAML::Key << "store" << YAML::Value << NameOf(s.store);
+  if (s.durable != DurableOptions{}) {
+    out << YAML::Key << "durable" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    if (!s.durable.execution) out << YAML::Key << "execution" << YAML::Value << "off";
+    if (s.durable.pending != PendingSlots::kEveryCall) {
+      out << YAML::Key << "pending" << YAML::Value << NameOf(s.durable.pending);
+    }
+    out << YAML::EndMap;
+  }
   if (s.max_parallelism != kDefaultMaxParallelism) {
     out << YAML::Key << "max_parallelism" << YAML::Value << s.max_parallelism;
   }
