@@ -73,6 +73,10 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   keyed_ = RestoredKeyedStates(checkpoint);
   restored_processing_keys_ = RestoredProcessingKeys(checkpoint);
   const std::vector<RecoveryMarker> markers = hand_made != nullptr ? hand_made->markers : RebuildMarkers(checkpoint);
+  for (const RecoveryMarker& own : hand_made != nullptr ? std::vector<RecoveryMarker>{} : markers) {
+    // One job's subtasks all write to the one topic with one store version.
+    DURASIM_CHECK(own.version == markers.front().version && own.topic == markers.front().topic);
+  }
   // The harness's view of where the rebuild reads: the list's minimum.
   const RecoveryMarker marker = MinimumMarker(markers);
   world_.Notify([&](RunObserver& o) { o.OnRebuildStart(subtask_.index); });
@@ -94,9 +98,9 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   // store must reject it; otherwise it must accept it.
   // fluss rejects a marker without every bucket (LogLifecycle::WhyNotEveryPartition).
   std::optional<std::string> stale;
-  if (hand_made != nullptr) {
+  if (hand_made != nullptr && reads) {
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kHandMadeMarkers));
-    if (reads) stale = hand_made->unusable;
+    stale = hand_made->unusable;
   }
   if (reads && !stale && world_.scenario().store == StoreDesign::kFluss) {
     stale = world_.lifecycle().WhyNotEveryPartition(marker);
@@ -120,7 +124,7 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   if (rebuilt.ok() && !stale && world_.scenario().store == StoreDesign::kFluss) {
     world_.CountFault(CoveragePoint::Happened(StoreEvent::kBucketsRebuilt));
   }
-  if (rebuilt.ok() && HasLegacyMarker(markers)) world_.CountFault(CoveragePoint::Reached(WorldFeature::kLegacyMarkerRead));
+  if (reads && rebuilt.ok() && HasLegacyMarker(markers)) world_.CountFault(CoveragePoint::Reached(WorldFeature::kLegacyMarkerRead));
   if (!world_.scenario().expect.restores.empty()) {
     world_.NoteRebuilt(World::Rebuilt{world_.attempt(), subtask_.index, marker, rebuilt, store_.CachedStates()});
   }

@@ -169,7 +169,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   run.state.call_results.push_back(CallResult{step.name, call.args_digest, CallStatus::kPending, 0, ""});
   if (SavesPendingFirst(supplier)) {
     if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kPending); !put.ok()) co_return put;
-  } else {
+  } else if (world_.scenario().durable.execution) {
     // Persisted once, at its completion: a crash before it leaves no slot.
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kCompletionOnlyCall));
   }
@@ -224,7 +224,9 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
     slot = CaughtFailureSlot(slot, run.action.on_error.fallback);
   }
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
-  faults_.OnCallResultSaved(outcome.failed ? retry_follows : CallsAfter(run.action, step), call_point);
+  // A caught failure (on_error: continue) goes on to the action's next call.
+  const bool caught = outcome.failed && run.action.on_error.kind == OnError::kContinue;
+  faults_.OnCallResultSaved(outcome.failed && !caught ? retry_follows : CallsAfter(run.action, step), call_point);
   co_return std::nullopt;
 }
 

@@ -413,7 +413,6 @@ bool Attempt::Restore(End& end) {
   // hands every subtask every marker (AgentRuntime::Restore).
   source_offset_ = checkpoint->source_offset;
   rebuilt_ = true;
-  if (world_.scenario().durable.execution) log_operator_.NoteForeignReads(*checkpoint);  // off: nothing is read
   std::optional<AgentRuntime::HandMadeList> hand_made;
   if (spec_.markers.has_value()) {
     hand_made = HandMadeList(*checkpoint);
@@ -421,6 +420,12 @@ bool Attempt::Restore(End& end) {
       end = End::kError;
       return false;
     }
+  }
+  if (world_.scenario().durable.execution) {  // off: nothing is read
+    // The records a rebuild reads lie from the list it is handed.
+    Checkpoint read = *checkpoint;
+    if (hand_made) read.markers = hand_made->markers;
+    log_operator_.NoteForeignReads(read);
   }
   for (Subtask& subtask : subtasks_) {
     if (!subtask.runtime->Restore(*checkpoint, hand_made ? &*hand_made : nullptr).ok()) {

@@ -42,18 +42,19 @@ struct Checkpoint {
 };
 
 // The per-partition minimum over `markers`: where every subtask of a
-// restored job starts reading, so a state that moved to it is found. The
-// version and topic are the first marker's (every subtask of one job names
-// the same topic; the rebuild checks them against the log), the completed
-// boundaries the union of all (the subtasks' keys are disjoint).
+// restored job starts reading, so a state that moved to it is found; the
+// completed boundaries the union of all (the subtasks' keys are disjoint).
+// A list the store can merge is what MergeMarkers makes of it (version and
+// topic those of its first version-2 entry). One it cannot (a list written
+// by hand that mixes topics or names a version no store writes) keeps the
+// first entry's version and topic: the store rejects it either way.
 inline RecoveryMarker MinimumMarker(const std::vector<RecoveryMarker>& markers) {
+  if (markers.empty()) return RecoveryMarker{};
+  if (Result<RecoveryMarker> merged = MergeMarkers(markers); merged.ok()) return *std::move(merged);
   RecoveryMarker minimum;
-  if (markers.empty()) return minimum;
   minimum.version = markers.front().version;
   minimum.topic = markers.front().topic;
   for (const RecoveryMarker& marker : markers) {
-    // One job's subtasks all write to the one topic with one store version;
-    // a list written by hand may mix them (the store judges that, MergeMarkers).
     for (const auto& [partition, offset] : marker.offsets) {
       auto [it, inserted] = minimum.offsets.emplace(partition, offset);
       if (!inserted && offset < it->second) it->second = offset;

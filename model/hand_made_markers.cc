@@ -46,13 +46,13 @@ std::optional<std::string> WhyHandMadeUnusable(const std::vector<RecoveryMarker>
   if (markers.empty()) return "the hand-made marker list is empty";
   for (size_t i = 0; i < markers.size(); ++i) {
     const RecoveryMarker& marker = markers[i];
-    if (marker.version != 1 && marker.version != 2) {
+    if (marker.version != RecoveryMarker::kLegacyVersion && marker.version != RecoveryMarker::kVersion) {
       return fmt::format("hand-made marker {} has version {}, which no store writes", i + 1, marker.version);
     }
-    if (marker.version == 2 && marker.topic.name != own_topic.name) {
+    if (marker.version == RecoveryMarker::kVersion && marker.topic.name != own_topic.name) {
       return fmt::format("hand-made marker {} names topic {:?}, not the state topic", i + 1, marker.topic.name);
     }
-    if (marker.version == 1 && tombstones) {
+    if (marker.version == RecoveryMarker::kLegacyVersion && tombstones) {
       return fmt::format("hand-made marker {} is a version-1 marker, without the completed boundaries a store with "
                          "tombstones needs",
                          i + 1);

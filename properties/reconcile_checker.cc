@@ -64,17 +64,18 @@ void ReconcileChecker::OnReconciled(const CallIdentity& call, const CallResult& 
 void ReconcileChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded,
                                         size_t /*trace_index*/) {
   if (decoded == nullptr) return;
-  const std::vector<CallResult>& slots = decoded->state.call_results;
-  for (size_t i = 0; i < slots.size(); ++i) {
-    if (slots[i].status != CallStatus::kPending || reconciled_.count(slots[i].function_id) == 0) continue;
-    pending_in_log_.insert(
-        CallIdentity{decoded->state_key, static_cast<int>(i), slots[i].function_id, slots[i].args_digest});
-  }
+  latest_slots_[{lineage_, decoded->state_key}] = decoded->state.call_results;
 }
 
 void ReconcileChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& /*argument*/, size_t trace_index) {
   if (reconciled_.count(call.function) == 0) return;
-  if (stored_ && pending_in_log_.count(call) == 0) {
+  const auto latest = latest_slots_.find({lineage_, call.state_key});
+  const bool slot_saved =
+      latest != latest_slots_.end() && call.call_index >= 0 &&
+      static_cast<size_t>(call.call_index) < latest->second.size() &&
+      latest->second[static_cast<size_t>(call.call_index)] ==
+          CallResult{call.function, call.args_digest, CallStatus::kPending, 0, ""};
+  if (stored_ && !slot_saved) {
     Violate(Invariant::kReconcile,
             fmt::format("supplier {} was called for call [{}] before the log held its PENDING slot: a crash while it "
                         "is in flight would leave its reconciler nothing to be asked about",

@@ -6,7 +6,8 @@
 //   reconciler was asked (since the run read the saved state);
 // - a call the reconciler reported done (its latest answer) is never made
 //   again in its lineage, but as a new call past a mismatch;
-// - the call is made only once the log holds its PENDING slot (with
+// - the call is made only once the latest record of its state in its
+//   lineage holds its PENDING slot (with
 //   `durable: {pending: reconcilable}` too): a crash while it is in flight
 //   must leave its reconciler a slot to be asked about.
 // The saved slots are what the store's get gave the run (OnSavedStateRead),
@@ -56,9 +57,9 @@ class ReconcileChecker : public InvariantChecker {
   std::map<StateKey, Read> reads_;
   // Calls whose latest answer was done, by lineage: their call.reconciled line.
   std::map<std::pair<int, CallIdentity>, size_t> done_;
-  // Calls whose PENDING slot a record of the log holds (function and
-  // argument digest at the call's index of its state).
-  std::set<CallIdentity> pending_in_log_;
+  // The call slots of each state's latest record in the log, by the
+  // lineage that wrote it: a call must find its PENDING slot there.
+  std::map<std::pair<int, StateKey>, std::vector<CallResult>> latest_slots_;
   int lineage_ = 0;
   bool stored_ = true;
 };

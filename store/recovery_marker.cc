@@ -93,11 +93,10 @@ Result<RecoveryMarker> MergeMarkers(const std::vector<RecoveryMarker>& markers) 
         merged.topic = marker.topic;
       } else if (!(marker.topic == first_current->topic)) {
         return Status(StatusCode::kInvalidRecovery,
-                      fmt::format("recovery marker {} of {} is for topic {:?}{}, an earlier one for {:?}: one job's "
+                      fmt::format("recovery marker {} of {} is for topic {:?}{}, not an earlier one's: one job's "
                                   "markers name one topic",
                                   i + 1, markers.size(), marker.topic.name,
-                                  marker.topic.name == first_current->topic.name ? " (another incarnation)" : "",
-                                  first_current->topic.name));
+                                  marker.topic.name == first_current->topic.name ? " (another incarnation)" : ""));
       }
     }
     for (const auto& [partition, offset] : marker.offsets) {

@@ -77,6 +77,7 @@ class Shrinker {
         if (s.attempts.size() <= 1 || i >= s.attempts.size()) return false;
         s.attempts.erase(s.attempts.begin() + static_cast<std::ptrdiff_t>(i));
         s.attempts.front().restore.reset();  // the first attempt starts fresh
+        s.attempts.front().markers.reset();
         return true;
       });
     }

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "sim/run/log_dump.h"
 #include "sim/run/log_expectation.h"
 #include "store/check.h"
