@@ -143,6 +143,9 @@ class AgentRuntime {
   virtual bool SavesPendingFirst(const SupplierSpec& supplier) const {
     return world_.scenario().durable.pending == PendingSlots::kEveryCall || !supplier.reconcile.empty();
   }
+  // Whether a call an async step makes synchronously (`durable: {async:
+  // sync_fallback}`) is persisted as any durable call is.
+  virtual bool PersistsFallbackCall() const { return true; }
   // The slot a failed call saves when its action catches the failure
   // (`on_error: continue`): the failure as the supplier raised it.
   virtual CallResult CaughtFailureSlot(const CallResult& failed, int64_t /*fallback*/) const { return failed; }
@@ -240,6 +243,10 @@ class AgentRuntime {
   // task's run there (a failed put, a cancellation, a failure that fails
   // over); nothing means the action goes on (or, `run.ignored`, ends).
   boost::asio::awaitable<std::optional<Status>> RunCallStep(ActionRun& run, const ActionStep& step);
+  // The supplier's answer into the call's slot (the last of run.state),
+  // traced and told to the observers; a failure the action catches is
+  // saved as CaughtFailureSlot says.
+  void TakeAnswer(ActionRun& run, const CallIdentity& call, const SupplierOutcome& outcome);
   // Makes one try; its outcome is the last of `run.state.call_results`.
   boost::asio::awaitable<std::optional<Status>> MakeCall(ActionRun& run, const ActionStep& step,
                                                          const CallIdentity& call, const CallArgument& argument,

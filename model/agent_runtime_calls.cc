@@ -162,18 +162,46 @@ CallArgument AgentRuntime::ArgumentOf(const ActionRun& run, const ActionStep& st
   return CallArgument{run.acc, std::nullopt};
 }
 
+void AgentRuntime::TakeAnswer(ActionRun& run, const CallIdentity& call, const SupplierOutcome& outcome) {
+  CallResult& slot = run.state.call_results.back();
+  size_t answer_trace = 0;
+  if (outcome.failed) {
+    // A failure is a terminal result: saved, and re-raised on replay.
+    answer_trace = world_.Record("supplier.failed", "{} error={:?}", CallText{call}, outcome.error);
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kCallFailed));
+    slot.status = CallStatus::kFailed;
+    slot.error = outcome.error;
+  } else {
+    answer_trace = world_.Record("supplier.result", "{} result={}", CallText{call}, outcome.result);
+    slot.status = CallStatus::kSucceeded;
+    slot.result = outcome.result;
+  }
+  world_.Notify([&](RunObserver& o) { o.OnSupplierAnswered(call, slot, answer_trace); });
+  // What the supplier answered is told as it was; what is saved of a failure
+  // the action catches is the runtime's to choose.
+  if (outcome.failed && run.action.on_error.kind == OnError::kContinue) {
+    slot = CaughtFailureSlot(slot, run.action.on_error.fallback);
+  }
+}
+
 boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& run, const ActionStep& step,
                                                                      const CallIdentity& call,
                                                                      const CallArgument& argument, bool retry_follows) {
   const SupplierSpec& supplier = world_.suppliers().Find(step.name);
+  // No executor for async calls: the call runs synchronously.
+  const bool fallback = step.mode == CallMode::kAsync && !world_.scenario().durable.async_executor;
+  if (fallback) world_.CountFault(CoveragePoint::Reached(WorldFeature::kSyncFallback));
+  const bool persisted = !fallback || PersistsFallbackCall();
   run.state.call_results.push_back(CallResult{step.name, call.args_digest, CallStatus::kPending, 0, ""});
-  if (SavesPendingFirst(supplier)) {
+  if (!persisted) {
+    // (A mutant's) the call is made outside the durable path: nothing saved.
+  } else if (SavesPendingFirst(supplier)) {
     if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kPending); !put.ok()) co_return put;
   } else if (world_.scenario().durable.execution) {
     // Persisted once, at its completion: a crash before it leaves no slot.
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kCompletionOnlyCall));
   }
-  const bool async = step.mode == CallMode::kAsync;
+  const bool async = step.mode == CallMode::kAsync && !fallback;
   if (async) {
     // The mailbox is free while the call is in flight.
     mailbox_letter_ = 0;
@@ -182,7 +210,8 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
   if (argument.attempt.has_value()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kAttemptArgument));
   const size_t call_trace = world_.Record(
       "supplier.call",
-      "{} action_name={} mode={} arg={}{}", CallText{call}, run.action.name, async ? "async" : "sync",
+      "{} action_name={} mode={} arg={}{}", CallText{call}, run.action.name,
+      async ? "async" : fallback ? "async-as-sync" : "sync",
                   argument.value, argument.attempt ? fmt::format(" arg_attempt={}", *argument.attempt) : "");
   world_.Notify([&](RunObserver& o) { o.OnSupplierCall(call, argument, call_trace); });
   // The answer depends on the argument's value alone (CallArgument).
@@ -204,25 +233,8 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
     world_.Record("call.cancelled", "{} action_name={}", CallText{call}, run.action.name);
     co_return co_await CallCancelled(run.state_key, run.state, call);
   }
-  CallResult& slot = run.state.call_results.back();
-  size_t answer_trace = 0;
-  if (outcome.failed) {
-    // A failure is a terminal result: saved, and re-raised on replay.
-    answer_trace = world_.Record("supplier.failed", "{} error={:?}", CallText{call}, outcome.error);
-    world_.CountFault(CoveragePoint::Reached(WorldFeature::kCallFailed));
-    slot.status = CallStatus::kFailed;
-    slot.error = outcome.error;
-  } else {
-    answer_trace = world_.Record("supplier.result", "{} result={}", CallText{call}, outcome.result);
-    slot.status = CallStatus::kSucceeded;
-    slot.result = outcome.result;
-  }
-  world_.Notify([&](RunObserver& o) { o.OnSupplierAnswered(call, slot, answer_trace); });
-  // What the supplier answered is told as it was; what is saved of a failure
-  // the action catches is the runtime's to choose.
-  if (outcome.failed && run.action.on_error.kind == OnError::kContinue) {
-    slot = CaughtFailureSlot(slot, run.action.on_error.fallback);
-  }
+  TakeAnswer(run, call, outcome);
+  if (!persisted) co_return std::nullopt;
   if (Status put = co_await PutState(run.state_key, run.state, PutPoint::kResult); !put.ok()) co_return put;
   // A caught failure (on_error: continue) goes on to the action's next call.
   const bool caught = outcome.failed && run.action.on_error.kind == OnError::kContinue;

@@ -67,6 +67,8 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
       return EnumInfo{"completion_only_call", "a durable call was made without saving a PENDING slot first"};
     case WorldFeature::kRestoredWithoutStore:
       return EnumInfo{"restored_without_store", "durable execution off: a restore with no action-state store to read"};
+    case WorldFeature::kSyncFallback:
+      return EnumInfo{"sync_fallback", "an async call ran synchronously: the runtime has no executor for async calls"};
   }
   return std::nullopt;
 }

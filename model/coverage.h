@@ -59,6 +59,7 @@ enum class WorldFeature {
   kOnErrorContinue,    // a failed call was caught: the action went on with its fallback value
   kCompletionOnlyCall,  // a durable call was made without a PENDING slot first (durable: {pending: reconcilable})
   kRestoredWithoutStore,  // durable execution off: a restore with no store to read (durable: {execution: off})
+  kSyncFallback,          // an async call ran synchronously: no executor (durable: {async: sync_fallback})
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

@@ -96,6 +96,10 @@ struct DurableOptions {
   // (model/no_store.h); every call is made, nothing is persisted or read.
   bool execution = true;
   PendingSlots pending = PendingSlots::kEveryCall;
+  // False (`async: sync_fallback`): the runtime has no executor for async
+  // calls, and an async call runs synchronously, holding the mailbox (Flink
+  // Agents' durableExecuteAsync on a context without one).
+  bool async_executor = true;
   bool operator==(const DurableOptions&) const = default;
 };
 

@@ -1088,7 +1088,8 @@ void DrawHandMadeMarkers(Choices& choices, Scenario& scenario) {
 // The runtime's other modes (issue 28): for 30% of the seeds, half persist
 // a call without a reconciler only at its completion (`durable: {pending:
 // reconcilable}`, Flink Agents main's pattern), a tenth run without a store
-// (`durable: {execution: off}`), and each action whose
+// (`durable: {execution: off}`), a fifth run async calls synchronously
+// (`durable: {async: sync_fallback}`), and each action whose
 // failures fail the job or end it gets, with 40%, `on_error: {continue:
 // <fallback>}` (its catch block goes on). `choices` is the seed's own
 // stream: a seed this draws nothing for keeps its scenario.
@@ -1111,6 +1112,8 @@ void DrawRuntimeModes(Choices& choices, Scenario& scenario) {
   for (AttemptSpec& attempt : scenario.attempts) {
     if (attempt.plan) apply(attempt.plan->actions);
   }
+  // Drawn last, so that the draws above keep what they drew before it.
+  if (choices.Percent(20)) scenario.durable.async_executor = false;
 }
 
 // Features drawn together (issue 32): each late gate opens on its own for

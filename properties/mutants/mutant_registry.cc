@@ -31,6 +31,7 @@
 #include "properties/mutants/marker_list_skips_legacy.h"
 #include "properties/mutants/no_pending_before_reconcilable_call.h"
 #include "properties/mutants/no_store_drops_in_flight.h"
+#include "properties/mutants/sync_fallback_skips_persist.h"
 #include "properties/mutants/marker_without_topic_identity.h"
 #include "properties/mutants/memory_in_operator_state.h"
 #include "properties/mutants/pending_as_hit.h"
@@ -142,6 +143,10 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
        "the checkpoint: only a store, it assumes, could bring them back", "Flink Agents' DurableExecutionManager "
        "without a store: its in-flight tasks are operator state, not store state", Invariant::kLiveness, {},
        RuntimeOf<NoStoreDropsInFlightRuntime>()},
+      {"sync-fallback-skips-persist", "without an executor for async calls, an async call is made synchronously "
+       "outside the durable path: neither its PENDING slot nor its result is saved", "Flink Agents: "
+       "durableExecuteAsync falls back to a synchronous durableExecute (PENDING, then the result)",
+       Invariant::kReconcile, {}, RuntimeOf<SyncFallbackSkipsPersistRuntime>()},
       {"reconcile-on-completed", "a call's reconciler is asked about saved results too, and its answer replaces them",
        "Flink Agents' reconcilers: only a PENDING slot is reconciled", Invariant::kReconcile, {},
        RuntimeOf<ReconcileOnCompletedRuntime>()},

@@ -31,6 +31,7 @@ bool Exclusive(const std::string& a, const std::string& b) {
   static const std::pair<const char*, const char*> kExclusive[] = {
       {"legacy_marker_read", "tombstone_fault"},
       {"legacy_marker_read", "tombstones_removed"},
+      {"sync_fallback", "crash_async_in_flight"},  // no executor: no async call is ever in flight
   };
   static const char* const kNeedAStore[] = {
       "added_partitions_restored", "cancel_put", "checkpoint_failed", "corrupt_record", "crash_after_put_acked",

@@ -386,9 +386,17 @@ class ScenarioParser {
 
   // --- Inputs and attempts -------------------------------------------------
 
-  // `durable: {execution: on | off, pending: every_call | reconcilable}`.
+  // `durable: {execution: on | off, pending: every_call | reconcilable,
+  // async: executor | sync_fallback}`.
   void ParseDurable(const Value& v) {
-    Mapping map(v, {"execution", "pending"});
+    Mapping map(v, {"execution", "pending", "async"});
+    if (const Value* f = map.Find("async")) {
+      const std::string word = ReadString(*f);
+      if (word != "executor" && word != "sync_fallback") {
+        Fail(f->pos, fmt::format("expected executor or sync_fallback for 'async', got {}", Quoted(word)));
+      }
+      scenario_.durable.async_executor = word == "executor";
+    }
     if (const Value* f = map.Find("execution")) {
       const std::string word = ReadString(*f);
       if (word != "on" && word != "off") {

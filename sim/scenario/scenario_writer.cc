@@ -460,6 +460,7 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
     if (s.durable.pending != PendingSlots::kEveryCall) {
       out << YAML::Key << "pending" << YAML::Value << NameOf(s.durable.pending);
     }
+    if (!s.durable.async_executor) out << YAML::Key << "async" << YAML::Value << "sync_fallback";
     out << YAML::EndMap;
   }
   if (s.max_parallelism != kDefaultMaxParallelism) {
