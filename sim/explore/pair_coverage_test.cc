@@ -49,6 +49,8 @@ TEST(PairCoverageTest, APairMeetsOnlyWhereOneDesignReachesBoth) {
   EXPECT_TRUE(CanMeet("legacy_marker_read", "recreate_topic", all));
   EXPECT_FALSE(CanMeet("lose_ack", "restored_without_store", all));  // no store: no put to lose
   EXPECT_TRUE(CanMeet("crash_step", "restored_without_store", all));
+  EXPECT_FALSE(CanMeet("hand_made_markers", "restored_without_store", all));  // no store: no marker to hand
+  EXPECT_FALSE(CanMeet("completion_only_call", "restored_without_store", all));  // no store: nothing saved
   EXPECT_FALSE(CanMeet("lose_ack", "rewrites_written", {StoreDesign::kFluss}));
 }
 
