@@ -105,13 +105,13 @@ void LogOperator::NoteForeignReads(const Checkpoint& checkpoint) {
   const std::vector<World::ForeignRead> reads =
       world_.ForeignInRange(MinimumMarker(checkpoint.markers).offsets, world_.lineage(), checkpoint.attempt);
   if (reads.empty()) return;
-  const World::ForeignRead& first = reads.front();
+  World::ForeignRead first = reads.front();
   DURASIM_CHECK_NE(first.writer_lineage, world_.lineage());  // its lineage wrote it: no foreign read
-  world_.Record("restore.foreign",
-                "records={} first_partition={} first_offset={} first_key={:?} written_by={}", reads.size(),
-                first.partition, first.offset, first.key,
-                first.writer_lineage == 0 ? std::string("outside")
-                : fmt::format("lineage-{}", first.writer_lineage));
+  first.trace_index =
+      world_.Record("restore.foreign", "records={} first_partition={} first_offset={} first_key={:?} written_by={}",
+                    reads.size(), first.partition, first.offset, first.key,
+                    first.writer_lineage == 0 ? std::string("outside")
+                                              : fmt::format("lineage-{}", first.writer_lineage));
   world_.NoteForeignRead(first);
 }
 

@@ -94,6 +94,7 @@ class World {
     int32_t partition = 0;
     int64_t offset = 0;
     std::string key;
+    size_t trace_index = 0;  // its `restore.foreign` event: what the run did before it is the store's alone
   };
   // Records in the rebuild range of a restore of `lineage` (from
   // `marker`'s offset on each partition it names, from 0 on the others)

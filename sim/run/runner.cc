@@ -385,6 +385,36 @@ std::string ForeignReadError(const World::ForeignRead& read, const std::vector<V
                      who, read.attempt, read.lineage, finding);
 }
 
+// A restore read a record the run did not write (`read`). A finding whose
+// evidence all lies before that read is the store's alone and stands; one
+// after it, one that cites nothing, and a stuck attempt (`stuck`, cleared
+// when it is dropped) are not judged. With nothing left standing the run is
+// an error that names the read; otherwise what stands is the verdict, its
+// first finding naming what was dropped. Returns whether the run is an error.
+bool JudgeAroundForeignRead(const World::ForeignRead& read, bool& stuck, RunReport& report) {
+  const auto before_the_read = [&](const Violation& v) {
+    return !v.evidence.empty() &&
+           std::all_of(v.evidence.begin(), v.evidence.end(), [&](size_t at) { return at < read.trace_index; });
+  };
+  std::vector<Violation> standing;
+  std::vector<Violation> dropped;
+  for (Violation& v : report.violations) (before_the_read(v) ? standing : dropped).push_back(std::move(v));
+  report.violations.clear();
+  if (dropped.empty() && !stuck) {
+    report.violations = std::move(standing);
+    return false;
+  }
+  if (standing.empty()) {
+    report.error = ForeignReadError(read, dropped);
+    report.violations = std::move(dropped);
+    return true;
+  }
+  standing.front().message += "\n(the findings after it are not judged: " + ForeignReadError(read, dropped) + ")";
+  report.violations = std::move(standing);
+  stuck = false;
+  return false;
+}
+
 // The run's infrastructure failed (`cause`, which the harness did not
 // inject): nothing the store did afterwards is judged, and nothing it did
 // before is counted (docs/backends.md, "Infrastructure failures").
@@ -443,16 +473,14 @@ void DecideVerdict(const Scenario& scenario, const RunOptions& options, World& w
   }
   const bool compared = options.backend != BackendKind::kModel || options.compared;
   bool error = !Observe(world, report, compared) || ended.error || unfired_error;
-  if (!error && world.foreign_read().has_value() && (!report.violations.empty() || ended.stuck)) {
-    error = true;
-    report.error = ForeignReadError(*world.foreign_read(), report.violations);
-  }
+  bool stuck = ended.stuck;
+  if (!error && world.foreign_read().has_value()) error = JudgeAroundForeignRead(*world.foreign_read(), stuck, report);
   if (error) {
     report.verdict = Verdict::kError;
-  } else if (!report.violations.empty() && !(ended.stuck && report.violations.size() == 1)) {
+  } else if (!report.violations.empty() && !(stuck && report.violations.size() == 1)) {
     report.verdict = Verdict::kViolation;
   } else {
-    report.verdict = ended.stuck ? Verdict::kStuck : Verdict::kPass;
+    report.verdict = stuck ? Verdict::kStuck : Verdict::kPass;
   }
   // A pass has nothing against it; an error says what went wrong.
   DURASIM_CHECK(report.verdict != Verdict::kPass || report.violations.empty());
