@@ -184,7 +184,7 @@ void Attempt::ReadInputs(int64_t count) {
 
 Checkpoint Attempt::NewCheckpoint(const std::string& id) const {
   return Checkpoint{id,           Checkpoint::Phase::kTaken, number_, {}, {}, {}, {}, source_offset_,
-                    parallelism(), world_.lifecycle().incarnation(), ""};
+                    parallelism(), world_.lifecycle().incarnation(), "", ""};
 }
 
 bool Attempt::AddSnapshot(Checkpoint& checkpoint, size_t subtask, std::optional<AgentRuntime::Snapshot> snapshot,
@@ -249,7 +249,10 @@ void Attempt::SaveCheckpoint(Checkpoint checkpoint, size_t queued) {
 
 Checkpoint* Attempt::TakenCheckpoint(const std::string& id) {
   Checkpoint* checkpoint = world_.checkpoints().Find(id);
-  if (checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kTaken) return checkpoint;
+  if (checkpoint != nullptr &&
+      (checkpoint->phase == Checkpoint::Phase::kTaken || checkpoint->phase == Checkpoint::Phase::kSubsumed)) {
+    return checkpoint;
+  }
   const bool failed = checkpoint != nullptr && checkpoint->phase == Checkpoint::Phase::kFailed;
   world_.Record("checkpoint.ignored", "id={} reason={}", id, failed ? "failed" : "not-taken");
   return nullptr;
@@ -271,6 +274,8 @@ void Attempt::CompleteCheckpoint(const std::string& id, bool notify) {
 void Attempt::AbortCheckpoint(const std::string& id) {
   Checkpoint* checkpoint = TakenCheckpoint(id);
   if (checkpoint == nullptr) return;
+  // A subsumed checkpoint's abort notice (Flink sends one for a pending
+  // checkpoint it drops as subsumed): its entry is already released.
   checkpoint->phase = Checkpoint::Phase::kAborted;
   const size_t aborted = world_.Record("checkpoint.aborted", "id={}", id);
   for (Subtask& subtask : subtasks_) subtask.runtime->NotifyCheckpointAborted(id, aborted);

@@ -17,7 +17,10 @@ namespace durasim {
 struct Checkpoint {
   // kFailed: a subtask declined it at run time (its store gave no marker,
   // say with the broker down); it never completes and cannot be restored.
-  enum class Phase { kTaken, kCompleted, kAborted, kFailed };
+  // kSubsumed: still pending when a checkpoint taken after it completed;
+  // Flink's coordinator drops it (CHECKPOINT_SUBSUMED): it never completes
+  // and cannot be restored, and its abort notice may still come.
+  enum class Phase { kTaken, kCompleted, kAborted, kFailed, kSubsumed };
   std::string id;
   Phase phase = Phase::kTaken;
   int attempt = 0;
@@ -39,6 +42,7 @@ struct Checkpoint {
   // checkpoint was taken in (model/log_lifecycle.h).
   int64_t topic_incarnation = 1;
   std::string failure;  // kFailed: which subtask declined it, and why
+  std::string subsumed_by;  // kSubsumed: the completed checkpoint taken after it
 };
 
 // The per-partition minimum over `markers`: where every subtask of a
@@ -66,23 +70,37 @@ inline RecoveryMarker MinimumMarker(const std::vector<RecoveryMarker>& markers) 
 
 class CheckpointStorage {
  public:
-  // Phases only move forward: taken, then completed or aborted.
+  // Phases only move forward: taken, then completed, aborted or subsumed
+  // (and a subsumed one aborted when its notice comes).
   void Save(Checkpoint checkpoint) {
     // A checkpoint is saved when taken, or when it failed to be.
     DURASIM_CHECK(checkpoint.phase == Checkpoint::Phase::kTaken || checkpoint.phase == Checkpoint::Phase::kFailed);
+    DURASIM_CHECK_MSG(!checkpoints_.contains(checkpoint.id), "checkpoint " + checkpoint.id + " taken twice");
+    taken_order_.push_back(checkpoint.id);
     checkpoints_[checkpoint.id] = std::move(checkpoint);
   }
   Checkpoint* Find(const std::string& id) {
     auto it = checkpoints_.find(id);
     return it == checkpoints_.end() ? nullptr : &it->second;
   }
-  // REQUIRES: the checkpoint exists and is taken.
+  // REQUIRES: the checkpoint exists and is taken (not subsumed: the
+  // parser rejects completing a checkpoint a later completion subsumed).
+  // Every checkpoint taken before it and still pending is subsumed.
   void MarkCompleted(const std::string& id) {
     auto it = checkpoints_.find(id);
     DURASIM_CHECK_MSG(it != checkpoints_.end(), "checkpoint " + id + " was never taken");
+    DURASIM_CHECK_MSG(it->second.phase != Checkpoint::Phase::kSubsumed,
+                      "checkpoint " + id + " completed after " + it->second.subsumed_by + " subsumed it");
     DURASIM_CHECK_EQ(it->second.phase, Checkpoint::Phase::kTaken);
     it->second.phase = Checkpoint::Phase::kCompleted;
     completed_order_.push_back(id);
+    for (const std::string& earlier : taken_order_) {
+      if (earlier == id) break;
+      Checkpoint& pending = checkpoints_.at(earlier);
+      if (pending.phase != Checkpoint::Phase::kTaken) continue;
+      pending.phase = Checkpoint::Phase::kSubsumed;
+      pending.subsumed_by = id;
+    }
   }
   // The most recently completed checkpoint, or "".
   std::string latest_completed() const { return completed_order_.empty() ? "" : completed_order_.back(); }
@@ -98,15 +116,19 @@ class CheckpointStorage {
     }
     return out;
   }
-  // Checkpoints taken but neither completed nor aborted.
+  // Checkpoints taken but neither completed nor aborted (subsumed ones
+  // whose abort notice never came included).
   size_t never_notified() const {
     size_t count = 0;
-    for (const auto& [id, checkpoint] : checkpoints_) count += checkpoint.phase == Checkpoint::Phase::kTaken ? 1 : 0;
+    for (const auto& [id, checkpoint] : checkpoints_) {
+      count += checkpoint.phase == Checkpoint::Phase::kTaken || checkpoint.phase == Checkpoint::Phase::kSubsumed ? 1 : 0;
+    }
     return count;
   }
 
  private:
   std::map<std::string, Checkpoint> checkpoints_;
+  std::vector<std::string> taken_order_;
   std::vector<std::string> completed_order_;
 };
 

@@ -78,6 +78,7 @@ const char* PhaseName(Checkpoint::Phase phase) {
     case Checkpoint::Phase::kCompleted: return "completed";
     case Checkpoint::Phase::kAborted: return "aborted";
     case Checkpoint::Phase::kFailed: return "failed";
+    case Checkpoint::Phase::kSubsumed: return "subsumed";
   }
   return "?";
 }
