@@ -73,4 +73,20 @@ const PlanSpec* Scenario::DeployedPlan(int attempt) const {
   return plan;
 }
 
+std::set<std::string> Scenario::MemorySlotsWritten() const {
+  std::set<std::string> written;
+  const auto add = [&](const std::vector<ActionSpec>& plan) {
+    for (const ActionSpec& action : plan) {
+      for (const ActionStep& step : action.steps) {
+        if (step.kind == ActionStep::Kind::kMemory || step.kind == ActionStep::Kind::kMemoryAdd) written.insert(step.name);
+      }
+    }
+  };
+  add(actions);
+  for (const AttemptSpec& attempt : attempts) {
+    if (attempt.plan) add(attempt.plan->actions);
+  }
+  return written;
+}
+
 }  // namespace durasim

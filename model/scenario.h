@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -458,6 +459,9 @@ struct Scenario {
   int32_t ParallelismOf(int attempt) const;
   // The topic's partitions after every add_partitions step of the run.
   int32_t PartitionsMax() const;
+  // The memory slots some `memory` or `memory_add` step writes, in the
+  // actions or any attempt's plan: the only ones a `recall` may read.
+  std::set<std::string> MemorySlotsWritten() const;
 };
 
 }  // namespace durasim

@@ -243,12 +243,9 @@ void DrawMemoryReads(Choices& choices, Scenario& scenario) {
 // the recall goes when none is written. No draw: the other seeds keep their
 // scenarios.
 void RecallOnlyWrittenSlots(Scenario& scenario) {
-  std::set<std::string> written;
-  for (const ActionSpec& action : scenario.actions) {
-    for (const ActionStep& step : action.steps) {
-      if (step.kind == ActionStep::Kind::kMemory || step.kind == ActionStep::Kind::kMemoryAdd) written.insert(step.name);
-    }
-  }
+  DURASIM_CHECK(std::none_of(scenario.attempts.begin(), scenario.attempts.end(),
+                             [](const AttemptSpec& attempt) { return attempt.plan.has_value(); }));  // drawn later
+  const std::set<std::string> written = scenario.MemorySlotsWritten();
   for (ActionSpec& action : scenario.actions) {
     for (ActionStep& step : action.steps) {
       if (step.kind == ActionStep::Kind::kRecall && !written.contains(step.name) && !written.empty()) {

@@ -103,14 +103,7 @@ void CheckRecallsReadWrittenSlots(const Scenario& scenario) {
   for (const AttemptSpec& attempt : scenario.attempts) {
     if (attempt.plan) plans.push_back(&attempt.plan->actions);
   }
-  std::set<std::string> written;
-  for (const std::vector<ActionSpec>* actions : plans) {
-    for (const ActionSpec& action : *actions) {
-      for (const ActionStep& step : action.steps) {
-        if (step.kind == ActionStep::Kind::kMemory || step.kind == ActionStep::Kind::kMemoryAdd) written.insert(step.name);
-      }
-    }
-  }
+  const std::set<std::string> written = scenario.MemorySlotsWritten();
   for (const std::vector<ActionSpec>* actions : plans) {
     for (const ActionSpec& action : *actions) {
       for (const ActionStep& step : action.steps) {
