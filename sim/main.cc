@@ -87,5 +87,8 @@ int main(int argc, char** argv) {
   const auto parsed = std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
   // require_subcommand(1): a parse that returned named exactly one.
   DURASIM_CHECK(parsed != commands.end());
-  return parsed->run();
+  const int code = parsed->run();
+  // A signal stopped what the command was doing (a call to a broker ends
+  // with "interrupted by a signal"): every command exits 128 + the signal.
+  return Interrupted() ? InterruptExitCode() : code;
 }

@@ -63,14 +63,14 @@ Status CheckBroker(const std::string& bootstrap_servers, std::chrono::millisecon
   conf.release();  // rd_kafka_new owns it now
   // No topic named: the answer lists the brokers only.
   const rd_kafka_metadata_t* metadata = nullptr;
-  const rd_kafka_resp_err_t err =
-      rd_kafka_metadata(rk.get(), 0, nullptr, &metadata, static_cast<int>(deadline.count()));
+  const rd_kafka_resp_err_t err = rdkafka::CallInSlices(
+      rdkafka::Clock::now() + deadline, [&](int slice) { return rd_kafka_metadata(rk.get(), 0, nullptr, &metadata, slice); });
   if (metadata != nullptr) rd_kafka_metadata_destroy(metadata);
   rd_kafka_poll(rk.get(), 0);  // error callbacks queued meanwhile
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Status(StatusCode::kUnavailable,
-                  fmt::format("no broker at {} answered within {} ms: {}{}", bootstrap_servers, deadline.count(),
-                              rdkafka::ErrorText(err), errors->Describe()));
+    return rdkafka::Interrupted(
+        Status(StatusCode::kUnavailable, fmt::format("no broker at {} answered within {} ms: {}{}", bootstrap_servers,
+                                                     deadline.count(), rdkafka::ErrorText(err), errors->Describe())));
   }
   return Status::Ok();
 }

@@ -52,4 +52,11 @@ struct RdKafkaConfig {
   std::optional<int32_t> producer_retries;
 };
 
+// A process-wide request that every blocking call of the client end now, as
+// at its deadline, with kCancelled ("interrupted"): a signal (the sim's
+// interrupt handlers install it). Each call looks at it at least every
+// quarter second (rdkafka_support.h, kBlockingSlice). Installed once, before
+// any client runs; nullptr: never.
+void SetRdKafkaInterruptSource(bool (*requested)());
+
 }  // namespace durasim

@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "store/rdkafka_support.h"
 #include "store/rdkafka_topic_admin.h"
 #include "store/rdkafka_topic_identity.h"
 
@@ -33,6 +34,14 @@ Status CheckConfig(const RdKafkaConfig& config) {
   return Status::Ok();
 }
 
+// A failure seen after an interrupt was requested is the interrupt's (every
+// wait ends as at its deadline then): kCancelled, "interrupted by a signal".
+template <typename T>
+Result<T> Interruptible(Result<T> result) {
+  if (result.ok()) return result;
+  return rdkafka::Interrupted(result.status());
+}
+
 }  // namespace
 
 RdKafkaLogClient::RdKafkaLogClient(const RdKafkaConfig& config)
@@ -44,9 +53,9 @@ RdKafkaLogClient::~RdKafkaLogClient() = default;
 Result<std::unique_ptr<RdKafkaLogClient>> RdKafkaLogClient::Connect(const RdKafkaConfig& config) {
   if (Status valid = CheckConfig(config); !valid.ok()) return valid;
   std::unique_ptr<RdKafkaLogClient> client(new RdKafkaLogClient(config));
-  if (Status started = client->producer_.Start(); !started.ok()) return started;
+  if (Status started = client->producer_.Start(); !started.ok()) return rdkafka::Interrupted(started);
   Result<int32_t> partitions = CheckTopic(client->producer_, client->config_);
-  if (!partitions.ok()) return partitions.status();
+  if (!partitions.ok()) return rdkafka::Interrupted(partitions.status());
   client->partitions_ =
       config.partitions_visible > 0 ? std::min(*partitions, config.partitions_visible) : *partitions;
   client->producer_.set_partition_count(client->partitions_);
@@ -62,19 +71,19 @@ ProduceTicket RdKafkaLogClient::Produce(int32_t partition, std::string key, std:
 void RdKafkaLogClient::Flush() { producer_.Flush(); }
 
 boost::asio::awaitable<Result<RecordPosition>> RdKafkaLogClient::AwaitAck(ProduceTicket ticket) {
-  return producer_.AwaitAck(ticket);
+  co_return Interruptible(co_await producer_.AwaitAck(ticket));
 }
 
 Result<std::vector<PartitionOffsets>> RdKafkaLogClient::Offsets() {
   read_ahead_.Clear();  // a new rebuild starts here (or the caller looks afresh)
-  return QueryOffsets(reader_, config_, partitions_);
+  return Interruptible(QueryOffsets(reader_, config_, partitions_));
 }
 
 Result<std::vector<LogRecord>> RdKafkaLogClient::Read(int32_t partition, int64_t from, int64_t to) {
   if (std::optional<Result<std::vector<LogRecord>>> held = read_ahead_.Take(partition, from, to)) {
-    return std::move(*held);
+    return Interruptible(std::move(*held));
   }
-  return reader_.Read(partition, from, to);
+  return Interruptible(reader_.Read(partition, from, to));
 }
 
 void RdKafkaLogClient::WillRead(const std::vector<ReadRange>& ranges) {
@@ -82,7 +91,7 @@ void RdKafkaLogClient::WillRead(const std::vector<ReadRange>& ranges) {
 }
 
 Result<std::vector<std::vector<LogRecord>>> RdKafkaLogClient::ReadRanges(const std::vector<ReadRange>& ranges) {
-  return reader_.ReadRanges(ranges);
+  return Interruptible(reader_.ReadRanges(ranges));
 }
 
 Status RdKafkaLogClient::AddPartitions(int32_t partitions) {
@@ -91,7 +100,7 @@ Status RdKafkaLogClient::AddPartitions(int32_t partitions) {
                                                             config_.topic, partitions_, partitions));
   }
   read_ahead_.Clear();
-  return CreatePartitions(producer_, config_, partitions);
+  return rdkafka::Interrupted(CreatePartitions(producer_, config_, partitions));
 }
 
 Status RdKafkaLogClient::DeleteRecords(int32_t partition, int64_t before_offset) {
@@ -99,17 +108,17 @@ Status RdKafkaLogClient::DeleteRecords(int32_t partition, int64_t before_offset)
     return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}' has no partition {}", config_.topic, partition));
   }
   read_ahead_.Clear();
-  return DeleteRecordsBefore(producer_, config_, partition, before_offset);
+  return rdkafka::Interrupted(DeleteRecordsBefore(producer_, config_, partition, before_offset));
 }
 
 Status RdKafkaLogClient::DeleteTopic() {
   read_ahead_.Clear();
-  return DeleteTopicAndWait(producer_, config_);
+  return rdkafka::Interrupted(DeleteTopicAndWait(producer_, config_));
 }
 
 Result<TopicIdentity> RdKafkaLogClient::Topic() {
   Result<std::string> incarnation = identity_.Incarnation();
-  if (!incarnation.ok()) return incarnation.status();
+  if (!incarnation.ok()) return rdkafka::Interrupted(incarnation.status());
   return TopicIdentity{config_.topic, *incarnation};
 }
 

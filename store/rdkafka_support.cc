@@ -4,16 +4,49 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 
 namespace durasim::rdkafka {
 
+namespace {
+
+std::atomic<bool (*)()> interrupt_source{nullptr};
+
+}  // namespace
+
+bool InterruptRequested() {
+  bool (*requested)() = interrupt_source.load(std::memory_order_acquire);
+  return requested != nullptr && requested();
+}
+
 int RemainingMs(Clock::time_point deadline) {
+  if (InterruptRequested()) return 0;
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return static_cast<int>(std::max<int64_t>(0, left));
 }
 
 int SliceMs(Clock::time_point deadline) {
   return std::min(RemainingMs(deadline), static_cast<int>(kPollSlice.count()));
+}
+
+int BlockingMs(Clock::time_point deadline) {
+  return std::max(1, std::min(RemainingMs(deadline), static_cast<int>(kBlockingSlice.count())));
+}
+
+rd_kafka_event_t* PollAdminAnswer(rd_kafka_queue_t* queue, Clock::time_point deadline) {
+  const Clock::time_point until = deadline + kQueryGrace;
+  while (!InterruptRequested()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
+    if (left <= 0) return nullptr;
+    const int slice = static_cast<int>(std::min<int64_t>(left, kBlockingSlice.count()));
+    if (rd_kafka_event_t* event = rd_kafka_queue_poll(queue, slice)) return event;
+  }
+  return nullptr;
+}
+
+Status Interrupted(Status failed) {
+  if (failed.ok() || !InterruptRequested()) return failed;
+  return Status(StatusCode::kCancelled, "interrupted by a signal (" + failed.message() + ")");
 }
 
 std::string ErrorText(rd_kafka_resp_err_t err) {
@@ -71,6 +104,10 @@ bool RdKafkaConsumer::TakeLostConnection() {
   const bool lost = lost_connection;
   lost_connection = false;
   return lost;
+}
+
+void SetRdKafkaInterruptSource(bool (*requested)()) {
+  rdkafka::interrupt_source.store(requested, std::memory_order_release);
 }
 
 }  // namespace durasim

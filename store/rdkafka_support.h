@@ -30,10 +30,46 @@ inline constexpr std::chrono::milliseconds kPollSlice{10};
 // reason.
 inline constexpr std::chrono::milliseconds kQueryGrace{250};
 
-// Milliseconds left until `deadline`, never negative.
+// The longest one blocking librdkafka call (a metadata request, an offsets
+// query, an admin call's answer) waits before its caller looks at the
+// deadline and at an interrupt again: what bounds the time from a signal to
+// the call's end. A call that times out within it is asked again until the
+// deadline.
+inline constexpr std::chrono::milliseconds kBlockingSlice{250};
+
+// Whether an interrupt was requested (SetRdKafkaInterruptSource).
+bool InterruptRequested();
+// Milliseconds left until `deadline`, never negative; 0 once an interrupt
+// was requested, so that every wait ends as at its deadline.
 int RemainingMs(Clock::time_point deadline);
 // One poll slice, or what is left of the deadline when that is less.
 int SliceMs(Clock::time_point deadline);
+// The timeout of one blocking call: kBlockingSlice, or what is left of the
+// deadline when that is less; at least 1 (librdkafka reads 0 as "do not wait").
+int BlockingMs(Clock::time_point deadline);
+// `call(timeout_ms)`, one blocking librdkafka call, asked again in
+// BlockingMs slices while it runs out of its slice (librdkafka says
+// _TIMED_OUT, or _TRANSPORT when no broker answered in time) and the
+// deadline has not passed: a slow broker takes the whole deadline, a
+// refused connection fails at once, an interrupt ends it within a slice.
+template <typename Call>
+rd_kafka_resp_err_t CallInSlices(Clock::time_point deadline, Call call) {
+  while (true) {
+    const int slice = BlockingMs(deadline);
+    const Clock::time_point started = Clock::now();
+    const rd_kafka_resp_err_t err = call(slice);
+    const bool ran_out = (err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT) &&
+                         Clock::now() - started >= std::chrono::milliseconds(slice);
+    if (!ran_out || RemainingMs(deadline) == 0) return err;
+  }
+}
+// The answer of an admin call on `queue`, polled in slices until it comes,
+// the deadline plus kQueryGrace passes (the call's own timeout reports
+// first) or an interrupt is requested: nullptr then.
+rd_kafka_event_t* PollAdminAnswer(rd_kafka_queue_t* queue, Clock::time_point deadline);
+// `failed` as the interrupt's kCancelled when one was requested (the
+// deadline it reports did not pass); otherwise unchanged.
+Status Interrupted(Status failed);
 
 // "<description> (<NAME>)".
 std::string ErrorText(rd_kafka_resp_err_t err);

@@ -96,7 +96,7 @@ Status CreateTopic(rd_kafka_t* rk, const RdKafkaConfig& config, Clock::time_poin
   rd_kafka_CreateTopics(rk, &new_topic, 1, options, queue);
   // Wait a little past the deadline for the admin call's own timeout report.
   rd_kafka_event_t* event =
-      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+      rdkafka::PollAdminAnswer(queue, deadline);
   if (event == nullptr) {
     return Status(StatusCode::kUnavailable, fmt::format("creating topic '{}' at {} did not finish within {} ms",
                                                         config.topic, config.bootstrap_servers,
@@ -136,7 +136,8 @@ Status QueryOneEnd(RdKafkaConsumer& consumer, const RdKafkaConfig& config, int32
     for (int32_t p = 0; p < partitions; ++p) {
       rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), p)->offset = which;
     }
-    rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(consumer.rk, list.get(), std::max(1, RemainingMs(deadline)));
+    rd_kafka_resp_err_t err = rdkafka::CallInSlices(
+        deadline, [&](int slice) { return rd_kafka_offsets_for_times(consumer.rk, list.get(), slice); });
     int32_t failed = -1;  // the partition the error is of; -1: of the query
     for (int i = 0; err == RD_KAFKA_RESP_ERR_NO_ERROR && i < list->cnt; ++i) {
       const rd_kafka_topic_partition_t& entry = list->elems[i];
@@ -191,7 +192,8 @@ Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& confi
     // All topics, not just ours: a metadata request naming a topic can create
     // it (the mock cluster always does; brokers with auto-create do).
     const rd_kafka_metadata_t* metadata = nullptr;
-    rd_kafka_resp_err_t err = rd_kafka_metadata(producer.handle(), 1, nullptr, &metadata, RemainingMs(deadline));
+    rd_kafka_resp_err_t err = rdkafka::CallInSlices(
+        deadline, [&](int slice) { return rd_kafka_metadata(producer.handle(), 1, nullptr, &metadata, slice); });
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       producer.ServeCallbacks();  // error callbacks into last_error()
       return Status(StatusCode::kUnavailable,
@@ -260,7 +262,7 @@ Status CreatePartitions(RdKafkaProducer& producer, const RdKafkaConfig& config, 
   std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue_guard(queue, &rd_kafka_queue_destroy);
   rd_kafka_CreatePartitions(rk, &grown, 1, options, queue);
   rd_kafka_event_t* event =
-      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+      rdkafka::PollAdminAnswer(queue, deadline);
   if (event == nullptr) {
     return Status(StatusCode::kUnavailable, fmt::format("CreatePartitions of topic '{}' at {} did not finish within {} ms",
                                                         config.topic, config.bootstrap_servers, config.deadline.count()));
@@ -309,7 +311,7 @@ Status DeleteRecordsBefore(RdKafkaProducer& producer, const RdKafkaConfig& confi
   std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue_guard(queue, &rd_kafka_queue_destroy);
   rd_kafka_DeleteRecords(rk, &request, 1, options, queue);
   rd_kafka_event_t* event =
-      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+      rdkafka::PollAdminAnswer(queue, deadline);
   if (event == nullptr) {
     return Status(StatusCode::kUnavailable, fmt::format("DeleteRecords of topic '{}' at {} did not finish within {} ms",
                                                         config.topic, config.bootstrap_servers, config.deadline.count()));
@@ -352,7 +354,7 @@ Status DeleteTopicAndWait(RdKafkaProducer& producer, const RdKafkaConfig& config
   std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue_guard(queue, &rd_kafka_queue_destroy);
   rd_kafka_DeleteTopics(rk, &request, 1, options, queue);
   rd_kafka_event_t* event =
-      rd_kafka_queue_poll(queue, RemainingMs(deadline) + static_cast<int>(rdkafka::kQueryGrace.count()));
+      rdkafka::PollAdminAnswer(queue, deadline);
   if (event == nullptr) {
     return Status(StatusCode::kUnavailable, fmt::format("DeleteTopics of '{}' at {} did not finish within {} ms",
                                                         config.topic, config.bootstrap_servers, config.deadline.count()));
@@ -375,7 +377,8 @@ Status DeleteTopicAndWait(RdKafkaProducer& producer, const RdKafkaConfig& config
   }
   while (true) {
     const rd_kafka_metadata_t* metadata = nullptr;
-    const rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &metadata, std::max(1, RemainingMs(deadline)));
+    const rd_kafka_resp_err_t err =
+        rdkafka::CallInSlices(deadline, [&](int slice) { return rd_kafka_metadata(rk, 1, nullptr, &metadata, slice); });
     if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
       const TopicMetadata topic = FindTopic(*metadata, config.topic);
       rd_kafka_metadata_destroy(metadata);
@@ -410,7 +413,11 @@ Result<std::vector<PartitionOffsets>> QueryOffsets(RdKafkaReader& reader, const 
     return Status(StatusCode::kInternal,
                   fmt::format("offsets of topic '{}': no thread: {}", config.topic, error.what()));
   }
-  if (answer.wait_until(deadline + rdkafka::kQueryGrace) != std::future_status::ready) {
+  bool ready = false;
+  while (!ready && !rdkafka::InterruptRequested() && Clock::now() < deadline + rdkafka::kQueryGrace) {
+    ready = answer.wait_for(rdkafka::kBlockingSlice) == std::future_status::ready;
+  }
+  if (!ready) {
     const std::string last_error = (*consumer)->LastError();
     reader.Reset();  // the abandoned thread keeps its own reference
     return Status(StatusCode::kUnavailable, fmt::format("offsets of topic '{}' at {}: no answer within {} ms{}",

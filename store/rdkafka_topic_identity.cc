@@ -21,7 +21,9 @@ struct ListDeleter {
 Result<int64_t> Committed(rd_kafka_t* rk, const RdKafkaConfig& config) {
   std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter> list(rd_kafka_topic_partition_list_new(1));
   rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), 0);
-  const rd_kafka_resp_err_t err = rd_kafka_committed(rk, list.get(), static_cast<int>(config.deadline.count()));
+  const rdkafka::Clock::time_point deadline = rdkafka::Clock::now() + config.deadline;
+  const rd_kafka_resp_err_t err =
+      rdkafka::CallInSlices(deadline, [&](int slice) { return rd_kafka_committed(rk, list.get(), slice); });
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR || list->elems[0].err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     const rd_kafka_resp_err_t why = err != RD_KAFKA_RESP_ERR_NO_ERROR ? err : list->elems[0].err;
     return Status(StatusCode::kUnavailable, fmt::format("the incarnation of topic '{}' (group {}) at {}: {}",

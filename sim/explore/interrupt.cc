@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "model/abandon.h"
+#include "store/rdkafka_config.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -33,8 +34,10 @@ void InstallInterruptHandlers() {
   action.sa_flags = SA_RESETHAND | SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
-  // A run in progress stops too, within a millisecond or so, not judged.
+  // A run in progress stops too, within a millisecond or so, not judged;
+  // a call to a broker in progress within a quarter second.
   SetAbandonSource(&Interrupted);
+  SetRdKafkaInterruptSource(&Interrupted);
 }
 
 bool Interrupted() { return received.load() != 0; }

@@ -4,9 +4,11 @@ seeds fail and failure files are written), mutants and run: the command stops
 starting new runs, writes every failure file and its reports (the JSON parses
 and says interrupted), prints its summary to a redirected stdout and exits
 128 + the signal (130, 143). Then inside one long phase (a parse, a 1.5-3 s
-run, a shrink's first run, compare-stores): the run in progress is abandoned
-(model/abandon.h), reported not judged, and the process exits within 1 s of
-the signal.
+run, a shrink's first run, compare-stores, a call to a broker that never
+answers from `inspect` and from a run on --backend kafka): the run in
+progress is abandoned (model/abandon.h), a broker call ends within its slice
+(store/rdkafka_support.h), the run is reported not judged, and the process
+exits within 1 s of the signal.
 
   interrupt_test.py DURASIM WORK_DIR SCENARIOS_DIR
 """
@@ -16,6 +18,7 @@ import pathlib
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -202,7 +205,35 @@ def phases():
         check(False, f"compare-stores: the JSON report does not parse: {error}")
 
 
+def broker_calls():
+    """A broker that takes connections and never answers (a socket that
+    listens and reads nothing): every call to it waits for its deadline
+    (20 s here). A signal ends `inspect` and a run on --backend kafka within
+    a quarter second of a blocking call's slice, each saying so."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)
+    servers = f"127.0.0.1:{silent.getsockname()[1]}"
+    try:
+        _, stderr = mid_phase("inspect_SIGTERM", ["inspect", "--bootstrap-servers", servers, "--topic", "t",
+                                                  "--deadline-ms", "20000"], 1.0)
+        check("interrupted by a signal" in stderr, f"inspect: no interruption on stderr:\n{stderr[-1500:]}")
+        report = WORK / "kafka_run.json"
+        stdout, _ = mid_phase("kafka_run_SIGINT", ["run", str(SCENARIOS / "fast" / "binary_key.yaml"), "--backend",
+                                                   "kafka", "--bootstrap-servers", servers, "--broker-check-s", "0",
+                                                   "--report-json", str(report)], 1.0, signal.SIGINT)
+        check("interrupted by SIGINT" in stdout, f"kafka_run: no interruption on stdout:\n{stdout[-1500:]}")
+        try:
+            doc = json.loads(report.read_text())
+            check(doc.get("interrupted") is True, "kafka_run: the JSON report is not marked interrupted")
+        except (OSError, ValueError) as error:
+            check(False, f"kafka_run: the JSON report does not parse: {error}")
+    finally:
+        silent.close()
+
+
 WORK.mkdir(parents=True, exist_ok=True)
+broker_calls()
 phases()
 explore(signal.SIGINT, 130)
 explore(signal.SIGTERM, 143)
