@@ -5,7 +5,8 @@ starting new runs, writes every failure file and its reports (the JSON parses
 and says interrupted), prints its summary to a redirected stdout and exits
 128 + the signal (130, 143). Then inside one long phase (a parse, a 1.5-3 s
 run, a shrink's first run, compare-stores, a call to a broker that never
-answers from `inspect` and from a run on --backend kafka): the run in
+answers from `inspect` and from a run on --backend kafka, a fuzz campaign's
+hanging child): the run in
 progress is abandoned (model/abandon.h), a broker call ends within its slice
 (store/rdkafka_support.h), the run is reported not judged, and the process
 exits within 1 s of the signal.
@@ -148,12 +149,13 @@ def long_file():
     return path
 
 
-def mid_phase(name, args, delay_s, sig=signal.SIGTERM, bound_s=1.0):
+def mid_phase(name, args, delay_s, sig=signal.SIGTERM, bound_s=1.0, program=None):
     """Signals `delay_s` after the start, inside one long phase (not between
-    runs); the process must exit 128 + the signal within `bound_s`."""
+    runs); the process must exit 128 + the signal within `bound_s`.
+    `program`: args already name it (the fuzzer), else durasim."""
     out_path = WORK / f"{name}.out"
     with open(out_path, "wb") as out:
-        process = subprocess.Popen([DURASIM] + args, stdout=out, stderr=subprocess.PIPE)
+        process = subprocess.Popen(args if program else [DURASIM] + args, stdout=out, stderr=subprocess.PIPE)
         time.sleep(delay_s)
         check(process.poll() is None, f"{name}: ended within {delay_s} s, before the signal: nothing tested")
         started = time.monotonic()
@@ -232,7 +234,22 @@ def broker_calls():
         silent.close()
 
 
+def fuzz():
+    """A fuzz campaign, cut in a child that hangs (--plant hang, a 20 s
+    bound): the child is killed, nothing is reported as a finding, the
+    summary is printed (stopped by a signal) and the exit is 143."""
+    fuzzer = str(pathlib.Path(DURASIM).parent / "durasim_fuzz")
+    findings = WORK / "fuzz_findings"
+    shutil.rmtree(findings, ignore_errors=True)
+    stdout, _ = mid_phase("fuzz_SIGTERM", [fuzzer, "--iterations", "100", "--plant", "hang", "--timeout-ms", "20000",
+                                           "--findings", str(findings), "--known-limits", ""], 1.0, program=fuzzer)
+    check("(stopped by a signal)" in stdout, f"fuzz: no summary on stdout:\n{stdout[-1500:]}")
+    written = list(findings.glob("*")) if findings.exists() else []
+    check(not [f for f in written if not f.name.startswith(".")], f"fuzz: a cut child became a finding: {written}")
+
+
 WORK.mkdir(parents=True, exist_ok=True)
+fuzz()
 broker_calls()
 phases()
 explore(signal.SIGINT, 130)

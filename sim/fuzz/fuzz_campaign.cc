@@ -90,6 +90,7 @@ std::string Describe(const IsolatedResult& run) {
     case IsolatedResult::Kind::kTimeout: why = fmt::format("ran past the bound of {} ms", run.wall_ms); break;
     case IsolatedResult::Kind::kMemory: why = fmt::format("grew past the memory bound ({} MiB)", run.peak_rss_mb); break;
     case IsolatedResult::Kind::kDone: why = "done"; break;
+    case IsolatedResult::Kind::kStopped: why = "stopped: the campaign was asked to stop"; break;
   }
   if (!run.stderr_text.empty()) why += "\nstderr:\n" + run.stderr_text;
   return why;
@@ -110,6 +111,7 @@ std::optional<Finding> Evaluate(FuzzTarget target, const std::string& input, boo
         return RunTarget(target, input);
       },
       options.limits, stderr_path);
+  if (run.kind == IsolatedResult::Kind::kStopped) return std::nullopt;  // a signal cut it: no outcome
   wall_ms = run.wall_ms;
   stats.peak_rss_mb = std::max(stats.peak_rss_mb, run.peak_rss_mb);
   ++stats.executions;
@@ -133,6 +135,7 @@ std::optional<Finding> Evaluate(FuzzTarget target, const std::string& input, boo
   if (!WriteWhole(file, input)) return Finding{"harness", "cannot write " + file};
   const std::string cli_stderr = Scratch(options, "cli-stderr.txt");
   const IsolatedResult cli = RunProgram({options.durasim, "run", file}, options.limits, cli_stderr);
+  if (cli.kind == IsolatedResult::Kind::kStopped) return std::nullopt;
   if (cli.kind != IsolatedResult::Kind::kDone) {
     return Finding{std::string("cli-") + IsolatedKindName(cli.kind), "durasim run: " + Describe(cli)};
   }
@@ -268,11 +271,16 @@ void Note(const std::optional<Finding>& finding, FuzzTarget target, const std::s
   summary.finding_files.push_back(Report(*finding, target, name, input, replay, mutations, options, out));
 }
 
+// Whether a signal asked the campaign to stop (FuzzOptions::limits).
+bool StopRequested(const FuzzOptions& options) {
+  return options.limits.stop_requested != nullptr && options.limits.stop_requested();
+}
+
 // The corpus inputs, unmutated, before the iterations.
 void CheckSeeds(const Corpora& corpora, const FuzzOptions& options, FuzzSummary& summary, std::ostream& out) {
   for (FuzzTarget target : options.targets) {
     for (const auto& [path, text] : corpora.files.at(target)) {
-      if (summary.findings >= options.max_findings) break;
+      if (summary.findings >= options.max_findings || StopRequested(options)) break;
       int64_t wall_ms = 0;
       Note(Evaluate(target, text, false, options, summary.stats[target], summary.cli_checks, wall_ms), target,
            "corpus-" + fs::path(path).stem().string(), text,
@@ -351,6 +359,7 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
       summary.stopped_by_budget = true;
       break;
     }
+    if (StopRequested(options)) break;
     if (!RunIteration(i, corpora, known, target_flag, options, summary, out)) continue;
     if (options.progress_every > 0 && summary.iterations_run % options.progress_every == 0) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -363,6 +372,7 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
   DURASIM_CHECK_LE(summary.iterations_run, options.iterations);
   DURASIM_CHECK_EQ(summary.finding_files.size(), summary.findings);  // one reproducer per finding
   summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.stopped_by_signal = StopRequested(options);
   for (const char* name : {"stderr.txt", "cli-input.yaml", "cli-stderr.txt"}) fs::remove(Scratch(options, name), ignored);
   return summary;
 }
@@ -400,9 +410,10 @@ std::string RenderSummary(const FuzzSummary& summary, const FuzzOptions& options
   std::string out = fmt::format(
       "fuzz: seed {}, iterations {}..{}: {} run{}, {} corpus input(s), {} CLI check(s), {:.1f} s wall\n",
       options.seed, options.first, options.first + options.iterations - 1, summary.iterations_run,
-      summary.stopped_by_budget ? fmt::format(" (stopped by the {} s budget)", options.budget_s)
-      : summary.stopped_by_findings ? " (stopped after the findings limit)"
-                                    : "",
+      summary.stopped_by_signal     ? std::string(" (stopped by a signal)")
+      : summary.stopped_by_budget   ? fmt::format(" (stopped by the {} s budget)", options.budget_s)
+      : summary.stopped_by_findings ? std::string(" (stopped after the findings limit)")
+                                    : std::string(),
       summary.seeds_run, summary.cli_checks, summary.wall_s);
   for (const auto& [target, stats] : summary.stats) {
     out += fmt::format("  {:<8} {:>7} executions, {:.0f}/s, {} finding(s), {} known-limits skip(s), slowest {} ms "

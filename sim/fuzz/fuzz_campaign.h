@@ -67,6 +67,7 @@ struct FuzzSummary {
   uint64_t findings = 0;
   bool stopped_by_budget = false;
   bool stopped_by_findings = false;
+  bool stopped_by_signal = false;  // SIGINT/SIGTERM: the iteration in flight is not counted as a finding
   double wall_s = 0;
   std::vector<std::string> finding_files;
 };

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "sim/exit_codes.h"
+#include "sim/explore/interrupt.h"
 #include "sim/fuzz/fuzz_campaign.h"
 
 #ifndef DURASIM_SOURCE_DIR
@@ -122,11 +123,16 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (const std::optional<int> usage = ResolveFlags(flags)) return *usage;
+  // A signal stops the campaign within a poll of its child: the summary is
+  // printed, and the exit is 128 + the signal.
+  InstallInterruptHandlers();
+  flags.options.limits.stop_requested = &Interrupted;
   const FuzzOptions& options = flags.options;
   if (!flags.replay.empty()) {
     return ReplayFile(options.targets[0], flags.replay, options, std::cout) ? kExitNotAsExpected : kExitOk;
   }
   const FuzzSummary summary = RunCampaign(options, std::cout);
   std::cout << RenderSummary(summary, options) << std::flush;
+  if (Interrupted()) return InterruptExitCode();
   return summary.findings > 0 ? kExitNotAsExpected : kExitOk;
 }

@@ -95,6 +95,11 @@ bool ReadWithinBounds(int fd, pid_t pid, std::chrono::steady_clock::time_point s
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     const int64_t resident = ResidentMb(pid);
     out.peak_rss_mb = std::max(out.peak_rss_mb, resident);
+    if (limits.stop_requested != nullptr && limits.stop_requested()) {
+      out.kind = IsolatedResult::Kind::kStopped;
+      kill(pid, SIGKILL);
+      return true;
+    }
     if (elapsed > limits.timeout_ms) {
       out.kind = IsolatedResult::Kind::kTimeout;
       kill(pid, SIGKILL);
@@ -153,7 +158,8 @@ IsolatedResult Watch(const std::function<void(int)>& child, const IsolationLimit
   std::string received;
   const bool killed = ReadWithinBounds(fds[0], pid, start, limits, received, out);
   // Only a bound kills the child, and it names itself.
-  DURASIM_CHECK(!killed || out.kind == IsolatedResult::Kind::kTimeout || out.kind == IsolatedResult::Kind::kMemory);
+  DURASIM_CHECK(!killed || out.kind == IsolatedResult::Kind::kTimeout || out.kind == IsolatedResult::Kind::kMemory ||
+                out.kind == IsolatedResult::Kind::kStopped);
   close(fds[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -177,6 +183,7 @@ const char* IsolatedKindName(IsolatedResult::Kind kind) {
     case IsolatedResult::Kind::kCrash: return "crash";
     case IsolatedResult::Kind::kTimeout: return "timeout";
     case IsolatedResult::Kind::kMemory: return "memory";
+    case IsolatedResult::Kind::kStopped: return "stopped";
   }
   return "unknown";
 }

@@ -20,6 +20,9 @@ namespace durasim {
 struct IsolationLimits {
   int64_t timeout_ms = 5000;   // per input, wall time
   int64_t memory_mb = 2048;    // per input, resident set
+  // Asked at every poll of the child: true kills it (kStopped), a signal
+  // to the campaign (nullptr: never).
+  bool (*stop_requested)() = nullptr;
 };
 
 struct IsolatedResult {
@@ -28,6 +31,7 @@ struct IsolatedResult {
     kCrash,    // died by a signal, or exited without returning (a sanitizer report, abort, exit)
     kTimeout,  // killed at timeout_ms
     kMemory,   // killed at memory_mb
+    kStopped,  // killed because the campaign was asked to stop: no outcome
   };
   Kind kind = Kind::kDone;
   TargetResult result;          // kDone

@@ -517,9 +517,10 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   RestoreClock restore_clock;
   if (options.time_restores) world.AddObserver(&restore_clock);
   const AttemptsEnd ended = RunEachAttempt(scenario, options, parts, world, report);
-  // A signal that came meanwhile may have cut a call to a broker short (its
-  // failure is the interrupt's, not the store's): nothing is judged.
-  if (AbandonRequested()) throw RunAbandoned{};
+  // On librdkafka a signal that came meanwhile may have cut a call to the
+  // broker short (its failure is the interrupt's, not the store's): nothing
+  // is judged. A model run is cut only by the scheduler's poll.
+  if (options.backend != BackendKind::kModel && AbandonRequested()) throw RunAbandoned{};
   for (RestoreScan& scan : report.restore_scans) scan.wall_us = restore_clock.WallUs(scan.attempt, scan.subtask);
   for (const Checkpoint* failed : world.checkpoints().failed()) {
     report.failed_checkpoints.push_back(
