@@ -1,5 +1,5 @@
 // Abandoning a run: a process-wide request from outside the model (a signal:
-// sim/explore/interrupt.h) that a run in progress stop at once. The
+// sim/interrupt.h) that a run in progress stop at once. The
 // scheduler polls it every kAbandonPollHandlers handlers and, when it is
 // set, throws RunAbandoned out of Scheduler::Run; the runner catches it
 // and reports the run as not judged (sim/run/runner.cc). Without a request

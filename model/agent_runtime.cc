@@ -105,6 +105,9 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   if (reads && !stale && world_.scenario().store == StoreDesign::kFluss) {
     stale = world_.lifecycle().WhyNotEveryPartition(marker);
   }
+  if (reads && !stale && world_.scenario().store_options.added_partitions == AddedPartitions::kReject) {
+    stale = world_.lifecycle().WhyPartitionsAdded(marker);
+  }
   if (reads && !stale) {
     stale = world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation,
                                         marker.completed.empty() ? checkpoint.completed : marker.completed);

@@ -416,7 +416,9 @@ bool Attempt::Restore(End& end) {
   if (world_.scenario().durable.execution && !checkpoint->markers.empty() &&
       checkpoint->topic_incarnation == world_.lifecycle().incarnation() &&
       static_cast<int32_t>(MinimumMarker(checkpoint->markers).offsets.size()) < world_.lifecycle().partitions()) {
-    world_.CountFault(CoveragePoint::Happened(LogEvent::kAddedPartitionsRestored));
+    const bool rejects = world_.scenario().store_options.added_partitions == AddedPartitions::kReject;
+    world_.CountFault(CoveragePoint::Happened(rejects ? LogEvent::kAddedPartitionsRejected
+                                                      : LogEvent::kAddedPartitionsRestored));
   }
   if (checkpoint->parallelism != parallelism()) {
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kRescale));

@@ -85,6 +85,9 @@ std::optional<EnumInfo> EnumInfoOf(LogEvent event) {
     case LogEvent::kAddPartitions: return EnumInfo{"add_partitions", "partitions were added to the topic"};
     case LogEvent::kAddedPartitionsRestored:
       return EnumInfo{"added_partitions_restored", "a restore read partitions added after its checkpoint"};
+    case LogEvent::kAddedPartitionsRejected:
+      return EnumInfo{"added_partitions_rejected",
+                      "a restore met partitions added after its checkpoint under added_partitions: reject"};
     case LogEvent::kTombstonesRemoved:
       return EnumInfo{"tombstones_removed", "compaction removed tombstones past their delete horizon"};
     case LogEvent::kForeignRecord:
@@ -123,6 +126,7 @@ bool Reachable(LogEvent event, StoreDesign design) {
     case LogEvent::kCompact:
     case LogEvent::kAddPartitions:
     case LogEvent::kAddedPartitionsRestored:
+    case LogEvent::kAddedPartitionsRejected:
     case LogEvent::kTombstonesRemoved: return false;
     default: return true;
   }

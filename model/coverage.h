@@ -76,6 +76,7 @@ enum class LogEvent {
   kCompact,        // compaction removed superseded records
   kAddPartitions,  // partitions were added to the topic
   kAddedPartitionsRestored,  // a restore read partitions added after its checkpoint
+  kAddedPartitionsRejected,  // a restore met them under `store_options: {added_partitions: reject}`
   kTombstonesRemoved,  // compaction removed tombstones past their delete horizon
   kForeignRecord,      // a record the run did not write was appended (`foreign`)
 };

@@ -108,6 +108,13 @@ std::optional<std::string> LogLifecycle::WhyNotEveryPartition(const RecoveryMark
   return std::nullopt;
 }
 
+std::optional<std::string> LogLifecycle::WhyPartitionsAdded(const RecoveryMarker& marker) const {
+  if (marker.offsets.size() >= starts_.size()) return std::nullopt;
+  return fmt::format("the marker names {} of the topic's {} partitions: the others were added after the checkpoint, "
+                     "and the store rejects a changed partition set",
+                     marker.offsets.size(), starts_.size());
+}
+
 std::optional<std::string> LogLifecycle::WhyStale(const RecoveryMarker& marker, int64_t incarnation,
                                                   const CompletedBoundaries& completed) const {
   if (incarnation != incarnation_) {

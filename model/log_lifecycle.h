@@ -89,6 +89,10 @@ class LogLifecycle {
   // The harness must know this rule of the design: a Kafka design reads an
   // unlisted partition from offset 0 (added since the checkpoint).
   std::optional<std::string> WhyNotEveryPartition(const RecoveryMarker& marker) const;
+  // Why a store that rejects a changed partition set (`store_options:
+  // {added_partitions: reject}`) must reject `marker`: it names fewer
+  // partitions than the topic has, some added after the checkpoint.
+  std::optional<std::string> WhyPartitionsAdded(const RecoveryMarker& marker) const;
 
  private:
   std::vector<int64_t> starts_;

@@ -19,6 +19,16 @@ std::optional<EnumInfo> EnumInfoOf(PutPoint point) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(AddedPartitions added) {
+  switch (added) {
+    case AddedPartitions::kReadFromStart:
+      return EnumInfo{"read_from_start", "a restore reads each partition added after its checkpoint from offset 0"};
+    case AddedPartitions::kReject:
+      return EnumInfo{"reject", "a restore rejects a marker that names fewer partitions than the topic has (#1101)"};
+  }
+  return std::nullopt;
+}
+
 std::optional<EnumInfo> EnumInfoOf(PendingSlots pending) {
   switch (pending) {
     case PendingSlots::kEveryCall: return EnumInfo{"every_call", "every durable call saves a PENDING slot first"};

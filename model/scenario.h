@@ -104,6 +104,22 @@ struct DurableOptions {
   bool operator==(const DurableOptions&) const = default;
 };
 
+// What a restore does with partitions added after its checkpoint
+// (`store_options: {added_partitions: ...}`).
+enum class AddedPartitions {
+  kReadFromStart,  // read each from offset 0: durasim's default (docs/scenarios.md)
+  kReject,         // reject the marker: the real Kafka store since apache/flink-agents #1101
+};
+
+std::optional<EnumInfo> EnumInfoOf(AddedPartitions added);
+
+// The real store's choices where durasim's differ by design
+// (`store_options:`).
+struct StoreChoices {
+  AddedPartitions added_partitions = AddedPartitions::kReadFromStart;
+  bool operator==(const StoreChoices&) const = default;
+};
+
 struct ErrorHandling {
   OnError kind = OnError::kFail;
   int64_t retries_max = 0;  // kRetry: tries after the first
@@ -437,6 +453,7 @@ struct Scenario {
   std::optional<std::string> mutant;  // run with this mutant unless overridden
   // The store design every attempt's stores follow (`store:`, `--store`).
   StoreDesign store = StoreDesign::kKafkaRewind;
+  StoreChoices store_options;
   DurableOptions durable;
   // The file names its design: it is design-specific, and `--store` leaves
   // it as it is (a file says why in its header).

@@ -42,7 +42,8 @@ const char* OriginOf(StoreDesign design) {
 
 StoreOptions StoreOptionsOf(const Scenario& scenario) {
   return StoreOptions{scenario.store, scenario.log.tombstones,
-                      scenario.log.tombstones && scenario.log.delete_retention_ms > 0};
+                      scenario.log.tombstones && scenario.log.delete_retention_ms > 0,
+                      scenario.store_options.added_partitions == AddedPartitions::kReject};
 }
 
 namespace {
@@ -64,6 +65,9 @@ const char* FlussCannot(AttemptStep::Kind kind) {
 std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign design) {
   if (design != StoreDesign::kFluss) return std::nullopt;
   if (scenario.log.tombstones) return std::string("log.tombstones: a Fluss log table holds no tombstones");
+  if (scenario.store_options.added_partitions != AddedPartitions::kReadFromStart) {
+    return std::string("store_options.added_partitions: a Fluss table's buckets are fixed");
+  }
   for (size_t a = 0; a < scenario.attempts.size(); ++a) {
     for (const HandMadeMarkerSpec& marker : scenario.attempts[a].markers.value_or(std::vector<HandMadeMarkerSpec>{})) {
       if (marker.version || marker.topic) {
@@ -86,6 +90,7 @@ std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign d
 void FitToDesign(Scenario& scenario, StoreDesign design) {
   if (design == StoreDesign::kFluss) {
     scenario.log.tombstones = false;
+    scenario.store_options.added_partitions = AddedPartitions::kReadFromStart;
     for (AttemptSpec& attempt : scenario.attempts) {
       std::erase_if(attempt.steps, [](const AttemptStep& step) { return FlussCannot(step.kind) != nullptr; });
       if (attempt.markers) {

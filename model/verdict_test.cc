@@ -114,7 +114,7 @@ TEST(VocabularyTest, CoveragePointNames) {
   // A fluss-only sweep: its own event, and none of what a Fluss table
   // cannot do (re-create, compact, widen, tombstones).
   const std::vector<std::string> fluss = RequiredCoverage({StoreDesign::kFluss});
-  EXPECT_EQ(fluss.size(), required.size() - (store_events - 1) - 5 - 2);
+  EXPECT_EQ(fluss.size(), required.size() - (store_events - 1) - 6 - 2);
   EXPECT_EQ(fluss.back(), "buckets_rebuilt");
   EXPECT_EQ(std::count(fluss.begin(), fluss.end(), "add_partitions"), 0);
   EXPECT_EQ(std::count(fluss.begin(), fluss.end(), "tombstone_fault"), 0);

@@ -51,6 +51,12 @@ constexpr uint64_t kMarkersStream = 0x6d61726b657200bb;
 // quote draws a mode.
 constexpr uint64_t kModesStream = 0x006d6f6465730527;
 
+// Mixed into a seed for its store-option stream (DrawStoreOptions):
+// "addpart" plus 21, the first value from which none of the seeds quoted for
+// partitions added (9; marker-ignores-new-partitions' first kills 72, 366,
+// 193, 634, 69) draws an option.
+constexpr uint64_t kStoreOptionsStream = 0x6164647061727415;
+
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
@@ -1082,6 +1088,21 @@ void DrawHandMadeMarkers(Choices& choices, Scenario& scenario) {
   }
 }
 
+// The real store's choices (issue 28, part 4): for 30% of the seeds whose
+// topic gains partitions (a Kafka design, with a store), the store rejects a
+// changed partition set as the real one does (`store_options:
+// {added_partitions: reject}`): a restore of a checkpoint taken before the
+// partitions came must then be rejected. `choices` is the seed's own
+// stream: a seed this draws nothing for keeps its scenario.
+void DrawStoreOptions(Choices& choices, Scenario& scenario) {
+  const bool adds = std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [](const AttemptSpec& attempt) {
+    return std::any_of(attempt.steps.begin(), attempt.steps.end(),
+                       [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kAddPartitions; });
+  });
+  if (!adds || scenario.store == StoreDesign::kFluss || !scenario.durable.execution) return;
+  if (choices.Percent(30)) scenario.store_options.added_partitions = AddedPartitions::kReject;
+}
+
 // The runtime's other modes (issue 28): for 30% of the seeds, half persist
 // a call without a reconciler only at its completion (`durable: {pending:
 // reconcilable}`, Flink Agents main's pattern), a tenth run without a store
@@ -1167,6 +1188,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   DrawReconcilers(reconcile_choices, generated.scenario);
   PrngChoices mode_choices(seed ^ kModesStream);
   DrawRuntimeModes(mode_choices, generated.scenario);
+  PrngChoices store_option_choices(seed ^ kStoreOptionsStream);
+  DrawStoreOptions(store_option_choices, generated.scenario);
   generated.scenario.seed = seed;
   generated.scenario.name = fmt::format("seed_{}", seed);
   return generated;

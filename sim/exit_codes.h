@@ -28,7 +28,7 @@ inline constexpr int kExitOutput = 7;
 inline constexpr int kExitInfra = 8;
 // explore, mutants, run: interrupted by SIGINT / SIGTERM (128 + the signal);
 // the runs that had started finished and every report was written, marked
-// interrupted (sim/explore/interrupt.h).
+// interrupted (sim/interrupt.h).
 inline constexpr int kExitSigint = 130;
 inline constexpr int kExitSigterm = 143;
 

@@ -39,7 +39,7 @@
 
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/suggest.h"
 #include "store/check.h"
 #include "store/rdkafka_log.h"

@@ -16,7 +16,8 @@ KafkaActionStateStore::KafkaActionStateStore(LogClient& client, const StoreOptio
     : client_(client),
       design_(options.design),
       tombstones_(options.tombstones),
-      cleanup_records_(options.tombstones && options.cleanup_records) {
+      cleanup_records_(options.tombstones && options.cleanup_records),
+      reject_added_partitions_(options.reject_added_partitions) {
   // The Kafka store's two designs; another design is another store.
   DURASIM_CHECK(design_ == StoreDesign::kKafkaRewind || design_ == StoreDesign::kKafkaRewrite);
 }
@@ -103,7 +104,7 @@ Status KafkaActionStateStore::Rebuild(const RecoveryMarker& marker) {
   if (!topic.ok()) return topic.status();
   // The whole marker is checked before anything is read, so a rejected
   // marker leaves nothing behind.
-  if (Status usable = CheckMarker(marker, *topic, *offsets); !usable.ok()) return usable;
+  if (Status usable = CheckMarker(marker, *topic, *offsets, reject_added_partitions_); !usable.ok()) return usable;
   rebuilding_completed_ = marker.completed;
   const Status read = ReadFromMarker(marker, *offsets);
   if (!read.ok()) {

@@ -144,6 +144,7 @@ class KafkaActionStateStore : public ActionStateStore {
   StoreDesign design_ = StoreDesign::kKafkaRewind;
   bool tombstones_ = false;
   bool cleanup_records_ = false;
+  bool reject_added_partitions_ = false;  // StoreOptions::reject_added_partitions
   std::map<std::string, CachedState> cache_;                  // by record key
   std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
   size_t records_scanned_ = 0;

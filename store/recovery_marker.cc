@@ -13,7 +13,7 @@ RecoveryMarker MarkerOf(const TopicIdentity& topic, MarkerOffsets offsets) {
 }
 
 Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
-                   const std::vector<PartitionOffsets>& offsets) {
+                   const std::vector<PartitionOffsets>& offsets, bool reject_added_partitions) {
   if (marker.version != RecoveryMarker::kVersion && marker.version != RecoveryMarker::kLegacyVersion) {
     return Status(StatusCode::kInvalidRecovery,
                   fmt::format("recovery marker version {} is not supported (this store reads versions {} and {})",
@@ -49,6 +49,12 @@ Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
     return Status(StatusCode::kInvalidRecovery,
                   fmt::format("recovery marker partitions {} are not a partition set of the topic, whose partitions "
                               "are {}",
+                              marker_partitions, topic_partitions));
+  }
+  if (reject_added_partitions && marker_partitions.size() < offsets.size()) {
+    return Status(StatusCode::kInvalidRecovery,
+                  fmt::format("recovery marker partitions {} do not match the topic's partitions {}: partitions were "
+                              "added after the checkpoint, and this store rejects a changed partition set",
                               marker_partitions, topic_partitions));
   }
   for (size_t p = marker_partitions.size(); p < offsets.size(); ++p) {

@@ -58,9 +58,10 @@ RecoveryMarker MarkerOf(const TopicIdentity& topic, MarkerOffsets offsets);
 // what it found: an unknown version, another topic or an earlier incarnation
 // of it, a partition set that differs, an offset below the log start (the
 // records were deleted) or past its end. A version-1 marker names no topic:
-// only its partitions and offsets are checked.
+// only its partitions and offsets are checked. `reject_added_partitions`
+// (StoreOptions): partitions added after the checkpoint are a mismatch too.
 Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
-                   const std::vector<PartitionOffsets>& offsets);
+                   const std::vector<PartitionOffsets>& offsets, bool reject_added_partitions = false);
 
 // A checkpoint's union list of markers (every subtask's entry, or entries
 // written by hand) as one: per partition the smallest offset, the completed

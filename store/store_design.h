@@ -33,6 +33,11 @@ struct StoreOptions {
   // With tombstones, a prune first appends its key's cleanup record, so the
   // boundary outlives the tombstones where compaction removes them.
   bool cleanup_records = false;
+  // The real Kafka store's check since apache/flink-agents #1101: a marker
+  // that names fewer partitions than the topic has (partitions were added
+  // after the checkpoint) is rejected. Off, durasim's choice: the added
+  // partitions are read from offset 0 (docs/scenarios.md, `store_options`).
+  bool reject_added_partitions = false;
 };
 
 }  // namespace durasim

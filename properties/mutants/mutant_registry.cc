@@ -3,7 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "properties/mutants/added_partitions_accepted.h"
 #include "properties/mutants/attribute_only_event_identity.h"
+#include "properties/mutants/added_partitions_accepted.h"
 #include "properties/mutants/await_before_flush.h"
 #include "properties/mutants/cache_before_ack.h"
 #include "properties/mutants/canary.h"
@@ -211,6 +213,10 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
       {"marker-ignores-new-partitions", "rebuild reads only the partitions its marker names; partitions added "
        "after the checkpoint are skipped", "apache/flink-agents rebuildState (assigns the marker's partitions only)",
        Invariant::kOnce, StoreOf<MarkerIgnoresNewPartitionsStore>(), {}, KafkaDesigns()},
+      {"added-partitions-accepted", "a store configured to reject a changed partition set (store_options: "
+       "{added_partitions: reject}) reads the added partitions from offset 0 instead",
+       "apache/flink-agents #1101: the partition-set check", Invariant::kInvalidRecovery,
+       StoreOf<AddedPartitionsAcceptedStore>(), {}, KafkaDesigns()},
       {"cleanup-in-tombstones-only", "with tombstones, the committed cleanup boundary is the tombstones alone; "
        "compaction past delete.retention.ms removes it", "apache/flink-agents #1101: the boundary is recorded before "
        "the data goes", Invariant::kInvalidRecovery, StoreOf<CleanupInTombstonesOnlyStore>(), {}, KafkaDesigns()},

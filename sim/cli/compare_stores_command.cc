@@ -8,7 +8,7 @@
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/explore/store_comparison.h"
 
 namespace durasim {

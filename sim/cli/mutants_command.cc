@@ -6,7 +6,7 @@
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/explore/kill_matrix.h"
 #include "sim/explore/scenario_kill_matrix.h"
 #include "sim/scenario/scenario_parser.h"

@@ -14,7 +14,7 @@
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/explore/perturb.h"
 #include "sim/scenario/scenario_parser.h"
 #include "sim/view/report.h"

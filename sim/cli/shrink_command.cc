@@ -12,7 +12,7 @@
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/scenario/scenario_parser.h"
 #include "store/check.h"
 

@@ -11,7 +11,7 @@
 
 #include "model/coverage.h"
 #include "sim/exit_codes.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/view/report.h"
 
 namespace durasim {

@@ -35,7 +35,7 @@ Scenario FailingScenario(const Scenario& generated, const std::optional<std::str
 // Shrinks `failing` within `budget_s` of wall time, keeping every candidate
 // that still shows `failure`; the result keeps its name, mutant and
 // expectation. Stops early, with what it has, on an interrupt
-// (sim/explore/interrupt.h).
+// (sim/interrupt.h).
 ShrinkResult ShrinkFailure(const Scenario& failing, const RunOptions& options, ExpectedVerdict failure,
                            double budget_s);
 

@@ -1,5 +1,5 @@
 // Tests of the interrupt flag: the seed pool starts no seed after it.
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 
 #include <gtest/gtest.h>
 

@@ -14,7 +14,7 @@
 #include "properties/scenario_generator.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/explore/sweep.h"
 #include "sim/view/report.h"
 #include "sim/view/timeline_recorder.h"

@@ -32,13 +32,14 @@ bool Exclusive(const std::string& a, const std::string& b) {
       {"legacy_marker_read", "tombstone_fault"},
       {"legacy_marker_read", "tombstones_removed"},
       {"sync_fallback", "crash_async_in_flight"},  // no executor: no async call is ever in flight
+      {"added_partitions_rejected", "added_partitions_restored"},  // one store option or the other
   };
   static const char* const kNeedAStore[] = {
-      "added_partitions_restored", "cancel_put", "checkpoint_failed", "completion_only_call", "corrupt_record",
-      "crash_after_put_acked", "crash_after_put_persisted", "failure_reraised", "hand_made_markers",
-      "legacy_marker_read", "lose_ack", "memory_replayed", "reconciled_done", "reconciled_not_done",
-      "reconciled_unknown", "reject_put", "rewrite_failed", "rewrites_written", "saved_call_mismatch",
-      "stale_marker", "tombstone_fault", "tombstones_removed",
+      "added_partitions_rejected", "added_partitions_restored", "cancel_put", "checkpoint_failed",
+      "completion_only_call", "corrupt_record", "crash_after_put_acked", "crash_after_put_persisted",
+      "failure_reraised", "hand_made_markers", "legacy_marker_read", "lose_ack", "memory_replayed",
+      "reconciled_done", "reconciled_not_done", "reconciled_unknown", "reject_put", "rewrite_failed",
+      "rewrites_written", "saved_call_mismatch", "stale_marker", "tombstone_fault", "tombstones_removed",
   };
   const auto one_needs_a_store = [&](const std::string& without, const std::string& other) {
     return without == "restored_without_store" &&

@@ -2,7 +2,7 @@
 // then the failures are written (and shrunk) one by one.
 #include "sim/explore/perturb.h"
 
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 
 #include <fmt/format.h>
 

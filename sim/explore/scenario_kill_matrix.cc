@@ -9,7 +9,7 @@
 
 #include "properties/mutants/mutant.h"
 #include "sim/exit_codes.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/output_file.h"
 #include "sim/view/report.h"
 #include "sim/run/runner.h"

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <thread>
 
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "store/check.h"
 
 namespace durasim {

@@ -26,7 +26,7 @@ struct SeedPoolOptions {
   std::function<bool()> stop;
 };
 
-// An interrupt (sim/explore/interrupt.h) stops it like a budget: no new
+// An interrupt (sim/interrupt.h) stops it like a budget: no new
 // seed starts, the running ones finish, `interrupted` is set.
 
 // Seeds seed_start .. seed_start + seeds - 1 that shard `shard_index` of

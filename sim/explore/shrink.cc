@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/scenario/scenario_writer.h"
 #include "sim/scenario/scenario_parser.h"
 #include "store/check.h"

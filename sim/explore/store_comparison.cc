@@ -12,7 +12,7 @@
 
 #include "model/store_designs.h"
 #include "properties/scenario_generator.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/run/runner.h"
 #include "sim/view/line_chart.h"
 #include "store/check.h"

@@ -11,7 +11,7 @@
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
 #include "sim/explore/failure_file.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/explore/seed_pool.h"
 #include "sim/view/report.h"
 #include "sim/run/runner.h"

@@ -80,6 +80,11 @@ std::string Scratch(const FuzzOptions& options, const std::string& name) {
   return fmt::format("{}/.{}-{}", WorkDir(options), getpid(), name);
 }
 
+// Whether a signal asked the campaign to stop (FuzzOptions::limits).
+bool StopRequested(const FuzzOptions& options) {
+  return options.limits.stop_requested != nullptr && options.limits.stop_requested();
+}
+
 std::string Describe(const IsolatedResult& run) {
   std::string why;
   switch (run.kind) {
@@ -111,7 +116,10 @@ std::optional<Finding> Evaluate(FuzzTarget target, const std::string& input, boo
         return RunTarget(target, input);
       },
       options.limits, stderr_path);
-  if (run.kind == IsolatedResult::Kind::kStopped) return std::nullopt;  // a signal cut it: no outcome
+  if (run.kind == IsolatedResult::Kind::kStopped) {
+    DURASIM_CHECK(StopRequested(options));  // only a stop request kills a child so
+    return std::nullopt;  // a signal cut it: no outcome
+  }
   wall_ms = run.wall_ms;
   stats.peak_rss_mb = std::max(stats.peak_rss_mb, run.peak_rss_mb);
   ++stats.executions;
@@ -269,11 +277,6 @@ void Note(const std::optional<Finding>& finding, FuzzTarget target, const std::s
   ++summary.findings;
   ++summary.stats[target].findings;
   summary.finding_files.push_back(Report(*finding, target, name, input, replay, mutations, options, out));
-}
-
-// Whether a signal asked the campaign to stop (FuzzOptions::limits).
-bool StopRequested(const FuzzOptions& options) {
-  return options.limits.stop_requested != nullptr && options.limits.stop_requested();
 }
 
 // The corpus inputs, unmutated, before the iterations.

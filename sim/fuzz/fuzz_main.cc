@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "sim/exit_codes.h"
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 #include "sim/fuzz/fuzz_campaign.h"
 
 #ifndef DURASIM_SOURCE_DIR

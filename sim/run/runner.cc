@@ -396,9 +396,13 @@ bool JudgeAroundForeignRead(const World::ForeignRead& read, bool& stuck, RunRepo
     return !v.evidence.empty() &&
            std::all_of(v.evidence.begin(), v.evidence.end(), [&](size_t at) { return at < read.trace_index; });
   };
+  // The read is traced inside a restore, after its attempt's start.
+  DURASIM_CHECK_GT(read.trace_index, size_t{0});
+  const size_t findings = report.violations.size();
   std::vector<Violation> standing;
   std::vector<Violation> dropped;
   for (Violation& v : report.violations) (before_the_read(v) ? standing : dropped).push_back(std::move(v));
+  DURASIM_CHECK_EQ(standing.size() + dropped.size(), findings);
   report.violations.clear();
   if (dropped.empty() && !stuck) {
     report.violations = std::move(standing);

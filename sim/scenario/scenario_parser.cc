@@ -66,8 +66,8 @@ class ScenarioParser {
  public:
   Scenario Parse(const YAML::Node& root) {
     Mapping top(Value{root, PosOf(root.Mark()), "the scenario"},
-                {"name", "description", "seed", "perturb_seed", "mutant", "store", "durable", "parallelism", "max_parallelism", "log", "suppliers", "actions",
-                 "inputs", "attempts", "expect"});
+                {"name", "description", "seed", "perturb_seed", "mutant", "store", "store_options", "durable",
+                 "parallelism", "max_parallelism", "log", "suppliers", "actions", "inputs", "attempts", "expect"});
     scenario_.name = ReadName(top.Require("name"));
     if (const Value* v = top.Find("description")) {
       scenario_.description = ReadString(*v, limits::kDescriptionBytesMax);
@@ -80,6 +80,7 @@ class ScenarioParser {
       scenario_.store_named = true;
     }
     if (const Value* v = top.Find("durable")) ParseDurable(*v);
+    if (const Value* v = top.Find("store_options")) ParseStoreOptions(*v);
     if (const Value* v = top.Find("max_parallelism")) {
       scenario_.max_parallelism = static_cast<int32_t>(ReadInt(*v, 1, limits::kMaxParallelismMax, "kMaxParallelismMax"));
     }
@@ -411,6 +412,26 @@ class ScenarioParser {
         Fail(f->pos, fmt::format("unknown pending {}; expected one of: {}", Quoted(name), NameList<PendingSlots>()));
       }
       scenario_.durable.pending = *pending;
+    }
+  }
+
+  // `store_options: {added_partitions: read_from_start | reject}`: the real
+  // store's choices where durasim's differ. A Kafka store's: a Fluss table's
+  // buckets are fixed.
+  void ParseStoreOptions(const Value& v) {
+    Mapping map(v, {"added_partitions"});
+    if (const Value* f = map.Find("added_partitions")) {
+      const std::string name = ReadString(*f);
+      const std::optional<AddedPartitions> added = ParseName<AddedPartitions>(name);
+      if (!added) {
+        Fail(f->pos, fmt::format("unknown added_partitions {}; expected one of: {}", Quoted(name),
+                                 NameList<AddedPartitions>()));
+      }
+      if (scenario_.store == StoreDesign::kFluss && *added != AddedPartitions::kReadFromStart) {
+        Fail(f->pos, "'added_partitions' is a Kafka store's choice: a Fluss table's buckets are fixed, and the fluss "
+                     "store rejects a bucket-set mismatch already");
+      }
+      scenario_.store_options.added_partitions = *added;
     }
   }
 

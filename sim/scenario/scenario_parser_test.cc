@@ -493,13 +493,13 @@ TEST(ScenarioParserTest, EveryPrefixOfAValidScenarioParsesOrFailsCleanly) {
 }
 
 TEST(ScenarioParserTest, DocumentedExampleParses) {
-  // Strategy: the annotated example in docs/scenarios.md (its first yaml block) is a valid scenario,
+  // Strategy: the annotated example in docs/scenarios.md (the yaml block of its section) is a valid scenario,
   // so the reference cannot drift from the parser.
   std::ifstream in(fs::path(DURASIM_SOURCE_DIR) / "docs" / "scenarios.md");
   std::stringstream text;
   text << in.rdbuf();
   std::string doc = text.str();
-  size_t begin = doc.find("```yaml\n");
+  size_t begin = doc.find("```yaml\n", doc.find("## Annotated example"));
   ASSERT_NE(begin, std::string::npos);
   begin += 8;
   size_t end = doc.find("```", begin);

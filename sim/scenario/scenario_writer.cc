@@ -454,6 +454,11 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   if (s.perturb_seed.has_value()) out << YAML::Key << "perturb_seed" << YAML::Value << *s.perturb_seed;
   if (s.mutant.has_value()) out << YAML::Key << "mutant" << YAML::Value << *s.mutant;
   if (s.store != StoreDesign::kKafkaRewind || s.store_named) out << YAML::Key << "store" << YAML::Value << NameOf(s.store);
+  if (s.store_options != StoreChoices{}) {
+    out << YAML::Key << "store_options" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "added_partitions" << YAML::Value << NameOf(s.store_options.added_partitions);
+    out << YAML::EndMap;
+  }
   if (s.durable != DurableOptions{}) {
     out << YAML::Key << "durable" << YAML::Value << YAML::Flow << YAML::BeginMap;
     if (!s.durable.execution) out << YAML::Key << "execution" << YAML::Value << "off";

@@ -1,5 +1,5 @@
 // Interrupt implementation: one lock-free atomic, set by the handler.
-#include "sim/explore/interrupt.h"
+#include "sim/interrupt.h"
 
 #include <atomic>
 #include <csignal>
