@@ -14,6 +14,7 @@
 #include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/failure_as_miss.h"
 #include "properties/mutants/fluss_missing_bucket_as_zero.h"
+#include "properties/mutants/fluss_prune_skips_separator_keys.h"
 #include "properties/mutants/fresh_start_reads_topic.h"
 #include "properties/mutants/no_ownership_filter.h"
 #include "properties/mutants/own_marker_only.h"
@@ -111,7 +112,7 @@ void AddSaveAndReleaseMutants(std::vector<Mutant>& mutants) {
        Invariant::kBoundedMemory, {}, RuntimeOf<NoReleaseOnSkippedNotificationRuntime>()},
       {"prune-by-key-prefix", "prune finds a key's states by the record-key prefix \"<key>_\" and reads the next "
        "field as the sequence number: pruning key a evicts key a_1's states", "prefix matching over record keys "
-       "(#885's class), the shape of Flink Agents' removeStateEntries(key + \"_\", ...)", Invariant::kOnce,
+       "(#885's class): Flink Agents' removeStateEntries(key + \"_\", ...) without its four-field parse", Invariant::kOnce,
        PruneByKeyPrefixStores(), {}},
       {"rebuild-accepts-invalid", "rebuild skips invalid marker entries and undecodable records instead of failing",
        "#1158 review: recovery must reject invalid recovery data", Invariant::kInvalidRecovery,
@@ -246,6 +247,10 @@ void AddDesignMutants(std::vector<Mutant>& mutants) {
        "previous snapshot, and a rebuild reads a bucket it does not list from offset 0",
        "apache/fluss #3838: undo recovery kept only changed buckets; a later restore read the others from 0",
        Invariant::kInvalidRecovery, StoreOf<FlussMissingBucketAsZeroStore>(), {}, {StoreDesign::kFluss}},
+      {"fluss-prune-skips-separator-keys", "fluss: prune keeps every state of an input key holding '_' (its record "
+       "key does not split into four '_'-separated fields)", "Flink Agents 0.3.0 FlussActionStateStore.pruneState "
+       "(ActionStateUtil.parseKey requires four fields; an entry that fails is logged and kept)",
+       Invariant::kBoundedMemory, StoreOf<FlussPruneSkipsSeparatorKeysStore>(), {}, {StoreDesign::kFluss}},
   });
 }
 

@@ -1,7 +1,9 @@
 // Mutant prune-by-key-prefix: prune finds a key's states by the prefix
 // "<key>_" of their record keys ("<key>_<seq>_<event>_<action>") and reads
-// the field after the prefix as the sequence number, the shape of Flink
-// Agents' removeStateEntries(key + "_", ...). A key that is another's prefix
+// the field after the prefix as the sequence number: Flink Agents'
+// removeStateEntries(key + "_", ...) without the ActionStateUtil.parseKey
+// that makes it keep (leak) every entry not of four fields instead (mutant
+// fluss-prune-skips-separator-keys). A key that is another's prefix
 // up to the separator then catches the longer key's states: pruning key
 // "a" up to seq 3 also evicts key "a_1"'s states (the "1" read as a seq),
 // in-flight ones too. The next snapshot's marker no longer vouches for
