@@ -518,7 +518,7 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
   if (stopped()) return End::kCrashed;
   if (script_done_) return End::kFinished;
   // The trace keeps its words (pinned hashes); the reason names the bound.
-  world_.Record("attempt.stuck", end == Scheduler::RunEnd::kDeadline ? "simulated-time bound passed"
+  stuck_line_ = world_.Record("attempt.stuck", end == Scheduler::RunEnd::kDeadline ? "simulated-time bound passed"
                 : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
                 : "no runnable work left");
   stuck_reason_ =

@@ -108,6 +108,8 @@ class Attempt {
   // Why Run returned kStuck, naming the bound and its value when one was hit
   // ("the simulated-time bound of 600000 ms per attempt (RunOptions::attempt_time_bound) passed").
   const std::string& stuck_reason() const { return stuck_reason_; }
+  // The trace line that says it was stuck (its `attempt.stuck`).
+  size_t stuck_line() const { return stuck_line_; }
 
  private:
   boost::asio::awaitable<void> Drive();
@@ -202,6 +204,7 @@ class Attempt {
   std::vector<ArmedFault> armed_;
   std::string error_message_;
   std::string stuck_reason_;
+  size_t stuck_line_ = 0;
   bool script_done_ = false;
   bool error_ = false;
 };

@@ -110,8 +110,7 @@ std::optional<std::string> LogLifecycle::WhyNotEveryPartition(const RecoveryMark
 
 std::optional<std::string> LogLifecycle::WhyPartitionsAdded(const RecoveryMarker& marker) const {
   if (marker.offsets.size() >= starts_.size()) return std::nullopt;
-  return fmt::format("the marker names {} of the topic's {} partitions: the others were added after the checkpoint, "
-                     "and the store rejects a changed partition set",
+  return fmt::format("the marker names {} of the topic's {} partitions, and the store rejects a changed partition set",
                      marker.offsets.size(), starts_.size());
 }
 

@@ -91,7 +91,9 @@ class LogLifecycle {
   std::optional<std::string> WhyNotEveryPartition(const RecoveryMarker& marker) const;
   // Why a store that rejects a changed partition set (`store_options:
   // {added_partitions: reject}`) must reject `marker`: it names fewer
-  // partitions than the topic has, some added after the checkpoint.
+  // partitions than the topic has. They were added after the store that
+  // wrote it connected: before the checkpoint, or after it (a running
+  // job's clients keep the partition count they connected with).
   std::optional<std::string> WhyPartitionsAdded(const RecoveryMarker& marker) const;
 
  private:

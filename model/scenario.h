@@ -285,6 +285,9 @@ struct AttemptStep {
 // latest when there is only one).
 inline constexpr const char* kRestoreLatest = "latest";
 inline constexpr const char* kRestorePrevious = "previous";
+// The checkpoint the runner takes after the last attempt (its epilogue, for
+// the bounded-memory check): a scenario may not name one so.
+inline constexpr const char* kFinalCheckpoint = "__final__";
 
 // A recovery marker an attempt writes by hand into its restore's union list
 // (`restore: {checkpoint: <id>, markers: [...]}`): what another store

@@ -68,7 +68,7 @@ Status CheckBroker(const std::string& bootstrap_servers, std::chrono::millisecon
   if (metadata != nullptr) rd_kafka_metadata_destroy(metadata);
   rd_kafka_poll(rk.get(), 0);  // error callbacks queued meanwhile
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return rdkafka::Interrupted(
+    return rdkafka::AsInterrupted(
         Status(StatusCode::kUnavailable, fmt::format("no broker at {} answered within {} ms: {}{}", bootstrap_servers,
                                                      deadline.count(), rdkafka::ErrorText(err), errors->Describe())));
   }

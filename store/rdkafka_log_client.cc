@@ -39,7 +39,7 @@ Status CheckConfig(const RdKafkaConfig& config) {
 template <typename T>
 Result<T> Interruptible(Result<T> result) {
   if (result.ok()) return result;
-  return rdkafka::Interrupted(result.status());
+  return rdkafka::AsInterrupted(result.status());
 }
 
 }  // namespace
@@ -53,9 +53,9 @@ RdKafkaLogClient::~RdKafkaLogClient() = default;
 Result<std::unique_ptr<RdKafkaLogClient>> RdKafkaLogClient::Connect(const RdKafkaConfig& config) {
   if (Status valid = CheckConfig(config); !valid.ok()) return valid;
   std::unique_ptr<RdKafkaLogClient> client(new RdKafkaLogClient(config));
-  if (Status started = client->producer_.Start(); !started.ok()) return rdkafka::Interrupted(started);
+  if (Status started = client->producer_.Start(); !started.ok()) return rdkafka::AsInterrupted(started);
   Result<int32_t> partitions = CheckTopic(client->producer_, client->config_);
-  if (!partitions.ok()) return rdkafka::Interrupted(partitions.status());
+  if (!partitions.ok()) return rdkafka::AsInterrupted(partitions.status());
   client->partitions_ =
       config.partitions_visible > 0 ? std::min(*partitions, config.partitions_visible) : *partitions;
   client->producer_.set_partition_count(client->partitions_);
@@ -100,7 +100,7 @@ Status RdKafkaLogClient::AddPartitions(int32_t partitions) {
                                                             config_.topic, partitions_, partitions));
   }
   read_ahead_.Clear();
-  return rdkafka::Interrupted(CreatePartitions(producer_, config_, partitions));
+  return rdkafka::AsInterrupted(CreatePartitions(producer_, config_, partitions));
 }
 
 Status RdKafkaLogClient::DeleteRecords(int32_t partition, int64_t before_offset) {
@@ -108,17 +108,17 @@ Status RdKafkaLogClient::DeleteRecords(int32_t partition, int64_t before_offset)
     return Status(StatusCode::kInvalidArgument, fmt::format("topic '{}' has no partition {}", config_.topic, partition));
   }
   read_ahead_.Clear();
-  return rdkafka::Interrupted(DeleteRecordsBefore(producer_, config_, partition, before_offset));
+  return rdkafka::AsInterrupted(DeleteRecordsBefore(producer_, config_, partition, before_offset));
 }
 
 Status RdKafkaLogClient::DeleteTopic() {
   read_ahead_.Clear();
-  return rdkafka::Interrupted(DeleteTopicAndWait(producer_, config_));
+  return rdkafka::AsInterrupted(DeleteTopicAndWait(producer_, config_));
 }
 
 Result<TopicIdentity> RdKafkaLogClient::Topic() {
   Result<std::string> incarnation = identity_.Incarnation();
-  if (!incarnation.ok()) return rdkafka::Interrupted(incarnation.status());
+  if (!incarnation.ok()) return rdkafka::AsInterrupted(incarnation.status());
   return TopicIdentity{config_.topic, *incarnation};
 }
 

@@ -413,6 +413,27 @@ TEST_F(RdKafkaLogClientTest, SlowBrokerBoundsEveryCallAndAnUnackedPutIsFoundLate
             << ", producer restarts " << client->producer_restarts() << "\n";
 }
 
+TEST_F(RdKafkaLogClientTest, ABrokerSlowerThanABlockingSliceStillAnswersWithinTheDeadline) {
+  // Strategy: every response is delayed by 600 ms, longer than one blocking
+  // slice (rdkafka::kBlockingSlice, 250 ms) and shorter than the 4 s
+  // deadline. A new client's metadata, the topic's incarnation (a committed
+  // offset) and the offsets each get one long wait after their first slice
+  // ran out, so each succeeds; slicing that re-asked every slice would drop
+  // each answer and fail at the deadline.
+  RdKafkaConfig config = Config(milliseconds(4000));
+  ASSERT_NE(Connect(config), nullptr);  // the topic and its incarnation exist
+  ASSERT_TRUE(cluster_->SetRtt(kBroker, milliseconds(600)).ok());
+  const Clock::time_point start = Clock::now();
+  std::unique_ptr<RdKafkaLogClient> slow = Connect(config);
+  ASSERT_NE(slow, nullptr);
+  Result<TopicIdentity> topic = slow->Topic();
+  ASSERT_TRUE(topic.ok()) << topic.status().ToString();
+  Result<std::vector<PartitionOffsets>> offsets = slow->Offsets();
+  ASSERT_TRUE(offsets.ok()) << offsets.status().ToString();
+  std::cout << "connect, incarnation and offsets on a 600 ms broker: " << Since(start).count() << " ms\n";
+  ASSERT_TRUE(cluster_->SetRtt(kBroker, milliseconds(0)).ok());
+}
+
 TEST(RdKafkaLogClientConnectTest, UnreachableBootstrapIsAClearErrorInBoundedTime) {
   // Strategy: port 1 on loopback is closed; Connect gives up within its
   // deadline with kUnavailable naming the address, without hanging.

@@ -44,8 +44,9 @@ rd_kafka_event_t* PollAdminAnswer(rd_kafka_queue_t* queue, Clock::time_point dea
   return nullptr;
 }
 
-Status Interrupted(Status failed) {
-  if (failed.ok() || !InterruptRequested()) return failed;
+Status AsInterrupted(Status failed) {
+  const bool a_wait = failed.code() == StatusCode::kUnavailable || failed.code() == StatusCode::kPossiblyPersisted;
+  if (!a_wait || !InterruptRequested()) return failed;
   return Status(StatusCode::kCancelled, "interrupted by a signal (" + failed.message() + ")");
 }
 

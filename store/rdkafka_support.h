@@ -7,6 +7,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -47,29 +48,37 @@ int SliceMs(Clock::time_point deadline);
 // The timeout of one blocking call: kBlockingSlice, or what is left of the
 // deadline when that is less; at least 1 (librdkafka reads 0 as "do not wait").
 int BlockingMs(Clock::time_point deadline);
-// `call(timeout_ms)`, one blocking librdkafka call, asked again in
-// BlockingMs slices while it runs out of its slice (librdkafka says
-// _TIMED_OUT, or _TRANSPORT when no broker answered in time) and the
-// deadline has not passed: a slow broker takes the whole deadline, a
-// refused connection fails at once, an interrupt ends it within a slice.
+// `call(timeout_ms)`, one blocking librdkafka call (a metadata request, an
+// offsets query, the committed offset), made so that a signal can end it:
+// - While no broker is usable (librdkafka waits for one and says
+//   _TRANSPORT when its timeout passes first, having sent nothing), it is
+//   asked again in BlockingMs slices until the deadline: an unreachable or
+//   silent broker takes the whole deadline, as one call would, and an
+//   interrupt ends it within a slice.
+// - Once a request went out and ran out of its slice (_TIMED_OUT), it is
+//   asked once more with the rest of the deadline: each ask is a new
+//   request whose answer the next ask would drop, so a broker slower than a
+//   slice must get one long wait. That wait is not cut by a signal.
 template <typename Call>
 rd_kafka_resp_err_t CallInSlices(Clock::time_point deadline, Call call) {
   while (true) {
     const int slice = BlockingMs(deadline);
     const Clock::time_point started = Clock::now();
     const rd_kafka_resp_err_t err = call(slice);
-    const bool ran_out = (err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT) &&
-                         Clock::now() - started >= std::chrono::milliseconds(slice);
+    const bool ran_out = Clock::now() - started >= std::chrono::milliseconds(slice);
     if (!ran_out || RemainingMs(deadline) == 0) return err;
+    if (err == RD_KAFKA_RESP_ERR__TIMED_OUT) return call(std::max(1, RemainingMs(deadline)));
+    if (err != RD_KAFKA_RESP_ERR__TRANSPORT) return err;
   }
 }
 // The answer of an admin call on `queue`, polled in slices until it comes,
 // the deadline plus kQueryGrace passes (the call's own timeout reports
 // first) or an interrupt is requested: nullptr then.
 rd_kafka_event_t* PollAdminAnswer(rd_kafka_queue_t* queue, Clock::time_point deadline);
-// `failed` as the interrupt's kCancelled when one was requested (the
-// deadline it reports did not pass); otherwise unchanged.
-Status Interrupted(Status failed);
+// `failed`, a wait that ended (kUnavailable, kPossiblyPersisted), as the
+// interrupt's kCancelled when one was requested: the deadline it reports
+// did not pass. Any other failure is unchanged.
+Status AsInterrupted(Status failed);
 
 // "<description> (<NAME>)".
 std::string ErrorText(rd_kafka_resp_err_t err);

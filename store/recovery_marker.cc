@@ -53,8 +53,8 @@ Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
   }
   if (reject_added_partitions && marker_partitions.size() < offsets.size()) {
     return Status(StatusCode::kInvalidRecovery,
-                  fmt::format("recovery marker partitions {} do not match the topic's partitions {}: partitions were "
-                              "added after the checkpoint, and this store rejects a changed partition set",
+                  fmt::format("recovery marker partitions {} do not match the topic's partitions {}: this store "
+                              "rejects a changed partition set",
                               marker_partitions, topic_partitions));
   }
   for (size_t p = marker_partitions.size(); p < offsets.size(); ++p) {

@@ -56,6 +56,26 @@ TEST(RecoveryMarkerTest, PartitionsAddedSinceTheMarkerPassWhenTheyBeginAtZero) {
   EXPECT_TRUE(CheckMarker(MarkerOf(kTopic, {{0, 4}, {1, 5}, {2, 1}}), kTopic, deleted).ok());
 }
 
+TEST(RecoveryMarkerTest, RejectingAddedPartitionsRefusesEveryMarkerOfFewerPartitions) {
+  // Strategy: with reject_added_partitions (the real store's #1101 check),
+  // the markers the default reads (added partitions at 0), a legacy one
+  // among them, are a mismatch naming both sets; a marker of every
+  // partition still passes; the checks before it (topic, incarnation) and
+  // the added partition's deleted start are not hidden by it.
+  const std::vector<PartitionOffsets> grown{{0, 10}, {5, 5}, {0, 3}};
+  const std::string mismatch =
+      "recovery marker partitions {0, 1} do not match the topic's partitions {0, 1, 2}: this store rejects a "
+      "changed partition set";
+  EXPECT_TRUE(Says(CheckMarker(MarkerOf(kTopic, {{0, 4}, {1, 5}}), kTopic, grown, true), mismatch));
+  RecoveryMarker legacy = MarkerOf({"", ""}, {{0, 4}, {1, 5}});
+  legacy.version = RecoveryMarker::kLegacyVersion;
+  EXPECT_TRUE(Says(CheckMarker(legacy, kTopic, grown, true), mismatch));
+  EXPECT_TRUE(CheckMarker(MarkerOf(kTopic, {{0, 4}, {1, 5}, {2, 0}}), kTopic, grown, true).ok());
+  EXPECT_TRUE(Says(CheckMarker(MarkerOf({"t", "1"}, {{0, 4}, {1, 5}}), kTopic, grown, true), "earlier incarnation"));
+  EXPECT_TRUE(Says(CheckMarker(MarkerOf(kTopic, {{1, 5}}), kTopic, grown, true), "are not a partition set"));
+  EXPECT_TRUE(CheckMarker(MarkerOf(kTopic, {{0, 4}, {1, 5}}), kTopic, grown, false).ok());
+}
+
 TEST(RecoveryMarkerTest, PrintsAsItsOffsets) {
   EXPECT_EQ(fmt::format("{}", MarkerOf(kTopic, {{0, 3}, {1, 0}})), "{0: 3, 1: 0}");
 }

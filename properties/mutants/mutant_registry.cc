@@ -5,7 +5,6 @@
 
 #include "properties/mutants/added_partitions_accepted.h"
 #include "properties/mutants/attribute_only_event_identity.h"
-#include "properties/mutants/added_partitions_accepted.h"
 #include "properties/mutants/await_before_flush.h"
 #include "properties/mutants/cache_before_ack.h"
 #include "properties/mutants/canary.h"

@@ -177,9 +177,14 @@ def phases():
     path = long_file()
     # How long parsing takes on this build (`keys` parses and prints a
     # little): a signal after it lands in the run.
-    started = time.monotonic()
-    subprocess.run([DURASIM, "keys", str(path)], capture_output=True, check=True)
-    parse_s = time.monotonic() - started
+    # The faster of two: a busy moment of the machine must not put the
+    # signal past the run.
+    parse_s = None
+    for _ in range(2):
+        started = time.monotonic()
+        subprocess.run([DURASIM, "keys", str(path)], capture_output=True, check=True)
+        took = time.monotonic() - started
+        parse_s = took if parse_s is None else min(parse_s, took)
     print(f"parse of {path.name}: about {parse_s:.2f} s")
     report = WORK / "mid_run.json"
     # The parse is not cut: it ends (within parse_s of the signal), then no run starts.

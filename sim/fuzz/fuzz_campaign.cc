@@ -269,11 +269,13 @@ std::string TargetFlag(const FuzzOptions& options) {
   return names;
 }
 
-// Counts `finding`, when there is one, and reports it.
+// Counts `finding`, when there is one, and reports it. Not once a signal
+// came: a terminal's SIGINT reaches the children too (one process group),
+// and what a signalled child did is no finding.
 void Note(const std::optional<Finding>& finding, FuzzTarget target, const std::string& name, const std::string& input,
           const std::string& replay, const std::string& mutations, const FuzzOptions& options, FuzzSummary& summary,
           std::ostream& out) {
-  if (!finding) return;
+  if (!finding || StopRequested(options)) return;
   ++summary.findings;
   ++summary.stats[target].findings;
   summary.finding_files.push_back(Report(*finding, target, name, input, replay, mutations, options, out));

@@ -40,8 +40,6 @@
 namespace durasim {
 namespace {
 
-constexpr const char* kFinalCheckpoint = "__final__";
-
 // The checkpoints a run took, in order.
 class CheckpointCollector : public RunObserver {
  public:
@@ -209,6 +207,7 @@ struct AttemptsEnd {
   bool all_finished = false;
   bool stuck = false;
   std::string stuck_reason;  // of the first stuck attempt
+  size_t stuck_line = 0;     // its attempt.stuck trace line
   bool error = false;
   MemoryByKey final_memory;    // when all_finished
   std::string failed_by_call;  // the last attempt failed over on a durable call failure: why
@@ -244,6 +243,7 @@ AttemptsEnd RunEachAttempt(const Scenario& scenario, const RunOptions& options, 
     if (end == Attempt::End::kStuck && !ended.stuck) {
       ended.stuck = true;
       ended.stuck_reason = fmt::format("attempt {}: {}", i + 1, attempt.stuck_reason());
+      ended.stuck_line = attempt.stuck_line();
     }
     if (end == Attempt::End::kError) {
       ended.error = true;
@@ -387,8 +387,8 @@ std::string ForeignReadError(const World::ForeignRead& read, const std::vector<V
 
 // A restore read a record the run did not write (`read`). A finding whose
 // evidence all lies before that read is the store's alone and stands; one
-// after it, one that cites nothing, and a stuck attempt (`stuck`, cleared
-// when it is dropped) are not judged. With nothing left standing the run is
+// after it, one that cites nothing, and an attempt stuck after it
+// (`stuck`, cleared when it is dropped) are not judged. With nothing left standing the run is
 // an error that names the read; otherwise what stands is the verdict, its
 // first finding naming what was dropped. Returns whether the run is an error.
 bool JudgeAroundForeignRead(const World::ForeignRead& read, bool& stuck, RunReport& report) {
@@ -413,7 +413,7 @@ bool JudgeAroundForeignRead(const World::ForeignRead& read, bool& stuck, RunRepo
     report.violations = std::move(dropped);
     return true;
   }
-  standing.front().message += "\n(the findings after it are not judged: " + ForeignReadError(read, dropped) + ")";
+  standing.front().message += "\n(what followed the read is not judged: " + ForeignReadError(read, dropped) + ")";
   report.violations = std::move(standing);
   stuck = false;
   return false;
@@ -478,7 +478,16 @@ void DecideVerdict(const Scenario& scenario, const RunOptions& options, World& w
   const bool compared = options.backend != BackendKind::kModel || options.compared;
   bool error = !Observe(world, report, compared) || ended.error || unfired_error;
   bool stuck = ended.stuck;
-  if (!error && world.foreign_read().has_value()) error = JudgeAroundForeignRead(*world.foreign_read(), stuck, report);
+  if (!error && world.foreign_read().has_value()) {
+    const World::ForeignRead& read = *world.foreign_read();
+    // A stuck attempt before the read is the store's alone, like a finding
+    // (its liveness violation cites its attempt.stuck line); one after it
+    // may be dropped.
+    const bool after_the_read = ended.stuck_line > read.trace_index;
+    bool dropped_stuck = stuck && after_the_read;
+    error = JudgeAroundForeignRead(read, dropped_stuck, report);
+    if (stuck && after_the_read) stuck = dropped_stuck;
+  }
   if (error) {
     report.verdict = Verdict::kError;
   } else if (!report.violations.empty() && !(stuck && report.violations.size() == 1)) {
@@ -535,7 +544,8 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   if (!options.keep_topic.empty()) report.checkpoint_markers = CompletedMarkers(world, checkpoints.ids);
   if (ended.stuck) {
     report.violations.push_back(
-        Violation{Invariant::kLiveness, "an attempt made no progress (" + ended.stuck_reason + "): see attempt.stuck"});
+        Violation{Invariant::kLiveness, "an attempt made no progress (" + ended.stuck_reason + "): see attempt.stuck",
+                  {ended.stuck_line}});
   }
   report.unfinished_inputs = ended.unfinished;
   if (std::optional<Violation> unfinished =
@@ -544,6 +554,8 @@ void RunAttempts(const Scenario& scenario, const RunOptions& options, const Atte
   }
   for (const auto& [id, value] : outputs->outputs()) report.outputs.push_back(value);
   DecideVerdict(scenario, options, world, ended, report);
+  // The verdict's read of the log is a broker call too.
+  if (options.backend != BackendKind::kModel && AbandonRequested()) throw RunAbandoned{};
 }
 
 // The run of the attempts, explained (RunAttempts) when it found a

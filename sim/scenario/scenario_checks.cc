@@ -121,6 +121,9 @@ void CheckpointLedger::Take(const std::string& id, SourcePos pos) {
   if (id == kRestoreLatest || id == kRestorePrevious) {
     Fail(pos, fmt::format("checkpoint id '{}' is reserved: `restore: {}` names a checkpoint by its order", id, id));
   }
+  if (id == kFinalCheckpoint) {
+    Fail(pos, fmt::format("checkpoint id '{}' is reserved: the runner takes it after the last attempt", id));
+  }
   Checkpoint taken{pos, ++taken_, State::kTaken, SourcePos{}, ""};
   auto [it, inserted] = checkpoints_.emplace(id, taken);
   if (!inserted) {
@@ -139,7 +142,13 @@ void CheckpointLedger::Finish(const std::string& id, SourcePos pos, State to) {
   Checkpoint& checkpoint = it->second;
   DURASIM_CHECK(checkpoint.order >= 1 && checkpoint.order <= taken_);
   if (checkpoint.state == State::kSubsumed) {
-    if (to == State::kAborted) return;  // discarded already: the abort changes nothing
+    if (to == State::kAborted) {
+      // Its abort notice (Flink sends one for a checkpoint it drops as
+      // subsumed): it is aborted now, as at run time (model/checkpoint.h).
+      checkpoint.state = State::kAborted;
+      checkpoint.finished_at = pos;
+      return;
+    }
     const Checkpoint& later = checkpoints_.at(checkpoint.subsumed_by);
     Fail(pos, fmt::format("cannot complete checkpoint '{}': the completion of '{}' (taken after it, at {}) "
                           "subsumed it at {}, and a subsumed checkpoint never completes",

@@ -149,7 +149,7 @@ void TimelineRecorder::OnCallResultUsed(const CallIdentity& call, const CallResu
 }
 
 void TimelineRecorder::OnCheckpointTaken(const std::string& id, size_t trace_index) {
-  if (id == "__final__") return;  // the runner's epilogue, after the last attempt
+  if (id == kFinalCheckpoint) return;  // the runner's epilogue, after the last attempt
   TimelineEvent& event = Add(TimelineEvent::Kind::kCheckpoint, trace_index, 0, Shorten(id, 9));
   event.all_subtasks = true;
 }
