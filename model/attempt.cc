@@ -519,8 +519,8 @@ Attempt::End Attempt::Run(SimDuration time_bound) {
   if (script_done_) return End::kFinished;
   // The trace keeps its words (pinned hashes); the reason names the bound.
   stuck_line_ = world_.Record("attempt.stuck", end == Scheduler::RunEnd::kDeadline ? "simulated-time bound passed"
-                : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
-                : "no runnable work left");
+                                              : end == Scheduler::RunEnd::kBudget ? "handler budget exhausted"
+                                                                                  : "no runnable work left");
   stuck_reason_ =
       end == Scheduler::RunEnd::kDeadline
           ? fmt::format("the simulated-time bound of {} ms per attempt (RunOptions::attempt_time_bound) passed",

@@ -36,6 +36,16 @@ def check(condition, what):
         print("FAIL:", what)
 
 
+def check_report_interrupted(name, path):
+    """The JSON report at `path` parses and is marked interrupted."""
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        check(False, f"{name}: the JSON report does not parse: {error}")
+        return
+    check(doc.get("interrupted") is True, f"{name}: the JSON report is not marked interrupted")
+
+
 def interrupted(name, args, sig, wait_for, expect_rc):
     """Starts `args`, waits until stdout shows `wait_for`, sends `sig`."""
     out_path = WORK / f"{name}.out"
@@ -107,11 +117,7 @@ def mutants():
         process.communicate(timeout=120)
     stdout = (folder / "out").read_text()
     check(process.returncode == 130, f"mutants: exit {process.returncode}, expected 130:\n{stdout}")
-    try:
-        doc = json.loads(report.read_text())
-        check(doc.get("interrupted") is True, "mutants: the JSON report is not marked interrupted")
-    except (OSError, ValueError) as error:
-        check(False, f"mutants: the JSON report does not parse: {error}")
+    check_report_interrupted("mutants", report)
     check("interrupted by SIGINT" in stdout, f"mutants: no interruption on stdout:\n{stdout}")
 
 
@@ -205,11 +211,7 @@ def phases():
     stdout, _ = mid_phase("compare_stores_SIGINT", ["compare-stores", "--seeds", "100000", "--report-json",
                                                      str(report)], 1.0, signal.SIGINT)
     check("interrupted by SIGINT" in stdout, f"compare-stores: no interruption on stdout:\n{stdout[-1500:]}")
-    try:
-        doc = json.loads(report.read_text())
-        check(doc.get("interrupted") is True, "compare-stores: the JSON report is not marked interrupted")
-    except (OSError, ValueError) as error:
-        check(False, f"compare-stores: the JSON report does not parse: {error}")
+    check_report_interrupted("compare-stores", report)
 
 
 def broker_calls():
@@ -230,11 +232,7 @@ def broker_calls():
                                                    "kafka", "--bootstrap-servers", servers, "--broker-check-s", "0",
                                                    "--report-json", str(report)], 1.0, signal.SIGINT)
         check("interrupted by SIGINT" in stdout, f"kafka_run: no interruption on stdout:\n{stdout[-1500:]}")
-        try:
-            doc = json.loads(report.read_text())
-            check(doc.get("interrupted") is True, "kafka_run: the JSON report is not marked interrupted")
-        except (OSError, ValueError) as error:
-            check(False, f"kafka_run: the JSON report does not parse: {error}")
+        check_report_interrupted("kafka_run", report)
     finally:
         silent.close()
 
