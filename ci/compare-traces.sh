@@ -66,7 +66,7 @@ for side in old new; do
 done
 
 python3 - "$work" "${#text_hash[@]}" production "${mutants[@]}" <<'PY'
-import glob, json, sys
+import collections, glob, json, sys
 work, text_hash, names = sys.argv[1], sys.argv[2] != "0", sys.argv[3:]
 
 def hash_of(row):  # the new side's text hash under --text-hash
@@ -89,7 +89,7 @@ def old_cannot_run(run):
 def seeds(path):
     return {s["seed"]: (s["verdict"], hash_of(s), sorted(s["invariants"])) for s in json.load(open(path))["seeds"]}
 
-differences, compared, added = [], 0, 0
+differences, outcomes_differ, compared, added = [], [], 0, 0
 pairs = [(f"run {b}", runs(f"{work}/old-run-{b}", old_cannot_run), runs(f"{work}/new-run-{b}", lambda run: False))
          for b in ("model", "mock")]
 pairs += [(f"explore {n}", seeds(f"{work}/old-explore-{n}.json"), seeds(f"{work}/new-explore-{n}.json")) for n in names]
@@ -101,8 +101,16 @@ for what, old, new in pairs:
         compared += 1
         if old.get(key) != new.get(key):
             differences.append(f"{what} {key}: old {old.get(key)} new {new.get(key)}")
+            without_hash = lambda row: row and (row[0],) + tuple(row[2:])
+            if without_hash(old.get(key)) != without_hash(new.get(key)):
+                outcomes_differ.append(f"{what} {key}")
 for line in differences[:20]:
     print(line)
-print(f"compare-traces: {compared} runs compared, {len(differences)} differ ({added} new scenario runs not compared)")
+by_group = collections.Counter(" ".join(line.split(" ", 2)[:2]) for line in differences)
+for group, count in sorted(by_group.items()):
+    print(f"  {count:6d} differ: {group}")
+print(f"compare-traces: {compared} runs compared, {len(differences)} differ ({added} new scenario runs not compared); "
+      f"{len(outcomes_differ)} in more than the trace (verdict, invariants, outputs, calls){': ' if outcomes_differ else ''}"
+      f"{', '.join(outcomes_differ[:20])}")
 sys.exit(1 if differences else 0)
 PY

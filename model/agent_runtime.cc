@@ -306,7 +306,18 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
 }
 
 std::optional<ActionState> AgentRuntime::GetSavedState(const StateKey& state_key, const std::string& action_name) {
+  const ActionStateStore::LookupEvictions before = store_.EvictionsByGet();
   std::optional<ActionState> saved = store_.Get(state_key);
+  const ActionStateStore::LookupEvictions after = store_.EvictionsByGet();
+  if (after.states_evicted > before.states_evicted) {
+    // The real get() (store_options: {get: evict_on_divergence}) dropped
+    // cached states before its lookup.
+    world_.Record("get.evicted", "{} action_name={} states={}", StateKeyText{state_key}, action_name,
+                  after.states_evicted - before.states_evicted);
+  }
+  if (after.later_states_kept > before.later_states_kept) {
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kLaterStatesKept));
+  }
   if (saved.has_value()) {
     const size_t index = world_.Record("get.hit", "{} action_name={} completed={} calls={}",
                                        StateKeyText{state_key}, action_name,

@@ -60,6 +60,7 @@ enum class WorldFeature {
   kCompletionOnlyCall,  // a durable call was made without a PENDING slot first (durable: {pending: reconcilable})
   kRestoredWithoutStore,  // durable execution off: a restore with no store to read (durable: {execution: off})
   kSyncFallback,          // an async call ran synchronously: no executor (durable: {async: sync_fallback})
+  kLaterStatesKept,       // get: evict_on_divergence: a lookup kept the cached states of later sequence numbers
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

@@ -10,7 +10,7 @@ boost::asio::awaitable<Status> InstantStateStore::Put(const StateKey& state_key,
   co_return Status::Ok();
 }
 
-std::optional<ActionState> InstantStateStore::Get(const StateKey& state_key) const {
+std::optional<ActionState> InstantStateStore::Get(const StateKey& state_key) {
   auto it = states_.find(state_key);
   if (it == states_.end()) return std::nullopt;
   return it->second;

@@ -29,7 +29,7 @@ class InstantStateStore : public ActionStateStore {
  public:
   // Keeps `state` as the latest of `state_key`; never suspends, never fails.
   boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) override;
-  std::optional<ActionState> Get(const StateKey& state_key) const override;
+  std::optional<ActionState> Get(const StateKey& state_key) override;
   // There is no log to rebuild from, nor a marker to save: the run without
   // faults neither restores nor checkpoints. Both are kInternal errors.
   Status Rebuild(const RecoveryMarker& marker) override;

@@ -180,6 +180,43 @@ TEST_F(KafkaActionStateStoreTest, GetOfUnknownKeyIsEmpty) {
   EXPECT_TRUE(process.store.Get(Key("a_1", 1)).has_value());
 }
 
+TEST_F(KafkaActionStateStoreTest, EvictOnDivergenceEvictsLaterStatesOfEveryKeyOnAMissOrADivergence) {
+  // Strategy: the real get() (StoreOptions::evict_on_divergence). A hit
+  // with one cached state of its (key, seq) evicts nothing; a hit whose
+  // (key, seq) has two cached states (another action) evicts every state of
+  // a higher sequence number, of the other key too; a miss evicts the same
+  // way. The counts say what happened. A store without the option keeps all.
+  for (const bool evict : {true, false}) {
+    SCOPED_TRACE(evict ? "evict_on_divergence" : "lookup");
+    KafkaLog log(1);
+    Scheduler scheduler(clock_);
+    MemoryLogClient client(scheduler, log, Config(1));
+    StoreOptions options;
+    options.evict_on_divergence = evict;
+    KafkaActionStateStore store(client, options);
+    for (const StateKey& state_key : {Key("a", 1), Key("a", 2), Key("a", 3), Key("b", 3), Key("c", 5)}) {
+      ASSERT_TRUE(RunPut(scheduler, store, state_key, StateTagged(state_key.seq)).ok());
+    }
+    EXPECT_TRUE(store.Get(Key("a", 1)).has_value());  // a hit, no divergence
+    EXPECT_EQ(store.EvictionsByGet().states_evicted, 0u);
+    EXPECT_EQ(store.EvictionsByGet().later_states_kept, evict ? 1u : 0u);
+
+    ASSERT_TRUE(RunPut(scheduler, store, Key("a", 2, kEvent, kAction + 1), StateTagged(20)).ok());
+    EXPECT_TRUE(store.Get(Key("a", 2)).has_value());  // a hit, but two states of ("a", 2)
+    EXPECT_EQ(store.Get(Key("a", 3)).has_value(), !evict);
+    EXPECT_EQ(store.Get(Key("b", 3)).has_value(), !evict);  // another key's, too
+    EXPECT_EQ(store.Get(Key("c", 5)).has_value(), !evict);
+    EXPECT_EQ(store.EvictionsByGet().states_evicted, evict ? 3u : 0u);
+
+    EXPECT_FALSE(store.Get(Key("z", 1)).has_value());  // a miss: both states of ("a", 2) go
+    EXPECT_EQ(store.Get(Key("a", 2)).has_value(), !evict);
+    EXPECT_EQ(store.Get(Key("a", 2, kEvent, kAction + 1)).has_value(), !evict);
+    EXPECT_TRUE(store.Get(Key("a", 1)).has_value());
+    EXPECT_EQ(store.EvictionsByGet().states_evicted, evict ? 5u : 0u);
+    EXPECT_EQ(store.Stats().cached_states, evict ? 1u : 6u);
+  }
+}
+
 TEST_F(KafkaActionStateStoreTest, PutWritesTheRecordToTheKeysPartition) {
   // Strategy: the record lands on PartitionForKey(key) under the encoded
   // record key, and its value decodes back to the state.

@@ -7,7 +7,7 @@ boost::asio::awaitable<Status> NoStore::Put(const StateKey& /*state_key*/, const
   co_return Status::Ok();
 }
 
-std::optional<ActionState> NoStore::Get(const StateKey& /*state_key*/) const { return std::nullopt; }
+std::optional<ActionState> NoStore::Get(const StateKey& /*state_key*/) { return std::nullopt; }
 
 Status NoStore::Rebuild(const RecoveryMarker& /*marker*/) { return Status::Ok(); }
 

@@ -20,7 +20,7 @@ class NoStore : public ActionStateStore {
   // Nothing is written; the put returns at once.
   boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) override;
   // Nothing is ever found: no saved result is reused.
-  std::optional<ActionState> Get(const StateKey& state_key) const override;
+  std::optional<ActionState> Get(const StateKey& state_key) override;
   // Nothing to read: every marker, and every list of them, is accepted.
   Status Rebuild(const RecoveryMarker& marker) override;
   Status RebuildFromList(const std::vector<RecoveryMarker>& markers) override;

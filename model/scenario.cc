@@ -29,6 +29,17 @@ std::optional<EnumInfo> EnumInfoOf(AddedPartitions added) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(GetEviction eviction) {
+  switch (eviction) {
+    case GetEviction::kLookup: return EnumInfo{"lookup", "get() only reads the cache"};
+    case GetEviction::kOnDivergence:
+      return EnumInfo{"evict_on_divergence",
+                      "get() evicts every cached state of a later sequence number on a miss or when two cached "
+                      "states share its (key, seq), as Flink Agents' get() does"};
+  }
+  return std::nullopt;
+}
+
 std::optional<EnumInfo> EnumInfoOf(PendingSlots pending) {
   switch (pending) {
     case PendingSlots::kEveryCall: return EnumInfo{"every_call", "every durable call saves a PENDING slot first"};

@@ -113,10 +113,19 @@ enum class AddedPartitions {
 
 std::optional<EnumInfo> EnumInfoOf(AddedPartitions added);
 
+// What a store's get() does besides the lookup (`store_options: {get: ...}`).
+enum class GetEviction {
+  kLookup,        // nothing: a lookup never changes the cache (durasim's default)
+  kOnDivergence,  // the real get(): evicts later states on a miss or a "divergence" (docs/findings.md, finding 1)
+};
+
+std::optional<EnumInfo> EnumInfoOf(GetEviction eviction);
+
 // The real store's choices where durasim's differ by design
 // (`store_options:`).
 struct StoreChoices {
   AddedPartitions added_partitions = AddedPartitions::kReadFromStart;
+  GetEviction get = GetEviction::kLookup;
   bool operator==(const StoreChoices&) const = default;
 };
 

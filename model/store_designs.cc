@@ -43,7 +43,8 @@ const char* OriginOf(StoreDesign design) {
 StoreOptions StoreOptionsOf(const Scenario& scenario) {
   return StoreOptions{scenario.store, scenario.log.tombstones,
                       scenario.log.tombstones && scenario.log.delete_retention_ms > 0,
-                      scenario.store_options.added_partitions == AddedPartitions::kReject};
+                      scenario.store_options.added_partitions == AddedPartitions::kReject,
+                      scenario.store_options.get == GetEviction::kOnDivergence};
 }
 
 namespace {

@@ -57,6 +57,9 @@ constexpr uint64_t kModesStream = 0x006d6f6465730527;
 // 193, 634, 69) draws an option.
 constexpr uint64_t kStoreOptionsStream = 0x6164647061727415;
 
+// Mixed into a seed for its get-eviction stream (DrawGetEviction).
+constexpr uint64_t kGetEvictionStream = 0x6765742d65766963;  // "get-evic"
+
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
@@ -1103,6 +1106,37 @@ void DrawStoreOptions(Choices& choices, Scenario& scenario) {
   if (choices.Percent(30)) scenario.store_options.added_partitions = AddedPartitions::kReject;
 }
 
+// Whether every input leaves exactly one state, all of one key: one input
+// key, and every plan has a single action, on the input event alone. Then
+// the real get() (`store_options: {get: evict_on_divergence}`) can meet no
+// divergence (one state per (key, seq)), and a miss can find no later state
+// cached (a key's inputs run one after another, so a state of seq n + 1
+// exists only once seq n's is in the log): its eviction never removes a
+// state a replay still needs. Elsewhere it does (docs/findings.md, finding
+// 1), which a sweep of correct code would report as a failure.
+bool OneStatePerInputOfOneKey(const Scenario& scenario) {
+  if (scenario.inputs.size() < 2) return false;
+  for (const InputSpec& input : scenario.inputs) {
+    if (input.key != scenario.inputs.front().key) return false;
+  }
+  const auto one_action_on_input = [](const std::vector<ActionSpec>& actions) {
+    return actions.size() == 1 && actions.front().on == std::vector<std::string>{kInputEventType};
+  };
+  if (!one_action_on_input(scenario.actions)) return false;
+  return std::all_of(scenario.attempts.begin(), scenario.attempts.end(), [&](const AttemptSpec& attempt) {
+    return !attempt.plan || one_action_on_input(attempt.plan->actions);
+  });
+}
+
+// The real get() as a store option, where it evicts nothing a replay needs
+// (OneStatePerInputOfOneKey): half of such seeds with a store. What it
+// checks there is that a lookup keeps the later states it must keep (mutant
+// eviction-on-every-get).
+void DrawGetEviction(Choices& choices, Scenario& scenario) {
+  if (!scenario.durable.execution || !OneStatePerInputOfOneKey(scenario)) return;
+  if (choices.Percent(50)) scenario.store_options.get = GetEviction::kOnDivergence;
+}
+
 // The runtime's other modes (issue 28): for 30% of the seeds, half persist
 // a call without a reconciler only at its completion (`durable: {pending:
 // reconcilable}`, Flink Agents main's pattern), a tenth run without a store
@@ -1190,6 +1224,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   DrawRuntimeModes(mode_choices, generated.scenario);
   PrngChoices store_option_choices(seed ^ kStoreOptionsStream);
   DrawStoreOptions(store_option_choices, generated.scenario);
+  PrngChoices get_choices(seed ^ kGetEvictionStream);
+  DrawGetEviction(get_choices, generated.scenario);
   generated.scenario.seed = seed;
   generated.scenario.name = fmt::format("seed_{}", seed);
   return generated;

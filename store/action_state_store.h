@@ -36,8 +36,17 @@ class ActionStateStore {
   // changes only then. A cancelled wait returns kCancelled and leaves the
   // caller's cancellation state set.
   virtual boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) = 0;
-  // The latest acknowledged (or rebuilt) state, if any.
-  virtual std::optional<ActionState> Get(const StateKey& state_key) const = 0;
+  // The latest acknowledged (or rebuilt) state, if any. Not const: a store
+  // with StoreOptions::evict_on_divergence evicts on a lookup, as the real
+  // get() does.
+  virtual std::optional<ActionState> Get(const StateKey& state_key) = 0;
+  // What the lookups of a store with StoreOptions::evict_on_divergence did
+  // so far (another store's stay zero).
+  struct LookupEvictions {
+    size_t states_evicted = 0;  // cached states a lookup evicted
+    size_t later_states_kept = 0;  // lookups that evicted nothing while the cache held a later sequence number
+  };
+  virtual LookupEvictions EvictionsByGet() const { return {}; }
   // Replaces the cache with the log's contents from `marker` to the end.
   // Rejects markers and records it cannot use (kInvalidRecovery). Keeps only
   // the states of input keys the store owns (SetOwnership).

@@ -10,8 +10,13 @@ namespace durasim {
 namespace {
 
 // The Kafka store's mode this store builds on: the rewind, without
-// tombstones or cleanup records (a log table is append-only).
-StoreOptions BaseOptions() { return StoreOptions{StoreDesign::kKafkaRewind, false, false}; }
+// tombstones or cleanup records (a log table is append-only), with the
+// options' get(): 0.3.0's FlussActionStateStore.get evicts as the Kafka one.
+StoreOptions BaseOptions(const StoreOptions& options) {
+  StoreOptions base{StoreDesign::kKafkaRewind, false, false};
+  base.evict_on_divergence = options.evict_on_divergence;
+  return base;
+}
 
 std::vector<int32_t> BucketsOf(const FlussMarker& marker) {
   std::vector<int32_t> buckets;
@@ -21,8 +26,8 @@ std::vector<int32_t> BucketsOf(const FlussMarker& marker) {
 
 }  // namespace
 
-FlussActionStateStore::FlussActionStateStore(LogClient& client, const StoreOptions& /*options*/)
-    : KafkaActionStateStore(client, BaseOptions()) {
+FlussActionStateStore::FlussActionStateStore(LogClient& client, const StoreOptions& options)
+    : KafkaActionStateStore(client, BaseOptions(options)) {
   // Prune never writes, and the marker never carries boundaries.
   DURASIM_CHECK(!tombstones_ && !cleanup_records_);
 }

@@ -17,7 +17,8 @@ KafkaActionStateStore::KafkaActionStateStore(LogClient& client, const StoreOptio
       design_(options.design),
       tombstones_(options.tombstones),
       cleanup_records_(options.tombstones && options.cleanup_records),
-      reject_added_partitions_(options.reject_added_partitions) {
+      reject_added_partitions_(options.reject_added_partitions),
+      evict_on_divergence_(options.evict_on_divergence) {
   // The Kafka store's two designs; another design is another store.
   DURASIM_CHECK(design_ == StoreDesign::kKafkaRewind || design_ == StoreDesign::kKafkaRewrite);
 }
@@ -47,10 +48,48 @@ int32_t KafkaActionStateStore::PartitionOfState(const std::string& record_key, c
   return PartitionForKey(input_key, client_.partition_count());
 }
 
-std::optional<ActionState> KafkaActionStateStore::Get(const StateKey& state_key) const {
-  auto it = cache_.find(EncodeRecordKey(state_key));
+std::optional<ActionState> KafkaActionStateStore::Get(const StateKey& state_key) {
+  const std::string record_key = EncodeRecordKey(state_key);
+  if (evict_on_divergence_) {
+    if (EvictsOnLookup(state_key, cache_.contains(record_key))) {
+      EvictLaterStates(state_key.seq);
+    } else if (std::any_of(cache_.begin(), cache_.end(),
+                           [&](const auto& entry) { return entry.second.state_key.seq > state_key.seq; })) {
+      ++evictions_by_get_.later_states_kept;
+    }
+  }
+  auto it = cache_.find(record_key);
   if (it == cache_.end()) return std::nullopt;
   return it->second.state;
+}
+
+bool KafkaActionStateStore::EvictsOnLookup(const StateKey& state_key, bool cached) const {
+  return !cached || HasDivergence(state_key);
+}
+
+bool KafkaActionStateStore::HasDivergence(const StateKey& state_key) const {
+  // k.startsWith(key + "_" + seqNum + "_"), counted over the cached keys: a
+  // raw prefix, so key "a" seq 1 also counts key "a_1" (as the real one).
+  const std::string prefix = state_key.key + "_" + std::to_string(state_key.seq) + "_";
+  size_t count = 0;
+  for (const auto& [record_key, cached] : cache_) {
+    if (record_key.starts_with(prefix)) ++count;
+  }
+  return count > 1;
+}
+
+void KafkaActionStateStore::EvictLaterStates(int64_t seq) {
+  // removeIf(stateSeqNum > seqNum), with no filter on the input key. The
+  // sequence number is the decoded state key's (the real one re-parses the
+  // record key: the same number for every key the rebuild accepted).
+  std::vector<std::pair<std::string, std::string>> evicted;  // record key, input key
+  for (const auto& [record_key, cached] : cache_) {
+    if (cached.state_key.seq > seq) evicted.emplace_back(record_key, cached.state_key.key);
+  }
+  for (const auto& [record_key, input_key] : evicted) Forget(record_key, input_key);
+  evictions_by_get_.states_evicted += evicted.size();
+  DURASIM_CHECK(std::none_of(cache_.begin(), cache_.end(),
+                             [seq](const auto& entry) { return entry.second.state_key.seq > seq; }));
 }
 
 void KafkaActionStateStore::Remember(const std::string& record_key, CachedState cached) {

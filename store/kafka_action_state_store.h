@@ -40,7 +40,10 @@ class KafkaActionStateStore : public ActionStateStore {
   KafkaActionStateStore(LogClient& client, const StoreOptions& options);
 
   boost::asio::awaitable<Status> Put(const StateKey& state_key, const ActionState& state) override;
-  std::optional<ActionState> Get(const StateKey& state_key) const override;
+  // With StoreOptions::evict_on_divergence, a lookup first evicts as the
+  // real get() does (EvictsOnLookup, EvictLaterStates).
+  std::optional<ActionState> Get(const StateKey& state_key) override;
+  LookupEvictions EvictionsByGet() const override { return evictions_by_get_; }
   Status Rebuild(const RecoveryMarker& marker) override;
   // As the base's, and a store with tombstones also rejects a list with a
   // version-1 entry: such a marker holds no completed boundaries, which the
@@ -115,6 +118,16 @@ class KafkaActionStateStore : public ActionStateStore {
   void Forget(const std::string& record_key, const std::string& input_key);
   // Drops the bookkeeping of an input key Prune left with no live state.
   virtual void ForgetInput(const std::string& key);
+  // With evict_on_divergence: whether a lookup of `state_key` evicts first.
+  // The real get(): when the state is not cached (`cached` false), or when
+  // more than one cached state has its (key, seq) (checkDivergence).
+  virtual bool EvictsOnLookup(const StateKey& state_key, bool cached) const;
+  // checkDivergence(key, seq): more than one cached record key starts with
+  // "<key>_<seq>_".
+  bool HasDivergence(const StateKey& state_key) const;
+  // The real get()'s removeIf: drops every cached state whose sequence
+  // number is greater than `seq`, of every input key.
+  void EvictLaterStates(int64_t seq);
 
   // The tombstones of one prune with cleanup records, and the cleanup
   // record sent ahead of them on each of their partitions.
@@ -145,6 +158,8 @@ class KafkaActionStateStore : public ActionStateStore {
   bool tombstones_ = false;
   bool cleanup_records_ = false;
   bool reject_added_partitions_ = false;  // StoreOptions::reject_added_partitions
+  bool evict_on_divergence_ = false;      // StoreOptions::evict_on_divergence
+  LookupEvictions evictions_by_get_;
   std::map<std::string, CachedState> cache_;                  // by record key
   std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
   size_t records_scanned_ = 0;

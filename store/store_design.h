@@ -38,6 +38,12 @@ struct StoreOptions {
   // after the checkpoint) is rejected. Off, durasim's choice: the added
   // partitions are read from offset 0 (docs/scenarios.md, `store_options`).
   bool reject_added_partitions = false;
+  // The real get() of Flink Agents' Kafka (main 8ad3a32) and Fluss (0.3.0)
+  // stores: a lookup of a state that is not cached, or of a (key, seq) with
+  // more than one cached state ("divergence"), first evicts every cached
+  // state with a higher sequence number, of every key (docs/findings.md,
+  // finding 1). Off, durasim's choice: a lookup never changes the cache.
+  bool evict_on_divergence = false;
 };
 
 }  // namespace durasim

@@ -167,6 +167,9 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
       {"divergence-eviction", "get treats two cached states of one (key, seq) as divergence and evicts later states",
        "apache/flink-agents 8ad3a32 KafkaActionStateStore.get/checkDivergence; 0.3.0 FlussActionStateStore.get",
        Invariant::kFinished, DivergenceEvictionStores(), {}},
+      {"eviction-on-every-get", "with store_options: {get: evict_on_divergence}, every lookup evicts the later "
+       "states, a hit without divergence too", "the real get()'s condition (a miss, or two cached states of one "
+       "(key, seq)) simplified away", Invariant::kFinished, EvictionOnEveryGetStores(), {}},
       {"failure-as-miss", "a saved FAILED call result is treated as a cache miss and the supplier is called again",
        "Flink Agents: a FAILED call result is re-raised on replay, never called again", Invariant::kOnce, {},
        RuntimeOf<FailureAsMissRuntime>()},

@@ -26,18 +26,23 @@ bool Reaches(StoreDesign design, const std::string& name) {
 // store (restored_without_store) writes and reads no record, so no put or
 // record fault fires, nothing saved is replayed or reconciled, and no
 // restore reads a marker to find stale or a partition added since. (Log
-// events stay possible: a `foreign` step can give the log records.)
+// events stay possible: a `foreign` step can give the log records.) The real
+// get() is drawn where every input has one key: no pair of keys meets it.
 bool Exclusive(const std::string& a, const std::string& b) {
   static const std::pair<const char*, const char*> kExclusive[] = {
       {"legacy_marker_read", "tombstone_fault"},
       {"legacy_marker_read", "tombstones_removed"},
       {"sync_fallback", "crash_async_in_flight"},  // no executor: no async call is ever in flight
       {"added_partitions_rejected", "added_partitions_restored"},  // one store option or the other
+      // get: evict_on_divergence is drawn only where all inputs share one key
+      // (properties/scenario_generator.cc, OneStatePerInputOfOneKey).
+      {"later_states_kept", "keys_separator_prefix"},
   };
   static const char* const kNeedAStore[] = {
       "added_partitions_rejected", "added_partitions_restored", "cancel_put", "checkpoint_failed",
       "completion_only_call", "corrupt_record", "crash_after_put_acked", "crash_after_put_persisted",
-      "failure_reraised", "hand_made_markers", "legacy_marker_read", "lose_ack", "memory_replayed",
+      "failure_reraised", "hand_made_markers", "later_states_kept", "legacy_marker_read", "lose_ack",
+      "memory_replayed",
       "reconciled_done", "reconciled_not_done", "reconciled_unknown", "reject_put", "rewrite_failed",
       "rewrites_written", "saved_call_mismatch", "stale_marker", "tombstone_fault", "tombstones_removed",
   };

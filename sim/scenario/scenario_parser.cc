@@ -415,11 +415,20 @@ class ScenarioParser {
     }
   }
 
-  // `store_options: {added_partitions: read_from_start | reject}`: the real
-  // store's choices where durasim's differ. A Kafka store's: a Fluss table's
-  // buckets are fixed.
+  // `store_options: {added_partitions: read_from_start | reject, get:
+  // lookup | evict_on_divergence}`: the real store's choices where durasim's
+  // differ. added_partitions is a Kafka store's: a Fluss table's buckets are
+  // fixed. get is every design's (0.3.0's Fluss get() evicts as the Kafka one).
   void ParseStoreOptions(const Value& v) {
-    Mapping map(v, {"added_partitions"});
+    Mapping map(v, {"added_partitions", "get"});
+    if (const Value* f = map.Find("get")) {
+      const std::string name = ReadString(*f);
+      const std::optional<GetEviction> eviction = ParseName<GetEviction>(name);
+      if (!eviction) {
+        Fail(f->pos, fmt::format("unknown get {}; expected one of: {}", Quoted(name), NameList<GetEviction>()));
+      }
+      scenario_.store_options.get = *eviction;
+    }
     if (const Value* f = map.Find("added_partitions")) {
       const std::string name = ReadString(*f);
       const std::optional<AddedPartitions> added = ParseName<AddedPartitions>(name);

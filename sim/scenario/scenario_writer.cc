@@ -456,7 +456,12 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
   if (s.store != StoreDesign::kKafkaRewind || s.store_named) out << YAML::Key << "store" << YAML::Value << NameOf(s.store);
   if (s.store_options != StoreChoices{}) {
     out << YAML::Key << "store_options" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "added_partitions" << YAML::Value << NameOf(s.store_options.added_partitions);
+    if (s.store_options.added_partitions != AddedPartitions::kReadFromStart) {
+      out << YAML::Key << "added_partitions" << YAML::Value << NameOf(s.store_options.added_partitions);
+    }
+    if (s.store_options.get != GetEviction::kLookup) {
+      out << YAML::Key << "get" << YAML::Value << NameOf(s.store_options.get);
+    }
     out << YAML::EndMap;
   }
   if (s.durable != DurableOptions{}) {
