@@ -181,6 +181,8 @@ void AgentRuntime::StartRun(KeyedState& keyed, const InputRecord& input) {
 void AgentRuntime::ScheduleKey(const std::string& key) {
   if (stopped_ || keys_with_letter_.count(key) > 0) return;
   KeyedState& keyed = keyed_[key];
+  // A worker-pool barrier waits: the key's next task stays queued.
+  if (draining_ && !keyed.tasks.empty()) return;
   if (keyed.tasks.empty()) {
     // A run with no (more) tasks is finished.
     if (keyed.run_input_offset < 0) return;
@@ -248,6 +250,37 @@ void AgentRuntime::SpawnPruneTail() {
 boost::asio::awaitable<void> AgentRuntime::PruneTail() {
   co_await store_.FinishPrunes();
   if (--live_letters_ == 0) idle_signal_.Notify();
+}
+
+bool AgentRuntime::BeginDrain(const std::string& id) {
+  DURASIM_CHECK(mailbox_.held());
+  DURASIM_CHECK(world_.scenario().durable.engine == ExecutionEngine::kWorkerPool);
+  if (!DrainsAtBarrier()) return false;
+  draining_ = true;
+  world_.Record("checkpoint.drain", "{}id={} in_flight={}", Tag(), id, keys_with_letter_.size());
+  if (!keys_with_letter_.empty()) world_.CountFault(CoveragePoint::Reached(WorldFeature::kCheckpointDrained));
+  return true;
+}
+
+void AgentRuntime::EndDrain() {
+  DURASIM_CHECK(mailbox_.held());
+  if (!draining_) return;
+  draining_ = false;
+  std::vector<std::string> queued;
+  for (const auto& [key, keyed] : keyed_) {
+    if (!keyed.tasks.empty()) queued.push_back(key);
+  }
+  for (const std::string& key : queued) ScheduleKey(key);
+}
+
+KeyedStates AgentRuntime::WorkerPoolKeyedStates() const {
+  KeyedStates keyed = keyed_;
+  for (const std::string& key : keys_with_letter_) {
+    KeyedState& pulled = keyed.at(key);
+    DURASIM_CHECK(!pulled.tasks.empty());  // a letter runs its key's front task
+    pulled.tasks.pop_front();
+  }
+  return keyed;
 }
 
 boost::asio::awaitable<void> AgentRuntime::WaitIdle() {
@@ -445,7 +478,13 @@ std::optional<AgentRuntime::Snapshot> AgentRuntime::FinishSnapshot(const std::st
     pending_checkpoints_[id] = snapshot.completed;
     pending_order_.push_back(id);
   }
-  snapshot.keyed = keyed_;
+  if (world_.scenario().durable.engine == ExecutionEngine::kWorkerPool) {
+    // Drained, nothing is pulled: the snapshot is the keyed state itself.
+    DURASIM_CHECK(!DrainsAtBarrier() || keys_with_letter_.empty());
+    snapshot.keyed = WorkerPoolKeyedStates();
+  } else {
+    snapshot.keyed = keyed_;
+  }
   return snapshot;
 }
 

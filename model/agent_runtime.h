@@ -100,6 +100,15 @@ class AgentRuntime {
   // action holds the mailbox or an async call is in flight (no mailbox).
   void Crash(const std::string& reason);
 
+  // The worker-pool engine's barrier (`durable: {engine: worker_pool}`,
+  // apache/flink-agents PR #1147's prepareSnapshotPreBarrier): from now on
+  // no worker pulls a task, so that once the ones pulled are committed
+  // (WaitIdle) nothing is in flight at the snapshot. Traced with the tasks
+  // in flight (`checkpoint.drain`). False when this runtime does not drain
+  // (DrainsAtBarrier). REQUIRES: the caller holds the mailbox.
+  bool BeginDrain(const std::string& id);
+  // After the snapshot: workers pull again.
+  void EndDrain();
   // Completes when no action task is queued, running or in flight.
   boost::asio::awaitable<void> WaitIdle();
   bool idle() const { return live_letters_ == 0; }
@@ -189,6 +198,10 @@ class AgentRuntime {
   virtual std::vector<std::string> RestoredProcessingKeys(const Checkpoint& checkpoint) const;
   // Whether the subtask resumes a kept processing key: when it owns it.
   virtual bool ResumesKey(const std::string& key) const { return Owns(key); }
+  // Whether the worker-pool engine's barrier waits until every pulled task
+  // is committed: it must, since a pulled task is no longer in keyed state
+  // (WorkerPoolKeyedStates) and lives only in its worker's memory.
+  virtual bool DrainsAtBarrier() const { return true; }
   // The processing keys a snapshot puts into the union list: the keys with
   // a run in progress, in key order.
   virtual std::vector<std::string> ProcessingKeys() const;
@@ -223,6 +236,9 @@ class AgentRuntime {
   void Decline(const std::string& id, const std::string& why);
 
   void StartRun(KeyedState& keyed, const InputRecord& input);
+  // The keyed state a worker-pool snapshot holds: a task a worker pulled
+  // (its key has a letter) has left its key's queue.
+  KeyedStates WorkerPoolKeyedStates() const;
   // "" for a job of one subtask, else "subtask=<i> ": the prefix of this
   // subtask's trace details.
   std::string Tag() const;
@@ -286,6 +302,7 @@ class AgentRuntime {
   size_t live_letters_ = 0;  // letters and prune tails not yet ended
   bool stopped_ = false;
   bool failed_ = false;
+  bool draining_ = false;  // a worker-pool barrier waits: no task is pulled (BeginDrain)
   std::string call_failure_;  // why a durable call failed the job over, or ""
   std::string call_failure_key_;
 };

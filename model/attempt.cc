@@ -297,6 +297,18 @@ void Attempt::ReleaseMailboxes() {
   for (Subtask& subtask : subtasks_) subtask.runtime->mailbox().Release();
 }
 
+boost::asio::awaitable<bool> Attempt::DrainForBarrier(const std::string& id) {
+  if (world_.scenario().durable.engine != ExecutionEngine::kWorkerPool) co_return false;
+  bool drains = false;
+  for (Subtask& subtask : subtasks_) drains = subtask.runtime->BeginDrain(id) || drains;
+  if (!drains) co_return false;
+  // The pulled tasks need the mailbox to commit; no new one starts.
+  ReleaseMailboxes();
+  co_await WaitIdle();
+  co_await AcquireMailboxes();
+  co_return true;
+}
+
 boost::asio::awaitable<void> Attempt::WaitIdle() {
   // New work comes only from the driver or from a subtask's own tasks, so
   // once each has been idle after the driver let go, all are.
@@ -583,9 +595,15 @@ boost::asio::awaitable<void> Attempt::Drive() {
     holding = true;
     if (!Operated(log_operator_.ApplyRetention())) co_return;
     // A checkpoint may wait for its snapshot writes (kafka-rewrite),
-    // holding the mailboxes; every other step acts at once.
+    // holding the mailboxes, and before them (worker_pool) for the tasks
+    // workers pulled; every other step acts at once.
     if (step.kind == AttemptStep::Kind::kCheckpoint) {
+      const bool drained = co_await DrainForBarrier(step.checkpoint);
+      if (stopped()) co_return;
       co_await TakeCheckpoint(step.checkpoint);
+      if (drained && !stopped()) {
+        for (Subtask& subtask : subtasks_) subtask.runtime->EndDrain();
+      }
     } else if (!Apply(step)) {
       co_return;
     }

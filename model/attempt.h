@@ -143,6 +143,11 @@ class Attempt {
   // Takes (priority) or releases every subtask's mailbox, in index order.
   boost::asio::awaitable<void> AcquireMailboxes();
   void ReleaseMailboxes();
+  // The worker_pool engine's barrier of checkpoint `id`: every subtask
+  // stops pulling tasks, and the driver lets go of the mailboxes until the
+  // pulled ones are committed. False when nothing drains (another engine,
+  // or a runtime that does not: mutant worker-pool-skips-drain).
+  boost::asio::awaitable<bool> DrainForBarrier(const std::string& id);
   boost::asio::awaitable<void> WaitIdle();
   // The one route of an appended record to the checkers (and, for this
   // incarnation's own appends, the fault plan).

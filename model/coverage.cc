@@ -69,6 +69,9 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
       return EnumInfo{"restored_without_store", "durable execution off: a restore with no action-state store to read"};
     case WorldFeature::kSyncFallback:
       return EnumInfo{"sync_fallback", "an async call ran synchronously: the runtime has no executor for async calls"};
+    case WorldFeature::kCheckpointDrained:
+      return EnumInfo{"checkpoint_drained", "worker_pool engine: a checkpoint's barrier waited until the tasks "
+                                            "workers had pulled were committed"};
     case WorldFeature::kLaterStatesKept:
       return EnumInfo{"later_states_kept", "under get: evict_on_divergence, a lookup kept the cached states of later "
                                            "sequence numbers (no miss, no divergence)"};

@@ -61,6 +61,7 @@ enum class WorldFeature {
   kRestoredWithoutStore,  // durable execution off: a restore with no store to read (durable: {execution: off})
   kSyncFallback,          // an async call ran synchronously: no executor (durable: {async: sync_fallback})
   kLaterStatesKept,       // get: evict_on_divergence: a lookup kept the cached states of later sequence numbers
+  kCheckpointDrained,     // worker_pool engine: a checkpoint's barrier waited for pulled tasks to commit
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

@@ -40,6 +40,15 @@ std::optional<EnumInfo> EnumInfoOf(GetEviction eviction) {
   return std::nullopt;
 }
 
+std::optional<EnumInfo> EnumInfoOf(ExecutionEngine engine) {
+  switch (engine) {
+    case ExecutionEngine::kMailbox: return EnumInfo{"mailbox", "the mailbox runs action tasks; async calls wait off it"};
+    case ExecutionEngine::kWorkerPool:
+      return EnumInfo{"worker_pool", "workers pull action tasks; a checkpoint drains the pulled ones first (#1119)"};
+  }
+  return std::nullopt;
+}
+
 std::optional<EnumInfo> EnumInfoOf(PendingSlots pending) {
   switch (pending) {
     case PendingSlots::kEveryCall: return EnumInfo{"every_call", "every durable call saves a PENDING slot first"};

@@ -91,6 +91,14 @@ enum class PendingSlots {
 
 std::optional<EnumInfo> EnumInfoOf(PendingSlots pending);
 
+// Which engine runs the action tasks (`durable: {engine: ...}`).
+enum class ExecutionEngine {
+  kMailbox,     // the mailbox runs tasks; async calls wait off it (Flink Agents' continuation engine, JDK 21+)
+  kWorkerPool,  // workers pull tasks; a checkpoint first drains the pulled ones (apache/flink-agents #1119, PR #1147)
+};
+
+std::optional<EnumInfo> EnumInfoOf(ExecutionEngine engine);
+
 // How the runtime persists durable calls (`durable:`).
 struct DurableOptions {
   // False: durable execution off (`execution: off`): no action-state store
@@ -101,6 +109,10 @@ struct DurableOptions {
   // calls, and an async call runs synchronously, holding the mailbox (Flink
   // Agents' durableExecuteAsync on a context without one).
   bool async_executor = true;
+  // kWorkerPool (`engine: worker_pool`): the barrier of a checkpoint waits
+  // until every task a worker pulled is committed, starting no other
+  // (AgentRuntime::BeginDrain); what is snapshotted is never in flight.
+  ExecutionEngine engine = ExecutionEngine::kMailbox;
   bool operator==(const DurableOptions&) const = default;
 };
 

@@ -1141,7 +1141,8 @@ void DrawGetEviction(Choices& choices, Scenario& scenario) {
 // a call without a reconciler only at its completion (`durable: {pending:
 // reconcilable}`, Flink Agents main's pattern), a tenth run without a store
 // (`durable: {execution: off}`), a fifth run async calls synchronously
-// (`durable: {async: sync_fallback}`), and each action whose
+// (`durable: {async: sync_fallback}`), 30% of the rest run the
+// worker-pool engine (`durable: {engine: worker_pool}`), and each action whose
 // failures fail the job or end it gets, with 40%, `on_error: {continue:
 // <fallback>}` (its catch block goes on). `choices` is the seed's own
 // stream: a seed this draws nothing for keeps its scenario.
@@ -1166,6 +1167,9 @@ void DrawRuntimeModes(Choices& choices, Scenario& scenario) {
   }
   // Drawn last, so that the draws above keep what they drew before it.
   if (choices.Percent(20)) scenario.durable.async_executor = false;
+  // The worker-pool engine replaces the sync fallback (the parser refuses
+  // both): drawn for 30% of the others, after every draw above.
+  if (scenario.durable.async_executor && choices.Percent(30)) scenario.durable.engine = ExecutionEngine::kWorkerPool;
 }
 
 // Features drawn together (issue 32): each late gate opens on its own for

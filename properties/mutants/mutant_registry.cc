@@ -50,6 +50,7 @@
 #include "properties/mutants/tombstones_without_boundary.h"
 #include "model/store_designs.h"
 #include "properties/mutants/mutant.h"
+#include "properties/mutants/worker_pool_skips_drain.h"
 #include "store/check.h"
 #include "store/kafka_action_state_store.h"
 
@@ -149,6 +150,10 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
        "outside the durable path: neither its PENDING slot nor its result is saved", "Flink Agents: "
        "durableExecuteAsync falls back to a synchronous durableExecute (PENDING, then the result)",
        Invariant::kReconcile, {}, RuntimeOf<SyncFallbackSkipsPersistRuntime>()},
+      {"worker-pool-skips-drain", "with the worker_pool engine, a checkpoint's barrier does not wait for the tasks "
+       "workers pulled: they are in neither the keyed state nor the log's completed states, so a restore loses them",
+       "apache/flink-agents PR #1147 (#1119): drain at prepareSnapshotPreBarrier, since pulled-but-uncommitted "
+       "results live only in memory", Invariant::kLiveness, {}, RuntimeOf<WorkerPoolSkipsDrainRuntime>()},
       {"reconcile-on-completed", "a call's reconciler is asked about saved results too, and its answer replaces them",
        "Flink Agents' reconcilers: only a PENDING slot is reconciled", Invariant::kReconcile, {},
        RuntimeOf<ReconcileOnCompletedRuntime>()},

@@ -33,6 +33,7 @@ bool Exclusive(const std::string& a, const std::string& b) {
       {"legacy_marker_read", "tombstone_fault"},
       {"legacy_marker_read", "tombstones_removed"},
       {"sync_fallback", "crash_async_in_flight"},  // no executor: no async call is ever in flight
+      {"sync_fallback", "checkpoint_drained"},  // the worker-pool engine replaces the sync fallback
       {"added_partitions_rejected", "added_partitions_restored"},  // one store option or the other
       // get: evict_on_divergence is drawn only where all inputs share one key
       // (properties/scenario_generator.cc, OneStatePerInputOfOneKey).

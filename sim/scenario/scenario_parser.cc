@@ -390,7 +390,20 @@ class ScenarioParser {
   // `durable: {execution: on | off, pending: every_call | reconcilable,
   // async: executor | sync_fallback}`.
   void ParseDurable(const Value& v) {
-    Mapping map(v, {"execution", "pending", "async"});
+    Mapping map(v, {"execution", "pending", "async", "engine"});
+    if (const Value* f = map.Find("engine")) {
+      const std::string name = ReadString(*f);
+      const std::optional<ExecutionEngine> engine = ParseName<ExecutionEngine>(name);
+      if (!engine) {
+        Fail(f->pos, fmt::format("unknown engine {}; expected one of: {}", Quoted(name), NameList<ExecutionEngine>()));
+      }
+      const Value* async = map.Find("async");
+      if (*engine == ExecutionEngine::kWorkerPool && async != nullptr && ReadString(*async) == "sync_fallback") {
+        Fail(f->pos, "the worker_pool engine is what replaces the sync fallback: its workers wait for async calls "
+                     "off the lock; drop 'async: sync_fallback' or the engine");
+      }
+      scenario_.durable.engine = *engine;
+    }
     if (const Value* f = map.Find("async")) {
       const std::string word = ReadString(*f);
       if (word != "executor" && word != "sync_fallback") {

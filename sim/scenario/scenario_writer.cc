@@ -471,6 +471,9 @@ std::string WriteScenarioYaml(const Scenario& s, const std::vector<std::string>&
       out << YAML::Key << "pending" << YAML::Value << NameOf(s.durable.pending);
     }
     if (!s.durable.async_executor) out << YAML::Key << "async" << YAML::Value << "sync_fallback";
+    if (s.durable.engine != ExecutionEngine::kMailbox) {
+      out << YAML::Key << "engine" << YAML::Value << NameOf(s.durable.engine);
+    }
     out << YAML::EndMap;
   }
   if (s.max_parallelism != kDefaultMaxParallelism) {
