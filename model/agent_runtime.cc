@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <utility>
 
 #include "model/key_groups.h"
 #include "store/state_codec.h"
@@ -182,7 +183,10 @@ void AgentRuntime::ScheduleKey(const std::string& key) {
   if (stopped_ || keys_with_letter_.count(key) > 0) return;
   KeyedState& keyed = keyed_[key];
   // A worker-pool barrier waits: the key's next task stays queued.
-  if (draining_ && !keyed.tasks.empty()) return;
+  if (draining_ && !keyed.tasks.empty()) {
+    held_by_drain_.insert(key);
+    return;
+  }
   if (keyed.tasks.empty()) {
     // A run with no (more) tasks is finished.
     if (keyed.run_input_offset < 0) return;
@@ -266,11 +270,10 @@ void AgentRuntime::EndDrain() {
   DURASIM_CHECK(mailbox_.held());
   if (!draining_) return;
   draining_ = false;
-  std::vector<std::string> queued;
-  for (const auto& [key, keyed] : keyed_) {
-    if (!keyed.tasks.empty()) queued.push_back(key);
-  }
-  for (const std::string& key : queued) ScheduleKey(key);
+  // Only the keys the drain held: a key nothing scheduled (one a restore
+  // did not resume) stays as it was.
+  const std::set<std::string> held = std::exchange(held_by_drain_, {});
+  for (const std::string& key : held) ScheduleKey(key);
 }
 
 KeyedStates AgentRuntime::WorkerPoolKeyedStates() const {
@@ -482,6 +485,7 @@ std::optional<AgentRuntime::Snapshot> AgentRuntime::FinishSnapshot(const std::st
     // Drained, nothing is pulled: the snapshot is the keyed state itself.
     DURASIM_CHECK(!DrainsAtBarrier() || keys_with_letter_.empty());
     snapshot.keyed = WorkerPoolKeyedStates();
+    snapshot.queued_tasks -= keys_with_letter_.size();  // the pulled ones are not in it
   } else {
     snapshot.keyed = keyed_;
   }

@@ -303,6 +303,7 @@ class AgentRuntime {
   bool stopped_ = false;
   bool failed_ = false;
   bool draining_ = false;  // a worker-pool barrier waits: no task is pulled (BeginDrain)
+  std::set<std::string> held_by_drain_;  // keys whose next task the drain kept queued (EndDrain resumes them)
   std::string call_failure_;  // why a durable call failed the job over, or ""
   std::string call_failure_key_;
 };

@@ -128,6 +128,8 @@ class KafkaActionStateStore : public ActionStateStore {
   // The real get()'s removeIf: drops every cached state whose sequence
   // number is greater than `seq`, of every input key.
   void EvictLaterStates(int64_t seq);
+  // Whether a cached state of any input key has a sequence number above `seq`.
+  bool HasStatesAfter(int64_t seq) const;
 
   // The tombstones of one prune with cleanup records, and the cleanup
   // record sent ahead of them on each of their partitions.

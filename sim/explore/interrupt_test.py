@@ -183,12 +183,10 @@ def phases():
     compare-stores: each answers within 1 s and says it was interrupted."""
     path = long_file()
     # How long parsing takes on this build (`keys` parses and prints a
-    # little): a signal after it lands in the run.
-    # The faster of two: a busy moment of the machine must not put the
-    # signal past the run.
-    # How long the whole run takes: the signal of mid_run lands halfway
-    # between the parse's end and the run's, so that a busy machine, which
-    # slows both alike, does not push it past either.
+    # little) and how long the whole run takes, each the faster of two. A
+    # signal meant for the run lands halfway between the parse's end and the
+    # run's: a busy machine, which slows both alike, does not push it past
+    # either.
     def fastest_of_two(args):
         fastest = None
         for _ in range(2):
@@ -213,7 +211,8 @@ def phases():
               f"mid_run: the abandoned run is not reported as interrupted, not judged: {runs}")
     except (OSError, ValueError, KeyError) as error:
         check(False, f"mid_run: the JSON report does not parse: {error}")
-    _, stderr = mid_phase("shrink_SIGTERM", ["shrink", str(path), "--out", str(WORK / "shrunk.yaml")], parse_s + 0.4)
+    _, stderr = mid_phase("shrink_SIGTERM", ["shrink", str(path), "--out", str(WORK / "shrunk.yaml")],
+                          (parse_s + run_s) / 2)
     check("not shrunk: interrupted by SIGTERM" in stderr, f"shrink: no interruption on stderr:\n{stderr}")
     report = WORK / "compare.json"
     stdout, _ = mid_phase("compare_stores_SIGINT", ["compare-stores", "--seeds", "100000", "--report-json",
