@@ -538,6 +538,9 @@ void AgentRuntime::NotifyCheckpointComplete(const std::string& id) {
                                   foreign.empty() ? "" : fmt::format(" foreign_keys={}", foreign.size()));
   if (!foreign.empty()) world_.Notify([&](RunObserver& o) { o.OnForeignStates(subtask_.index, foreign, pruned); });
   world_.Notify([&](RunObserver& o) { o.OnCheckpointNotified(id, true, bookkeeping_entries(), pruned); });
+  if (!world_.scenario().expect.completions.empty()) {
+    world_.NotePruned(World::Pruned{id, subtask_.index, store_.CachedStates()});
+  }
 }
 
 void AgentRuntime::NotifyCheckpointAborted(const std::string& id, size_t aborted_line) {

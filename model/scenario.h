@@ -426,6 +426,14 @@ struct ExpectedRestore {
   std::optional<std::string> rejected;  // the rebuild is rejected with a message holding this
   SourcePos pos;
 };
+// What `expect: completions:` states of what one subtask's store caches
+// right after a checkpoint's completion notice reached it (its prune done).
+struct ExpectedCompletion {
+  std::string checkpoint;
+  int32_t subtask = 0;
+  std::vector<ExpectedRecord> cache;  // every cached state, in state key order
+  SourcePos pos;
+};
 // What `expect: checkpoints:` states of the markers a checkpoint saved.
 struct ExpectedCheckpoint {
   std::string id;
@@ -459,6 +467,7 @@ struct Expectation {
   std::vector<ExpectedPartition> log;
   std::vector<ExpectedRestore> restores;
   std::vector<ExpectedCheckpoint> checkpoints;
+  std::vector<ExpectedCompletion> completions;
   // Armed faults may stay unfired (generated scenarios, whose faults are
   // drawn blind); otherwise an armed fault that never fires is an error.
   bool allow_unfired = false;

@@ -155,6 +155,18 @@ class World {
     if (!halted_) rebuilts_.push_back(std::move(rebuilt));
   }
   const std::vector<Rebuilt>& rebuilts() const { return rebuilts_; }
+  // What one subtask's store caches right after a completion notice (and
+  // its prune), kept for `expect: completions:` (only when the scenario
+  // states some).
+  struct Pruned {
+    std::string checkpoint;
+    int32_t subtask = 0;
+    std::vector<std::pair<StateKey, ActionState>> cache;  // in state key order
+  };
+  void NotePruned(Pruned pruned) {
+    if (!halted_) pruneds_.push_back(std::move(pruned));
+  }
+  const std::vector<Pruned>& pruneds() const { return pruneds_; }
 
   // How often each coverage point fired, by name.
   void CountFault(const CoveragePoint& point) {
@@ -185,6 +197,7 @@ class World {
   std::map<std::string, int64_t> fault_hits_;
   std::set<std::string> reconciler_unknown_keys_;
   std::vector<Rebuilt> rebuilts_;
+  std::vector<Pruned> pruneds_;
   const PlanSpec* plan_ = nullptr;  // null: the scenario's own plan
   int attempt_ = 0;
   int lineage_ = 0;

@@ -81,6 +81,22 @@ std::optional<std::string> FirstRestoreDifference(const Scenario& scenario,
   return std::nullopt;
 }
 
+std::optional<std::string> FirstCompletionDifference(const Scenario& scenario,
+                                                     const std::vector<World::Pruned>& pruned) {
+  for (const ExpectedCompletion& want : scenario.expect.completions) {
+    const auto it = std::find_if(pruned.begin(), pruned.end(), [&](const World::Pruned& p) {
+      return p.checkpoint == want.checkpoint && p.subtask == want.subtask;
+    });
+    const std::string which = fmt::format("the completion of {} at subtask {} ({})", want.checkpoint, want.subtask,
+                                          FilePosition(scenario, want.pos));
+    if (it == pruned.end()) return fmt::format("expected {}, but no completion notice of it reached the subtask", which);
+    if (std::optional<std::string> differs = CacheDifference(scenario, want.cache, it->cache)) {
+      return fmt::format("expected {}: {}", which, *differs);
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> FirstCheckpointDifference(const Scenario& scenario, CheckpointStorage& checkpoints) {
   for (const ExpectedCheckpoint& want : scenario.expect.checkpoints) {
     const std::string which = fmt::format("checkpoint {} ({})", want.id, FilePosition(scenario, want.pos));

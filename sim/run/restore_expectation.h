@@ -21,6 +21,12 @@ namespace durasim {
 std::optional<std::string> FirstRestoreDifference(const Scenario& scenario,
                                                   const std::vector<World::Rebuilt>& rebuilt);
 
+// The first way what the stores cached right after completion notices
+// (`pruned`, in the order they came) differs from what
+// `scenario.expect.completions` states; none when they agree.
+std::optional<std::string> FirstCompletionDifference(const Scenario& scenario,
+                                                     const std::vector<World::Pruned>& pruned);
+
 // The first way the checkpoints' saved markers differ from what
 // `scenario.expect.checkpoints` states; none when they agree.
 std::optional<std::string> FirstCheckpointDifference(const Scenario& scenario, CheckpointStorage& checkpoints);

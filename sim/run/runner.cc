@@ -299,6 +299,9 @@ bool Observe(World& world, RunReport& report, bool compared) {
   if (!report.restore_difference) {
     report.restore_difference = FirstCheckpointDifference(world.scenario(), world.checkpoints());
   }
+  if (!report.restore_difference) {
+    report.restore_difference = FirstCompletionDifference(world.scenario(), world.pruneds());
+  }
   const bool log_expected = !world.scenario().expect.log.empty();
   if (!compared && !log_expected) return true;
   if (compared) {

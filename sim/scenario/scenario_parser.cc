@@ -913,7 +913,8 @@ class ScenarioParser {
 
   void ParseExpect(const Value& v) {
     Mapping map(v, {"verdict", "outputs", "supplier_calls", "unfinished", "allow_unfired", "calls_by_supplier",
-                    "calls_by_input", "fired", "attempts", "restore_scanned_max", "log", "restores", "checkpoints"});
+                    "calls_by_input", "fired", "attempts", "restore_scanned_max", "log", "restores", "checkpoints",
+                    "completions"});
     Expectation& expect = scenario_.expect;
     expect.pos = v.pos;
     if (const Value* f = map.Find("verdict")) expect.verdict = ReadVerdict(*f);
@@ -967,18 +968,22 @@ class ScenarioParser {
   // markers it wrote and read, which differ by design (kafka-rewrite writes
   // unfinished states again at each snapshot; markers point elsewhere).
   void ReadExpectedStoreContents(const Mapping& map, Expectation& expect) const {
-    for (const char* key : {"log", "restores", "checkpoints"}) {
+    for (const char* key : {"log", "restores", "checkpoints", "completions"}) {
       const Value* f = map.Find(key);
       if (f == nullptr) continue;
       if (!scenario_.store_named) {
         Fail(f->pos, fmt::format("'{}' states {}, which differ by store design: name the design with 'store:' "
                                  "(durasim stores-list)",
-                                 key, std::string_view(key) == "log" ? "the topic's records" : "recovery markers"));
+                                 key, std::string_view(key) == "log"           ? "the topic's records"
+                                      : std::string_view(key) == "completions" ? "what the store caches"
+                                                                               : "recovery markers"));
       }
       if (std::string_view(key) == "log") {
         ReadExpectedLog(*f, expect);
       } else if (std::string_view(key) == "restores") {
         ReadExpectedRestores(*f, expect);
+      } else if (std::string_view(key) == "completions") {
+        ReadExpectedCompletions(*f, expect);
       } else {
         ReadExpectedCheckpoints(*f, expect);
       }
@@ -1001,20 +1006,43 @@ class ScenarioParser {
             ReadInt(*f, 0, scenario_.ParallelismOf(restore.attempt) - 1));
       }
       if (const Value* f = map.Find("marker")) restore.marker = ReadExpectedMarker(*f);
-      if (const Value* f = map.Find("cache")) {
-        restore.cache.emplace();
-        for (const Value& state : ReadSequence(*f, "a cached state", false)) {
-          ExpectedRecord record = ReadExpectedRecord(state);
-          if (record.kind != RecordKind::kStart && record.kind != RecordKind::kPending &&
-              record.kind != RecordKind::kResult && record.kind != RecordKind::kComplete) {
-            Fail(state.pos, fmt::format("a cached state is of kind start, pending, result or complete, not {}",
-                                        NameOf(record.kind)));
-          }
-          restore.cache->push_back(std::move(record));
-        }
-      }
+      if (const Value* f = map.Find("cache")) restore.cache = ReadExpectedCache(*f);
       if (const Value* f = map.Find("rejected")) restore.rejected = ReadString(*f);
       expect.restores.push_back(std::move(restore));
+    }
+  }
+
+  // A list of cached states (`restores:`, `completions:`): records of kind
+  // start, pending, result or complete.
+  std::vector<ExpectedRecord> ReadExpectedCache(const Value& v) const {
+    std::vector<ExpectedRecord> cache;
+    for (const Value& state : ReadSequence(v, "a cached state", false)) {
+      ExpectedRecord record = ReadExpectedRecord(state);
+      if (record.kind != RecordKind::kStart && record.kind != RecordKind::kPending &&
+          record.kind != RecordKind::kResult && record.kind != RecordKind::kComplete) {
+        Fail(state.pos, fmt::format("a cached state is of kind start, pending, result or complete, not {}",
+                                    NameOf(record.kind)));
+      }
+      cache.push_back(std::move(record));
+    }
+    return cache;
+  }
+
+  // `completions:` a list of {checkpoint, subtask, cache}: what a subtask's
+  // store caches right after the checkpoint's completion notice.
+  void ReadExpectedCompletions(const Value& v, Expectation& expect) const {
+    for (const Value& item : ReadSequence(v, "a 'completions' entry", false)) {
+      Mapping map(item, {"checkpoint", "subtask", "cache"});
+      ExpectedCompletion completion;
+      completion.pos = item.pos;
+      const Value& id = map.Require("checkpoint");
+      completion.checkpoint = ReadName(id);
+      if (!checkpoints_.Taken(completion.checkpoint)) {
+        Fail(id.pos, fmt::format("no attempt takes checkpoint {}", Quoted(completion.checkpoint)));
+      }
+      if (const Value* f = map.Find("subtask")) completion.subtask = static_cast<int32_t>(ReadInt(*f, 0, limits::kParallelismMax - 1));
+      completion.cache = ReadExpectedCache(map.Require("cache"));
+      expect.completions.push_back(std::move(completion));
     }
   }
 

@@ -303,6 +303,18 @@ void WriteExpectedRestores(YAML::Emitter& out, const std::vector<ExpectedRestore
   out << YAML::EndSeq;
 }
 
+void WriteExpectedCompletions(YAML::Emitter& out, const std::vector<ExpectedCompletion>& completions) {
+  out << YAML::Key << "completions" << YAML::Value << YAML::BeginSeq;
+  for (const ExpectedCompletion& completion : completions) {
+    out << YAML::BeginMap << YAML::Key << "checkpoint" << YAML::Value << completion.checkpoint;
+    if (completion.subtask != 0) out << YAML::Key << "subtask" << YAML::Value << completion.subtask;
+    out << YAML::Key << "cache" << YAML::Value << YAML::BeginSeq;
+    for (const ExpectedRecord& record : completion.cache) WriteExpectedRecord(out, record);
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 void WriteExpectedCheckpoints(YAML::Emitter& out, const std::vector<ExpectedCheckpoint>& checkpoints) {
   out << YAML::Key << "checkpoints" << YAML::Value << YAML::BeginSeq;
   for (const ExpectedCheckpoint& checkpoint : checkpoints) {
@@ -440,6 +452,7 @@ void WriteExpect(YAML::Emitter& out, const Expectation& expect) {
   if (!expect.log.empty()) WriteExpectedLog(out, expect.log);
   if (!expect.restores.empty()) WriteExpectedRestores(out, expect.restores);
   if (!expect.checkpoints.empty()) WriteExpectedCheckpoints(out, expect.checkpoints);
+  if (!expect.completions.empty()) WriteExpectedCompletions(out, expect.completions);
   out << YAML::EndMap;
 }
 
