@@ -454,5 +454,35 @@ TEST(RunnerTest, RicherExpectationsEachCatchAWrongValue) {
   }
 }
 
+TEST(RunnerTest, ACompletionsExpectationCatchesAWrongCacheAndAMissingNotice) {
+  // Strategy: the live cache after cp1's prune (seq 3 alone) as stated
+  // passes; stating seq 2 instead, or a checkpoint whose notice never
+  // reached the subtask, is a mismatch naming the entry.
+  Result<Scenario> loaded = LoadScenarioFile(
+      std::string(DURASIM_SOURCE_DIR) +
+      "/scenarios/upstream/fluss_action_state_store_i_t__test_prune_works_after_recovery.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  ASSERT_EQ(loaded->expect.completions.size(), 1u);
+  EXPECT_TRUE(RunScenario(*loaded, RunOptions{}).ok);
+
+  Scenario wrong_seq = *loaded;
+  wrong_seq.expect.completions[0].cache[0].seq = 2;
+  const RunReport seq = RunScenario(wrong_seq, RunOptions{});
+  EXPECT_FALSE(seq.ok);
+  EXPECT_TRUE(std::any_of(seq.mismatches.begin(), seq.mismatches.end(), [](const std::string& m) {
+    return m.find("expected the completion of cp1 at subtask 0") != std::string::npos &&
+           m.find("its sequence number is 3, not 2") != std::string::npos;
+  })) << fmt::format("{}", fmt::join(seq.mismatches, "; "));
+
+  Scenario never = *loaded;
+  never.expect.completions[0].checkpoint = "cp0";  // completed in attempt 1, before any input: an empty cache
+  never.expect.completions[0].subtask = 1;         // but no subtask 1 ever got its notice
+  const RunReport missing = RunScenario(never, RunOptions{});
+  EXPECT_FALSE(missing.ok);
+  EXPECT_TRUE(std::any_of(missing.mismatches.begin(), missing.mismatches.end(), [](const std::string& m) {
+    return m.find("but no completion notice of it reached the subtask") != std::string::npos;
+  })) << fmt::format("{}", fmt::join(missing.mismatches, "; "));
+}
+
 }  // namespace
 }  // namespace durasim
