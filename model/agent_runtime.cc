@@ -482,7 +482,9 @@ std::optional<AgentRuntime::Snapshot> AgentRuntime::FinishSnapshot(const std::st
     pending_order_.push_back(id);
   }
   if (world_.scenario().durable.engine == ExecutionEngine::kWorkerPool) {
-    // Drained, nothing is pulled: the snapshot is the keyed state itself.
+    // A pulled task is not in keyed state. Drained, none is pulled and the
+    // snapshot is the keyed state itself; without the drain (mutant
+    // worker-pool-skips-drain) the pulled tasks are missing from it.
     DURASIM_CHECK(!DrainsAtBarrier() || keys_with_letter_.empty());
     snapshot.keyed = WorkerPoolKeyedStates();
     snapshot.queued_tasks -= keys_with_letter_.size();  // the pulled ones are not in it
