@@ -389,20 +389,26 @@ class ScenarioParser {
 
   // `durable: {execution: on | off, pending: every_call | reconcilable,
   // async: executor | sync_fallback}`.
+  // The choice a value names among an enum's names (`what` is its key):
+  // `unknown <what> '<s>'; expected one of: ...` at the value otherwise.
+  template <typename Enum>
+  static Enum ReadChoice(const Value& v, const char* what) {
+    const std::string name = ReadString(v);
+    const std::optional<Enum> choice = ParseName<Enum>(name);
+    if (!choice) Fail(v.pos, fmt::format("unknown {} {}; expected one of: {}", what, Quoted(name), NameList<Enum>()));
+    return *choice;
+  }
+
   void ParseDurable(const Value& v) {
     Mapping map(v, {"execution", "pending", "async", "engine"});
     if (const Value* f = map.Find("engine")) {
-      const std::string name = ReadString(*f);
-      const std::optional<ExecutionEngine> engine = ParseName<ExecutionEngine>(name);
-      if (!engine) {
-        Fail(f->pos, fmt::format("unknown engine {}; expected one of: {}", Quoted(name), NameList<ExecutionEngine>()));
-      }
+      const ExecutionEngine engine = ReadChoice<ExecutionEngine>(*f, "engine");
       const Value* async = map.Find("async");
-      if (*engine == ExecutionEngine::kWorkerPool && async != nullptr && ReadString(*async) == "sync_fallback") {
+      if (engine == ExecutionEngine::kWorkerPool && async != nullptr && ReadString(*async) == "sync_fallback") {
         Fail(f->pos, "the worker_pool engine is what replaces the sync fallback: its workers wait for async calls "
                      "off the lock; drop 'async: sync_fallback' or the engine");
       }
-      scenario_.durable.engine = *engine;
+      scenario_.durable.engine = engine;
     }
     if (const Value* f = map.Find("async")) {
       const std::string word = ReadString(*f);
@@ -418,14 +424,7 @@ class ScenarioParser {
       }
       scenario_.durable.execution = word == "on";
     }
-    if (const Value* f = map.Find("pending")) {
-      const std::string name = ReadString(*f);
-      const std::optional<PendingSlots> pending = ParseName<PendingSlots>(name);
-      if (!pending) {
-        Fail(f->pos, fmt::format("unknown pending {}; expected one of: {}", Quoted(name), NameList<PendingSlots>()));
-      }
-      scenario_.durable.pending = *pending;
-    }
+    if (const Value* f = map.Find("pending")) scenario_.durable.pending = ReadChoice<PendingSlots>(*f, "pending");
   }
 
   // `store_options: {added_partitions: read_from_start | reject, get:
@@ -434,26 +433,14 @@ class ScenarioParser {
   // fixed. get is every design's (0.3.0's Fluss get() evicts as the Kafka one).
   void ParseStoreOptions(const Value& v) {
     Mapping map(v, {"added_partitions", "get"});
-    if (const Value* f = map.Find("get")) {
-      const std::string name = ReadString(*f);
-      const std::optional<GetEviction> eviction = ParseName<GetEviction>(name);
-      if (!eviction) {
-        Fail(f->pos, fmt::format("unknown get {}; expected one of: {}", Quoted(name), NameList<GetEviction>()));
-      }
-      scenario_.store_options.get = *eviction;
-    }
+    if (const Value* f = map.Find("get")) scenario_.store_options.get = ReadChoice<GetEviction>(*f, "get");
     if (const Value* f = map.Find("added_partitions")) {
-      const std::string name = ReadString(*f);
-      const std::optional<AddedPartitions> added = ParseName<AddedPartitions>(name);
-      if (!added) {
-        Fail(f->pos, fmt::format("unknown added_partitions {}; expected one of: {}", Quoted(name),
-                                 NameList<AddedPartitions>()));
-      }
-      if (scenario_.store == StoreDesign::kFluss && *added != AddedPartitions::kReadFromStart) {
+      const AddedPartitions added = ReadChoice<AddedPartitions>(*f, "added_partitions");
+      if (scenario_.store == StoreDesign::kFluss && added != AddedPartitions::kReadFromStart) {
         Fail(f->pos, "'added_partitions' is a Kafka store's choice: a Fluss table's buckets are fixed, and the fluss "
                      "store rejects a bucket-set mismatch already");
       }
-      scenario_.store_options.added_partitions = *added;
+      scenario_.store_options.added_partitions = added;
     }
   }
 
