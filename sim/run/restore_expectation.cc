@@ -1,4 +1,5 @@
-// FirstRestoreDifference, FirstCheckpointDifference (sim/run/restore_expectation.h).
+// FirstRestoreDifference, FirstCompletionDifference, FirstCheckpointDifference
+// (sim/run/restore_expectation.h).
 #include "sim/run/restore_expectation.h"
 
 #include <fmt/format.h>
@@ -89,7 +90,11 @@ std::optional<std::string> FirstCompletionDifference(const Scenario& scenario,
     });
     const std::string which = fmt::format("the completion of {} at subtask {} ({})", want.checkpoint, want.subtask,
                                           FilePosition(scenario, want.pos));
-    if (it == pruned.end()) return fmt::format("expected {}, but no completion notice of it reached the subtask", which);
+    if (it == pruned.end()) {
+      return fmt::format("expected {}, but no completion notice of it reached the subtask's store (notify: false, "
+                         "a crash before it, or a completion in a later attempt than the one that took it)",
+                         which);
+    }
     if (std::optional<std::string> differs = CacheDifference(scenario, want.cache, it->cache)) {
       return fmt::format("expected {}: {}", which, *differs);
     }

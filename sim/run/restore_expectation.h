@@ -1,7 +1,8 @@
-// `expect: restores:` and `expect: checkpoints:` (docs/scenarios.md "What a
-// restore reads"): the recovery markers checkpoints saved, and per restore
-// the marker a subtask rebuilt from, what its store caches after the
-// rebuild, and a rejection's message. The judgement names the first
+// `expect: restores:`, `expect: checkpoints:` and `expect: completions:`
+// (docs/scenarios.md "What a restore reads"): the recovery markers
+// checkpoints saved; per restore the marker a subtask rebuilt from, what its
+// store caches after the rebuild, and a rejection's message; what a store
+// caches right after a completion notice. The judgement names the first
 // difference and the file position of the entry it breaks.
 #pragma once
 

@@ -456,8 +456,8 @@ TEST(RunnerTest, RicherExpectationsEachCatchAWrongValue) {
 
 TEST(RunnerTest, ACompletionsExpectationCatchesAWrongCacheAndAMissingNotice) {
   // Strategy: the live cache after cp1's prune (seq 3 alone) as stated
-  // passes; stating seq 2 instead, or a checkpoint whose notice never
-  // reached the subtask, is a mismatch naming the entry.
+  // passes; stating seq 2 instead, or completing cp1 without a notice, is a
+  // mismatch naming the entry.
   Result<Scenario> loaded = LoadScenarioFile(
       std::string(DURASIM_SOURCE_DIR) +
       "/scenarios/upstream/fluss_action_state_store_i_t__test_prune_works_after_recovery.yaml");
@@ -474,13 +474,19 @@ TEST(RunnerTest, ACompletionsExpectationCatchesAWrongCacheAndAMissingNotice) {
            m.find("its sequence number is 3, not 2") != std::string::npos;
   })) << fmt::format("{}", fmt::join(seq.mismatches, "; "));
 
-  Scenario never = *loaded;
-  never.expect.completions[0].checkpoint = "cp0";  // completed in attempt 1, before any input: an empty cache
-  never.expect.completions[0].subtask = 1;         // but no subtask 1 ever got its notice
+  Scenario never = *loaded;  // cp1 completed without notifying the operator: no prune, no notice
+  bool unnotified = false;
+  for (AttemptStep& step : never.attempts[1].steps) {
+    if (step.kind == AttemptStep::Kind::kComplete && step.checkpoint == "cp1") {
+      step.notify = false;
+      unnotified = true;
+    }
+  }
+  ASSERT_TRUE(unnotified);
   const RunReport missing = RunScenario(never, RunOptions{});
   EXPECT_FALSE(missing.ok);
   EXPECT_TRUE(std::any_of(missing.mismatches.begin(), missing.mismatches.end(), [](const std::string& m) {
-    return m.find("but no completion notice of it reached the subtask") != std::string::npos;
+    return m.find("but no completion notice of it reached the subtask's store") != std::string::npos;
   })) << fmt::format("{}", fmt::join(missing.mismatches, "; "));
 }
 

@@ -59,6 +59,11 @@ class CheckpointLedger {
   void CheckRestore(const std::string& id, SourcePos pos, size_t attempt, const YAML::Node& attempts) const;
   // Whether some attempt step took checkpoint `id`.
   bool Taken(const std::string& id) const { return checkpoints_.count(id) != 0; }
+  // Whether some attempt step completed checkpoint `id`.
+  bool Completed(const std::string& id) const {
+    auto it = checkpoints_.find(id);
+    return it != checkpoints_.end() && it->second.state == State::kCompleted;
+  }
 
  private:
   enum class State { kTaken, kCompleted, kAborted, kSubsumed };

@@ -387,8 +387,6 @@ class ScenarioParser {
 
   // --- Inputs and attempts -------------------------------------------------
 
-  // `durable: {execution: on | off, pending: every_call | reconcilable,
-  // async: executor | sync_fallback}`.
   // The choice a value names among an enum's names (`what` is its key):
   // `unknown <what> '<s>'; expected one of: ...` at the value otherwise.
   template <typename Enum>
@@ -399,6 +397,8 @@ class ScenarioParser {
     return *choice;
   }
 
+  // `durable: {execution: on | off, pending: every_call | reconcilable,
+  // async: executor | sync_fallback}`.
   void ParseDurable(const Value& v) {
     Mapping map(v, {"execution", "pending", "async", "engine"});
     if (const Value* f = map.Find("engine")) {
@@ -951,9 +951,10 @@ class ScenarioParser {
     ReadExpectedStoreContents(map, expect);
   }
 
-  // `log:`, `restores:` and `checkpoints:`: what the store holds and the
-  // markers it wrote and read, which differ by design (kafka-rewrite writes
-  // unfinished states again at each snapshot; markers point elsewhere).
+  // `log:`, `restores:`, `checkpoints:` and `completions:`: what the store
+  // holds and caches and the markers it wrote and read, which differ by
+  // design (kafka-rewrite writes unfinished states again at each snapshot;
+  // markers point elsewhere).
   void ReadExpectedStoreContents(const Mapping& map, Expectation& expect) const {
     for (const char* key : {"log", "restores", "checkpoints", "completions"}) {
       const Value* f = map.Find(key);
@@ -1027,7 +1028,17 @@ class ScenarioParser {
       if (!checkpoints_.Taken(completion.checkpoint)) {
         Fail(id.pos, fmt::format("no attempt takes checkpoint {}", Quoted(completion.checkpoint)));
       }
-      if (const Value* f = map.Find("subtask")) completion.subtask = static_cast<int32_t>(ReadInt(*f, 0, limits::kParallelismMax - 1));
+      if (!checkpoints_.Completed(completion.checkpoint)) {
+        Fail(id.pos, fmt::format("no attempt completes checkpoint {}: no completion notice can come",
+                                 Quoted(completion.checkpoint)));
+      }
+      if (const Value* f = map.Find("subtask")) {
+        int64_t subtasks = 1;
+        for (size_t a = 1; a <= scenario_.attempts.size(); ++a) {
+          subtasks = std::max<int64_t>(subtasks, scenario_.ParallelismOf(static_cast<int>(a)));
+        }
+        completion.subtask = static_cast<int32_t>(ReadInt(*f, 0, subtasks - 1));
+      }
       completion.cache = ReadExpectedCache(map.Require("cache"));
       expect.completions.push_back(std::move(completion));
     }

@@ -684,6 +684,9 @@ TEST(ScenarioParserTest, HandMadeMarkersAndRestoreExpectationsSurviveTheWriter) 
       marker: {topic: t, offsets: {0: 3}}
       cache: [{kind: pending, key: a, seq: 1, calls: [{status: PENDING}]}]
       rejected: "version"
+  completions:
+    - {checkpoint: c1, cache: []}
+    - {checkpoint: c1, subtask: 0, cache: [{kind: complete, key: a, seq: 1}]}
 )",
       "markers.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
@@ -709,6 +712,12 @@ TEST(ScenarioParserTest, HandMadeMarkersAndRestoreExpectationsSurviveTheWriter) 
     ASSERT_TRUE(restore.cache.has_value());
     EXPECT_EQ((*restore.cache)[0].kind, RecordKind::kPending);
     EXPECT_EQ(restore.rejected, "version");
+    ASSERT_EQ(scenario.expect.completions.size(), 2u);
+    EXPECT_EQ(scenario.expect.completions[0].checkpoint, "c1");
+    EXPECT_TRUE(scenario.expect.completions[0].cache.empty());
+    EXPECT_EQ(scenario.expect.completions[1].subtask, 0);
+    ASSERT_EQ(scenario.expect.completions[1].cache.size(), 1u);
+    EXPECT_EQ(scenario.expect.completions[1].cache[0].seq, 1);
   };
   check(*loaded);
   Result<Scenario> again = ParseScenario(WriteScenarioYaml(*loaded, {}), "written.yaml");
@@ -734,6 +743,8 @@ TEST(ScenarioParserTest, HandMadeMarkerMistakesNameTheirPlace) {
       {WithRestore("c1") + "expect:\n  restores:\n    - {attempt: 2, cache: [{kind: tombstone}]}\n",
        "a cached state is of kind start, pending, result or complete, not tombstone"},
       {WithRestore("c1") + "expect:\n  checkpoints:\n    - {id: c7, markers: []}\n", "no attempt takes checkpoint 'c7'"},
+      {WithRestore("c1") + "expect:\n  completions:\n    - {checkpoint: c1, subtask: 1, cache: []}\n",
+       "expected an integer in [0, 0]"},
       {"store: fluss\n" + WithRestore("{checkpoint: c1, markers: [{version: 1}]}").substr(20),
        "a Fluss marker is a bucket -> offset map only"},
   };
