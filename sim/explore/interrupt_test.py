@@ -37,13 +37,15 @@ def check(condition, what):
 
 
 def check_report_interrupted(name, path):
-    """The JSON report at `path` parses and is marked interrupted."""
+    """The JSON report at `path` parses and is marked interrupted; returns
+    it (None when it does not parse)."""
     try:
         doc = json.loads(path.read_text())
     except (OSError, ValueError) as error:
         check(False, f"{name}: the JSON report does not parse: {error}")
-        return
+        return None
     check(doc.get("interrupted") is True, f"{name}: the JSON report is not marked interrupted")
+    return doc
 
 
 def interrupted(name, args, sig, wait_for, expect_rc):
@@ -79,12 +81,9 @@ def explore(sig, expect_rc):
                                 "--junit", str(junit), "--shrink-budget-s", "1"], sig, r"explore: \d+/\d+ seeds",
                          expect_rc)
     check("interrupted" in stdout and "verdicts:" in stdout, f"{name}: no summary on stdout:\n{stdout[-2000:]}")
-    try:
-        doc = json.loads(report.read_text())
-    except (OSError, ValueError) as error:
-        check(False, f"{name}: the JSON report does not parse: {error}")
+    doc = check_report_interrupted(name, report)
+    if doc is None:
         return
-    check(doc.get("interrupted") is True, f"{name}: the JSON report is not marked interrupted")
     failed = [s for s in doc["seeds"] if s["verdict"] != "pass"]
     check(len(failed) > 0, f"{name}: no failing seed ran before the signal")
     check(len(doc["seeds"]) < 1000000, f"{name}: every seed ran")
@@ -203,14 +202,10 @@ def phases():
     mid_phase("parse_SIGTERM", ["run", str(path)], parse_s / 3, bound_s=parse_s + 1.0)
     stdout, _ = mid_phase("mid_run_SIGTERM", ["run", str(path), "--report-json", str(report)], (parse_s + run_s) / 2)
     check("interrupted by SIGTERM" in stdout, f"mid_run: no interruption on stdout:\n{stdout[-1500:]}")
-    try:
-        doc = json.loads(report.read_text())
-        runs = doc["runs"]
-        check(doc.get("interrupted") is True, "mid_run: the JSON report is not marked interrupted")
-        check(len(runs) == 1 and runs[0]["verdict"] == "infra" and "interrupted" in runs[0]["error"],
-              f"mid_run: the abandoned run is not reported as interrupted, not judged: {runs}")
-    except (OSError, ValueError, KeyError) as error:
-        check(False, f"mid_run: the JSON report does not parse: {error}")
+    doc = check_report_interrupted("mid_run", report)
+    runs = doc.get("runs", []) if doc is not None else []
+    check(len(runs) == 1 and runs[0].get("verdict") == "infra" and "interrupted" in runs[0].get("error", ""),
+          f"mid_run: the abandoned run is not reported as interrupted, not judged: {runs}")
     _, stderr = mid_phase("shrink_SIGTERM", ["shrink", str(path), "--out", str(WORK / "shrunk.yaml")],
                           (parse_s + run_s) / 2)
     check("not shrunk: interrupted by SIGTERM" in stderr, f"shrink: no interruption on stderr:\n{stderr}")
