@@ -88,7 +88,7 @@ Attempt::Attempt(World& world, const AttemptSpec& spec, int number, const Attemp
     subtask.faulty_client = std::make_unique<FaultyLogClient>(*subtask.log_client, *faults_, client.write_faults, i,
                                                               &decoded_values_);
     subtask.store = world.scenario().durable.execution
-                        ? parts.make_store(*subtask.faulty_client, StoreOptionsOf(world.scenario()))
+                        ? parts.make_store(*subtask.faulty_client, StoreOptionsOf(world.scenario(), number))
                         : std::make_unique<NoStore>();
     subtask.runtime = parts.make_runtime(world, *scheduler_, *subtask.store, *faults_,
                                          SubtaskContext{i, parallelism, world.scenario().max_parallelism});
@@ -432,6 +432,13 @@ bool Attempt::Restore(End& end) {
     world_.CountFault(CoveragePoint::Happened(rejects ? LogEvent::kAddedPartitionsRejected
                                                       : LogEvent::kAddedPartitionsRestored));
   }
+  if (const bool now = world_.scenario().TombstonesIn(number_);
+      now != world_.scenario().TombstonesIn(checkpoint->attempt)) {
+    // A configuration migration: the store that took the marker and the one
+    // that reads it disagree on tombstones (the log may hold some either way).
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kTombstonesMigrated));
+    world_.Record("restore.migrated", "checkpoint={} tombstones={}", id, now ? "on" : "off");
+  }
   if (checkpoint->parallelism != parallelism()) {
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kRescale));
     world_.Record("rescale", "checkpoint={} from={} to={}", id, checkpoint->parallelism, parallelism());
@@ -474,7 +481,7 @@ std::optional<AgentRuntime::HandMadeList> Attempt::HandMadeList(const Checkpoint
   const RecoveryMarker own = MinimumMarker(checkpoint.markers);
   AgentRuntime::HandMadeList list;
   list.markers = HandMadeMarkers(*spec_.markers, own, ends);
-  const bool tombstones = world_.scenario().log.tombstones && world_.scenario().store != StoreDesign::kFluss;
+  const bool tombstones = world_.scenario().TombstonesIn(number_) && world_.scenario().store != StoreDesign::kFluss;
   list.unusable = WhyHandMadeUnusable(list.markers, own.topic, tombstones, ends);
   std::vector<std::string> described;
   for (const RecoveryMarker& marker : list.markers) described.push_back(DescribeHandMadeMarker(marker, own.topic));
@@ -630,7 +637,7 @@ bool Attempt::Apply(const AttemptStep& step) {
       // in the incarnation that took it, and notified, pruned (with
       // tombstones) up to its boundaries.
       const Checkpoint* completed = world_.checkpoints().Find(step.checkpoint);
-      if (world_.scenario().log.tombstones && step.notify && completed != nullptr && completed->attempt == number_ &&
+      if (world_.scenario().TombstonesIn(number_) && step.notify && completed != nullptr && completed->attempt == number_ &&
           completed->phase == Checkpoint::Phase::kCompleted) {
         world_.lifecycle().NoteCommittedPrune(completed->completed);
       }

@@ -72,6 +72,9 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
     case WorldFeature::kCheckpointDrained:
       return EnumInfo{"checkpoint_drained", "worker_pool engine: a checkpoint's barrier waited until the tasks "
                                             "workers had pulled were committed"};
+    case WorldFeature::kTombstonesMigrated:
+      return EnumInfo{"tombstones_migrated", "a restore ran under another tombstone setting than the job that took "
+                                             "its checkpoint (an attempt's log: {tombstones})"};
     case WorldFeature::kLaterStatesKept:
       return EnumInfo{"later_states_kept", "under get: evict_on_divergence, a lookup kept the cached states of later "
                                            "sequence numbers (no miss, no divergence)"};
@@ -140,7 +143,8 @@ bool Reachable(LogEvent event, StoreDesign design) {
 
 bool Reachable(WorldFeature feature, StoreDesign design) {
   return design != StoreDesign::kFluss ||
-         (feature != WorldFeature::kTombstoneFault && feature != WorldFeature::kLegacyMarkerRead);
+         (feature != WorldFeature::kTombstoneFault && feature != WorldFeature::kLegacyMarkerRead &&
+          feature != WorldFeature::kTombstonesMigrated);
 }
 
 std::string CoveragePoint::Name() const {

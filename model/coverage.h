@@ -62,6 +62,7 @@ enum class WorldFeature {
   kSyncFallback,          // an async call ran synchronously: no executor (durable: {async: sync_fallback})
   kLaterStatesKept,       // get: evict_on_divergence: a lookup kept the cached states of later sequence numbers
   kCheckpointDrained,     // worker_pool engine: a checkpoint's barrier waited for pulled tasks to commit
+  kTombstonesMigrated,    // a restore under another tombstone setting than the job that took its checkpoint
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

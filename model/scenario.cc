@@ -85,6 +85,21 @@ int32_t Scenario::ParallelismOf(int attempt) const {
   return p;
 }
 
+bool Scenario::TombstonesIn(int attempt) const {
+  bool tombstones = log.tombstones;
+  for (size_t i = 0; i < attempts.size() && static_cast<int>(i) < attempt; ++i) {
+    if (attempts[i].tombstones.has_value()) tombstones = *attempts[i].tombstones;
+  }
+  return tombstones;
+}
+
+bool Scenario::TombstonesEver() const {
+  for (int attempt = 1; attempt <= static_cast<int>(attempts.size()); ++attempt) {
+    if (TombstonesIn(attempt)) return true;
+  }
+  return log.tombstones;
+}
+
 int32_t Scenario::PartitionsMax() const {
   int64_t partitions = log.partitions;
   for (const AttemptSpec& attempt : attempts) {

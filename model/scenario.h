@@ -342,6 +342,10 @@ struct AttemptSpec {
   // A new version of the agent deployed as this attempt starts; it stays
   // until an attempt deploys another. None: the plan in effect stays.
   std::optional<PlanSpec> plan;
+  // `log: {tombstones: b}`: whether the stores of the job deployed from this
+  // attempt on emit tombstones (a configuration migration); none: the
+  // setting in effect stays (Scenario::TombstonesIn).
+  std::optional<bool> tombstones;
   std::vector<AttemptStep> steps;
   SourcePos pos;
 };
@@ -507,6 +511,11 @@ struct Scenario {
   const PlanSpec* DeployedPlan(int attempt) const;
   // The parallelism attempt `attempt` (1-based) runs with.
   int32_t ParallelismOf(int attempt) const;
+  // Whether the stores of attempt `attempt` (1-based) emit tombstones: the
+  // last `log: {tombstones}` of an attempt at or before it, else log.tombstones.
+  bool TombstonesIn(int attempt) const;
+  // Whether any attempt's stores emit tombstones: the log may hold some.
+  bool TombstonesEver() const;
   // The topic's partitions after every add_partitions step of the run.
   int32_t PartitionsMax() const;
   // The memory slots some `memory` or `memory_add` step writes, in the

@@ -40,9 +40,9 @@ const char* OriginOf(StoreDesign design) {
   return "";
 }
 
-StoreOptions StoreOptionsOf(const Scenario& scenario) {
-  return StoreOptions{scenario.store, scenario.log.tombstones,
-                      scenario.log.tombstones && scenario.log.delete_retention_ms > 0,
+StoreOptions StoreOptionsOf(const Scenario& scenario, int attempt) {
+  const bool tombstones = scenario.TombstonesIn(attempt);
+  return StoreOptions{scenario.store, tombstones, tombstones && scenario.log.delete_retention_ms > 0,
                       scenario.store_options.added_partitions == AddedPartitions::kReject,
                       scenario.store_options.get == GetEviction::kOnDivergence};
 }
@@ -66,6 +66,13 @@ const char* FlussCannot(AttemptStep::Kind kind) {
 std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign design) {
   if (design != StoreDesign::kFluss) return std::nullopt;
   if (scenario.log.tombstones) return std::string("log.tombstones: a Fluss log table holds no tombstones");
+  for (size_t a = 0; a < scenario.attempts.size(); ++a) {
+    if (scenario.attempts[a].tombstones.value_or(false)) {
+      const SourcePos& pos = scenario.attempts[a].pos;
+      const std::string at = pos.line > 0 ? fmt::format(" (line {})", pos.line) : "";
+      return fmt::format("attempt {}{} turns tombstones on: a Fluss log table holds no tombstones", a + 1, at);
+    }
+  }
   if (scenario.store_options.added_partitions != AddedPartitions::kReadFromStart) {
     return std::string("store_options.added_partitions: a Fluss table's buckets are fixed");
   }
@@ -93,6 +100,7 @@ void FitToDesign(Scenario& scenario, StoreDesign design) {
     scenario.log.tombstones = false;
     scenario.store_options.added_partitions = AddedPartitions::kReadFromStart;
     for (AttemptSpec& attempt : scenario.attempts) {
+      attempt.tombstones.reset();
       std::erase_if(attempt.steps, [](const AttemptStep& step) { return FlussCannot(step.kind) != nullptr; });
       if (attempt.markers) {
         for (HandMadeMarkerSpec& marker : *attempt.markers) {  // its offsets only

@@ -105,7 +105,7 @@ TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
   const size_t store_events = AllOf<StoreEvent>().size();
   const size_t key_shapes = AllOf<KeyShape>().size();
-  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - key_shapes - 1], "checkpoint_drained");
+  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - key_shapes - 1], "tombstones_migrated");
   EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - 1], "key_non_ascii");
   EXPECT_EQ(required[required.size() - store_events - 1], "foreign_record");
   EXPECT_EQ(required.back(), "buckets_rebuilt");
@@ -114,11 +114,12 @@ TEST(VocabularyTest, CoveragePointNames) {
   // A fluss-only sweep: its own event, and none of what a Fluss table
   // cannot do (re-create, compact, widen, tombstones).
   const std::vector<std::string> fluss = RequiredCoverage({StoreDesign::kFluss});
-  EXPECT_EQ(fluss.size(), required.size() - (store_events - 1) - 6 - 2);
+  EXPECT_EQ(fluss.size(), required.size() - (store_events - 1) - 6 - 3);
   EXPECT_EQ(fluss.back(), "buckets_rebuilt");
   EXPECT_EQ(std::count(fluss.begin(), fluss.end(), "add_partitions"), 0);
   EXPECT_EQ(std::count(fluss.begin(), fluss.end(), "tombstone_fault"), 0);
   EXPECT_EQ(std::count(fluss.begin(), fluss.end(), "legacy_marker_read"), 0);
+  EXPECT_EQ(std::count(fluss.begin(), fluss.end(), "tombstones_migrated"), 0);
   EXPECT_EQ(RequiredCoverage({StoreDesign::kFluss, StoreDesign::kKafkaRewind}).size(), required.size() - 2);
   EXPECT_EQ(CoveragePoint::Happened(StoreEvent::kRewritesWritten).Name(), "rewrites_written");
 }

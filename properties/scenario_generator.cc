@@ -60,6 +60,11 @@ constexpr uint64_t kStoreOptionsStream = 0x6164647061727415;
 // Mixed into a seed for its get-eviction stream (DrawGetEviction).
 constexpr uint64_t kGetEvictionStream = 0x6765742d65766963;  // "get-evic"
 
+// Mixed into a seed for its tombstone-migration stream
+// (DrawTombstoneMigration): "migrate" plus 4, the first value from which
+// none of the seeds the tests pin draws a migration.
+constexpr uint64_t kMigrationStream = 0x6d69677261746504;
+
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
@@ -1057,7 +1062,7 @@ void DrawHandMadeMarkers(Choices& choices, Scenario& scenario) {
   legacy.version = RecoveryMarker::kLegacyVersion;
   for (size_t a = 0; a < scenario.attempts.size(); ++a) {
     AttemptSpec& attempt = scenario.attempts[a];
-    const bool legacy_readable = !scenario.log.tombstones && !recreated;
+    const bool legacy_readable = !scenario.TombstonesEver() && !recreated;
     recreated = recreated || std::any_of(attempt.steps.begin(), attempt.steps.end(), [](const AttemptStep& s) {
       return s.kind == AttemptStep::Kind::kRecreateTopic;
     });
@@ -1126,6 +1131,68 @@ bool OneStatePerInputOfOneKey(const Scenario& scenario) {
   return std::all_of(scenario.attempts.begin(), scenario.attempts.end(), [&](const AttemptSpec& attempt) {
     return !attempt.plan || one_action_on_input(attempt.plan->actions);
   });
+}
+
+// A log configuration that changes between attempts (issue 28). Off to on
+// (a tenth of the seeds without tombstones and with two attempts or more:
+// an upgrade that enables cleanup): the first restoring attempt after one
+// that completes a checkpoint deploys the job with tombstones. On to off
+// (half of the seeds with tombstones whose first attempt completes a
+// checkpoint first): two attempts go in after the first: the job restores,
+// reads everything, runs 1-40 ms, checkpoints, completes (its prune writes
+// the finished states' tombstones, the keys in flight keep their records
+// ahead of them) and fails; the job deployed without tombstones restores
+// that, checkpoints at once (those keys rewind its marker ahead of the
+// tombstones) and fails; the attempts that follow restore it and keep the
+// new setting. `choices` is the seed's own stream: a seed this draws nothing
+// for keeps its scenario.
+void DrawTombstoneMigration(Choices& choices, Scenario& scenario) {
+  if (scenario.attempts.size() < 2) return;
+  if (!scenario.log.tombstones) {
+    if (!choices.Percent(10)) return;
+    bool completed = false;
+    for (size_t a = 0; a < scenario.attempts.size(); ++a) {
+      if (a > 0 && completed && scenario.attempts[a].restore) {
+        scenario.attempts[a].tombstones = true;
+        return;
+      }
+      const std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+      completed = completed || std::any_of(steps.begin(), steps.end(), [](const AttemptStep& s) {
+        return s.kind == AttemptStep::Kind::kComplete;
+      });
+    }
+    return;
+  }
+  // The first attempt's first steps, the arms at rewrites aside (kafka-rewrite's
+  // faults go there, and cp0 rewrites nothing), complete a checkpoint: the
+  // inserted attempt has one to restore.
+  std::vector<AttemptStep::Kind> first;
+  for (const AttemptStep& step : scenario.attempts.front().steps) {
+    if (step.kind != AttemptStep::Kind::kArm || step.select.put != PutPoint::kRewrite) first.push_back(step.kind);
+  }
+  const bool first_completes =
+      first.size() >= 2 && first[0] == AttemptStep::Kind::kCheckpoint && first[1] == AttemptStep::Kind::kComplete;
+  if (!first_completes || !choices.Percent(50)) return;
+  AttemptStep read;
+  read.kind = AttemptStep::Kind::kRead;
+  read.count = -1;
+  AttemptStep run;
+  run.kind = AttemptStep::Kind::kRunFor;
+  run.duration_ms = choices.Range(1, 40);
+  AttemptStep crash;
+  crash.kind = AttemptStep::Kind::kCrash;
+  AttemptSpec pruning;
+  pruning.restore = "latest";
+  pruning.steps = {read, run, CheckpointStep(AttemptStep::Kind::kCheckpoint, "cp_pruning"),
+                   CheckpointStep(AttemptStep::Kind::kComplete, "cp_pruning"), crash};
+  AttemptSpec migrated;
+  migrated.restore = "latest";
+  migrated.tombstones = false;
+  migrated.steps = {CheckpointStep(AttemptStep::Kind::kCheckpoint, "cp_migrated"),
+                    CheckpointStep(AttemptStep::Kind::kComplete, "cp_migrated"), crash};
+  scenario.attempts.insert(scenario.attempts.begin() + 1, {pruning, migrated});
+  // The next attempt, if it restores, restores the migrated job's checkpoint.
+  if (scenario.attempts[3].restore) scenario.attempts[3].restore = "latest";
 }
 
 // The real get() as a store option, where it evicts nothing a replay needs
@@ -1215,6 +1282,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   // Before the design's fit, so that every design gets the same draws.
   PrngChoices cleanup_choices(seed ^ kCleanupStream);
   DrawCleanupUnderCompaction(cleanup_choices, generated.scenario);
+  PrngChoices migration_choices(seed ^ kMigrationStream);
+  DrawTombstoneMigration(migration_choices, generated.scenario);
   PrngChoices marker_choices(seed ^ kMarkersStream);
   DrawHandMadeMarkers(marker_choices, generated.scenario);
   // What the design cannot run is dropped (fluss: the log operations a

@@ -320,7 +320,11 @@ Result<RecoveryMarker> KafkaActionStateStore::MarkerAt(const CompletedBoundaries
   Result<TopicIdentity> topic = client_.Topic();
   if (!topic.ok()) return topic.status();
   RecoveryMarker marker = MarkerOf(*topic, {});
-  if (tombstones_) marker.completed = completed;
+  // The boundaries go in whether or not this store emits tombstones: the
+  // log may hold the tombstones of a job that did (a configuration
+  // migration), and a restore of this marker must tell them apart
+  // (mutant boundaries-only-with-tombstones).
+  marker.completed = completed;
   for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) marker.offsets[p] = (*offsets)[p].end;
   // Rewind each partition to the oldest state a restore must still see.
   for (const auto& [record_key, cached] : cache_) {

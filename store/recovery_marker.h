@@ -41,10 +41,11 @@ struct RecoveryMarker {
   int32_t version = kVersion;
   TopicIdentity topic;
   MarkerOffsets offsets;
-  // With tombstones: the checkpoint's completed boundaries (key -> last
-  // finished sequence number). A committed cleanup that pruned a state past
-  // them (one this checkpoint still needs) makes it unrestorable (#691,
-  // #1101). Empty without tombstones.
+  // The checkpoint's completed boundaries (key -> last finished sequence
+  // number). A committed cleanup that pruned a state past them (one this
+  // checkpoint still needs) makes it unrestorable (#691, #1101). Written by
+  // every Kafka store, tombstones or not (the log may hold an earlier
+  // configuration's tombstones); empty in a version-1 or fluss marker.
   CompletedBoundaries completed;
 
   bool operator==(const RecoveryMarker&) const = default;

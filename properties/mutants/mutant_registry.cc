@@ -9,6 +9,7 @@
 #include "properties/mutants/cache_before_ack.h"
 #include "properties/mutants/canary.h"
 #include "properties/mutants/cancel_as_failure.h"
+#include "properties/mutants/boundaries_only_with_tombstones.h"
 #include "properties/mutants/cleanup_in_tombstones_only.h"
 #include "properties/mutants/divergence_eviction.h"
 #include "properties/mutants/failure_as_miss.h"
@@ -228,6 +229,11 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
       {"cleanup-in-tombstones-only", "with tombstones, the committed cleanup boundary is the tombstones alone; "
        "compaction past delete.retention.ms removes it", "apache/flink-agents #1101: the boundary is recorded before "
        "the data goes", Invariant::kInvalidRecovery, StoreOf<CleanupInTombstonesOnlyStore>(), {}, KafkaDesigns()},
+      {"boundaries-only-with-tombstones", "a store that emits no tombstones writes no completed boundaries in its "
+       "marker: after tombstones are turned off, a restore reading the earlier job's tombstones cannot tell a "
+       "committed cleanup", "apache/flink-agents #885: the option controls emission only, recovery applies every "
+       "tombstone in the topic", Invariant::kInvalidRecovery, StoreOf<BoundariesOnlyWithTombstonesStore>(), {},
+       {StoreDesign::kKafkaRewind}},
       {"tombstones-before-cleanup-ack", "a prune's tombstones go right behind its cleanup record, acknowledged or "
        "not: a refused record leaves tombstones without their boundary", "durasim's finding 3 (a long sweep, seed "
        "28697)", Invariant::kFinished, StoreOf<TombstonesBeforeCleanupAckStore>(), {}, KafkaDesigns()},

@@ -454,9 +454,14 @@ class ScenarioParser {
   }
 
   void ParseAttempt(const Value& v) {
-    Mapping map(v, {"restore", "parallelism", "plan", "steps"});
+    Mapping map(v, {"restore", "parallelism", "plan", "log", "steps"});
     AttemptSpec attempt;
     attempt.pos = v.pos;
+    if (const Value* log = map.Find("log")) {
+      // The log configuration the job deployed from this attempt on runs with.
+      Mapping changed(*log, {"tombstones"});
+      attempt.tombstones = ReadBool(changed.Require("tombstones"));
+    }
     if (const Value* p = map.Find("parallelism")) attempt.parallelism = ReadParallelism(*p);
     parallelism_ = attempt.parallelism.value_or(scenario_.ParallelismOf(static_cast<int>(scenario_.attempts.size())));
     if (const Value* plan = map.Find("plan")) attempt.plan = ParseDeployedPlan(*plan);

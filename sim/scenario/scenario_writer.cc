@@ -394,6 +394,10 @@ void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts)
       out << YAML::EndSeq << YAML::EndMap;
     }
     if (attempt.parallelism.has_value()) out << YAML::Key << "parallelism" << YAML::Value << *attempt.parallelism;
+    if (attempt.tombstones.has_value()) {
+      out << YAML::Key << "log" << YAML::Value << YAML::BeginMap << YAML::Key << "tombstones" << YAML::Value
+          << *attempt.tombstones << YAML::EndMap;
+    }
     if (attempt.plan.has_value()) {
       out << YAML::Key << "plan" << YAML::Value << YAML::BeginMap;
       WriteSuppliers(out, attempt.plan->suppliers);
