@@ -6,10 +6,10 @@
 //   {"version": 2, "topic": "orders-state", "incarnation": "group-offset-17",
 //    "offsets": {"0": 3, "1": 0}, "completed": {"a": 1}}
 //
-// `completed` (key -> last finished sequence number) is optional; the store
-// writes it into a marker only with tombstones, but a checkpoint always has
-// its boundaries, and an inspector given them says which inputs a restore
-// would treat as finished.
+// `completed` (key -> last finished sequence number) is optional: a Kafka
+// store writes it into every marker (tombstones or not: the log may hold an
+// earlier job's), a version-1 or fluss marker has none, and an inspector
+// given them says which inputs a restore would treat as finished.
 #pragma once
 
 #include <string>

@@ -601,6 +601,38 @@ attempts:
   }
 }
 
+// Strategy: an attempt's `log: {tombstones}` sets the setting from that
+// attempt on (TombstonesIn), an attempt without one keeps it, and it
+// survives the writer.
+TEST(ScenarioParserTest, AttemptTombstoneSettingSurvivesTheWriter) {
+  Result<Scenario> loaded = ParseScenario(R"(name: migration
+log: {tombstones: true}
+suppliers: [{name: llm}]
+actions: [{name: ask, on: input, steps: [{call: llm}]}]
+inputs: [{key: a, value: 1}]
+attempts:
+  - steps: [{checkpoint: cp1}, {complete: cp1}, crash]
+  - restore: cp1
+    log: {tombstones: false}
+    steps: [crash]
+  - restore: cp1
+    steps: []
+)",
+                                          "migration.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_FALSE(loaded->attempts[0].tombstones.has_value());
+  EXPECT_EQ(loaded->attempts[1].tombstones, std::optional<bool>(false));
+  EXPECT_TRUE(loaded->TombstonesIn(1));
+  EXPECT_FALSE(loaded->TombstonesIn(2));
+  EXPECT_FALSE(loaded->TombstonesIn(3));
+  EXPECT_TRUE(loaded->TombstonesEver());
+  Result<Scenario> again = ParseScenario(WriteScenarioYaml(*loaded, {}), "written.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  for (size_t a = 0; a < loaded->attempts.size(); ++a) {
+    EXPECT_EQ(again->attempts[a].tombstones, loaded->attempts[a].tombstones) << a;
+  }
+}
+
 // Strategy: a supplier's reconciler answers, one or a list, parse in order
 // and survive the writer; a supplier without `reconcile:` has none.
 TEST(ScenarioParserTest, ReconcilerAnswersSurviveTheWriter) {
