@@ -75,6 +75,9 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
     case WorldFeature::kTombstonesMigrated:
       return EnumInfo{"tombstones_migrated", "a restore ran under another tombstone setting than the job that took "
                                              "its checkpoint (an attempt's log: {tombstones})"};
+    case WorldFeature::kTypedKeyTwins:
+      return EnumInfo{"typed_key_twins", "the inputs hold a Long key and the String key of its text (!long 1 and "
+                                         "\"1\"): two keys with one toString()"};
     case WorldFeature::kLaterStatesKept:
       return EnumInfo{"later_states_kept", "under get: evict_on_divergence, a lookup kept the cached states of later "
                                            "sequence numbers (no miss, no divergence)"};

@@ -63,6 +63,7 @@ enum class WorldFeature {
   kLaterStatesKept,       // get: evict_on_divergence: a lookup kept the cached states of later sequence numbers
   kCheckpointDrained,     // worker_pool engine: a checkpoint's barrier waited for pulled tasks to commit
   kTombstonesMigrated,    // a restore under another tombstone setting than the job that took its checkpoint
+  kTypedKeyTwins,         // the inputs hold a Long key and the String key of its text (model/typed_key.h)
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

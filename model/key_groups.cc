@@ -1,6 +1,8 @@
 // Key group assignment implementation.
 #include "model/key_groups.h"
 
+#include "model/typed_key.h"
+
 #include "store/check.h"
 
 namespace durasim {
@@ -77,7 +79,8 @@ int32_t FlinkMurmurHash(int32_t code_in) {
 
 int32_t KeyGroupOf(std::string_view key, int32_t max_parallelism) {
   DURASIM_CHECK(max_parallelism >= 1 && max_parallelism <= kMaxParallelismUpperBound);
-  return FlinkMurmurHash(JavaStringHashCode(key)) % max_parallelism;
+  const std::optional<int64_t> long_key = LongOfKey(key);
+  return FlinkMurmurHash(long_key ? JavaLongHashCode(*long_key) : JavaStringHashCode(key)) % max_parallelism;
 }
 
 int32_t SubtaskOfKeyGroup(int32_t key_group, int32_t max_parallelism, int32_t parallelism) {

@@ -4,7 +4,7 @@
 // [ceil(i*M/P), ceil((i+1)*M/P) - 1], so key group g belongs to subtask
 // g*P/M. An input key is a Java String in the job, so its key group is
 // MathUtils.murmurHash(key.hashCode()) % M, with String.hashCode over the
-// key's UTF-16 code units. Pinned against Java itself in key_groups_test.cc.
+// key's UTF-16 code units (a Long key, model/typed_key.h: Long.hashCode). Pinned against Java itself in key_groups_test.cc.
 // A key that is not valid UTF-8 is no Java String: here each byte that does
 // not decode counts as one U+FFFD (Java's decoder may fold a longer
 // malformed sequence into one), so it still has a key group.

@@ -2,6 +2,8 @@
 // each shape.
 #include "model/key_shapes.h"
 
+#include "model/typed_key.h"
+
 #include <algorithm>
 #include <set>
 
@@ -44,8 +46,10 @@ bool SeparatorPrefixPair(const std::set<std::string>& keys) {
 }  // namespace
 
 std::vector<KeyShape> KeyShapesOf(const std::vector<InputSpec>& inputs) {
-  std::set<std::string> keys;
-  for (const InputSpec& input : inputs) keys.insert(input.key);
+  std::set<std::string> keys;  // the String keys: a Long key's record key holds its typed form
+  for (const InputSpec& input : inputs) {
+    if (!LongOfKey(input.key)) keys.insert(input.key);
+  }
   std::vector<KeyShape> shapes;
   if (SeparatorPrefixPair(keys)) shapes.push_back(KeyShape::kSeparatorPrefix);
   if (std::any_of(keys.begin(), keys.end(), Numeric)) shapes.push_back(KeyShape::kNumeric);
@@ -70,6 +74,14 @@ const std::vector<std::string>& KeysOfShape(KeyShape shape) {
   }
   DURASIM_CHECK_MSG(false, "every key shape has its keys");
   return kSeparatorPrefix;
+}
+
+bool HasTypedKeyTwins(const std::vector<InputSpec>& inputs) {
+  return std::any_of(inputs.begin(), inputs.end(), [&](const InputSpec& typed) {
+    return LongOfKey(typed.key) && std::any_of(inputs.begin(), inputs.end(), [&](const InputSpec& text) {
+             return text.key == KeyText(typed.key);
+           });
+  });
 }
 
 }  // namespace durasim

@@ -25,8 +25,11 @@ enum class KeyShape {
 };
 std::optional<EnumInfo> EnumInfoOf(KeyShape shape);
 
-// The shapes `inputs`' keys make together, in KeyShape order.
+// The shapes `inputs`' String keys make together, in KeyShape order.
 std::vector<KeyShape> KeyShapesOf(const std::vector<InputSpec>& inputs);
+// Whether `inputs` hold a Long key and the String key of its text
+// (model/typed_key.h): two keys whose toString() is one.
+bool HasTypedKeyTwins(const std::vector<InputSpec>& inputs);
 
 // Keys of `shape` for the generator: the first two always make a
 // separator-prefix pair, and the rest are of the shape; at least 8 (a

@@ -37,6 +37,7 @@ void World::BeginAttempt(int attempt) {
   if (plan_ != nullptr) CountFault(CoveragePoint::Reached(WorldFeature::kPlanDeployed));
   if (attempt == 1) {
     for (KeyShape shape : KeyShapesOf(scenario_.inputs)) CountFault(CoveragePoint::Shaped(shape));
+    if (HasTypedKeyTwins(scenario_.inputs)) CountFault(CoveragePoint::Reached(WorldFeature::kTypedKeyTwins));
   }
   Notify([&](RunObserver& o) { o.OnAttemptStart(attempt); });
 }

@@ -11,6 +11,7 @@
 
 #include "model/fault_catalog.h"
 #include "model/key_shapes.h"
+#include "model/typed_key.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -64,6 +65,11 @@ constexpr uint64_t kGetEvictionStream = 0x6765742d65766963;  // "get-evic"
 // (DrawTombstoneMigration): "migrate" plus 4, the first value from which
 // none of the seeds the tests pin draws a migration.
 constexpr uint64_t kMigrationStream = 0x6d69677261746504;
+
+// Mixed into a seed for its typed-key stream (DrawTypedKeys): "typedkey"
+// plus 7, the first value from which none of the seeds the tests pin draws
+// typed keys.
+constexpr uint64_t kTypedKeyStream = 0x747970656b657907;
 
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
@@ -1133,6 +1139,36 @@ bool OneStatePerInputOfOneKey(const Scenario& scenario) {
   });
 }
 
+// Typed keys (issue 28, #1099; model/typed_key.h): for 20% of the seeds
+// with two keys or more, the first two become twins of one text, the
+// String key "<n>" and the Long key n (n in 0..9), so that a store naming
+// states by the key's text (mutant key-to-string) mixes them up where one
+// subtask holds both. The faults aimed at either key follow it. `choices`
+// is the seed's own stream: a seed this draws nothing for keeps its scenario.
+void DrawTypedKeys(Choices& choices, Scenario& scenario) {
+  std::vector<std::string> distinct;  // the scenario's keys, in order of their first input
+  for (const InputSpec& input : scenario.inputs) {
+    if (std::find(distinct.begin(), distinct.end(), input.key) == distinct.end()) distinct.push_back(input.key);
+  }
+  if (distinct.size() < 2 || !choices.Percent(20)) return;
+  const int64_t n = choices.Range(0, 9);
+  const std::map<std::string, std::string> renamed = {{distinct[0], std::to_string(n)}, {distinct[1], LongKey(n)}};
+  // The String twin's text may be a third key's already: that key takes the first's old name.
+  std::map<std::string, std::string> all = renamed;
+  for (size_t i = 2; i < distinct.size(); ++i) {
+    if (distinct[i] == std::to_string(n)) all[distinct[i]] = distinct[0];
+  }
+  for (InputSpec& input : scenario.inputs) {
+    if (auto it = all.find(input.key); it != all.end()) input.key = it->second;
+  }
+  for (AttemptSpec& attempt : scenario.attempts) {
+    for (AttemptStep& step : attempt.steps) {
+      if (!step.select.key) continue;
+      if (auto it = all.find(*step.select.key); it != all.end()) step.select.key = it->second;
+    }
+  }
+}
+
 // A log configuration that changes between attempts (issue 28). Off to on
 // (a tenth of the seeds without tombstones and with two attempts or more:
 // an upgrade that enables cleanup): the first restoring attempt after one
@@ -1291,6 +1327,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   FitToDesign(generated.scenario);
   PrngChoices key_shape_choices(seed ^ kKeyShapeStream);
   DrawKeyShape(key_shape_choices, generated.scenario);
+  PrngChoices typed_key_choices(seed ^ kTypedKeyStream);
+  DrawTypedKeys(typed_key_choices, generated.scenario);
   PrngChoices reconcile_choices(seed ^ kReconcileStream);
   DrawReconcilers(reconcile_choices, generated.scenario);
   PrngChoices mode_choices(seed ^ kModesStream);

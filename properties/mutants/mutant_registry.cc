@@ -12,6 +12,7 @@
 #include "properties/mutants/boundaries_only_with_tombstones.h"
 #include "properties/mutants/cleanup_in_tombstones_only.h"
 #include "properties/mutants/divergence_eviction.h"
+#include "properties/mutants/key_to_string.h"
 #include "properties/mutants/failure_as_miss.h"
 #include "properties/mutants/fluss_missing_bucket_as_zero.h"
 #include "properties/mutants/fluss_prune_skips_separator_keys.h"
@@ -176,6 +177,9 @@ void AddReplayMutants(std::vector<Mutant>& mutants) {
       {"eviction-on-every-get", "with store_options: {get: evict_on_divergence}, every lookup evicts the later "
        "states, a hit without divergence too", "the real get()'s condition (a miss, or two cached states of one "
        "(key, seq)) simplified away", Invariant::kFinished, EvictionOnEveryGetStores(), {}},
+      {"key-to-string", "a state is named by its input key's text: a Long key and the String key of its text share "
+       "their states", "apache/flink-agents #1099 (fixed by PR #1100: a digest of the key's serialized bytes)",
+       Invariant::kPhantomSave, KeyToStringStores(), {}},
       {"failure-as-miss", "a saved FAILED call result is treated as a cache miss and the supplier is called again",
        "Flink Agents: a FAILED call result is re-raised on replay, never called again", Invariant::kOnce, {},
        RuntimeOf<FailureAsMissRuntime>()},

@@ -6,6 +6,7 @@
 // references between parts scenario_checks.h's, the step keywords
 // scenario_keywords.h's.
 #include <algorithm>
+#include <charconv>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,7 @@
 #include "model/scenario_cost.h"
 #include "model/scenario_limits.h"
 #include "model/store_designs.h"
+#include "model/typed_key.h"
 #include "sim/scenario/scenario_checks.h"
 #include "sim/scenario/scenario_keywords.h"
 #include "sim/scenario/strict_yaml.h"
@@ -37,6 +39,35 @@ namespace {
 using namespace strict_yaml;  // NOLINT: the grammar is written in the reader's words
 using scenario_checks::CheckpointLedger;
 using scenario_checks::Listener;
+
+// An input key (model/typed_key.h): `!long <decimal>` is a Long key;
+// anything else is a String key (or bytes, !!binary), which may not start
+// with the Long key's mark.
+std::string ReadKey(const Value& v) {
+  if (v.node.IsScalar() && v.node.Tag() == "!long") {
+    const std::string& text = v.node.Scalar();
+    int64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+      Fail(v.pos, fmt::format("expected a decimal integer in 64 bits after !long for {}, got {}", v.what,
+                              Quoted(text, '"')));
+    }
+    return LongKey(value);
+  }
+  if (v.node.IsScalar() && !v.node.Tag().empty() && v.node.Tag() != "!" && v.node.Tag() != "?" &&
+      v.node.Tag() != "tag:yaml.org,2002:binary" && v.node.Tag() != "!!binary" &&
+      v.node.Tag() != "tag:yaml.org,2002:str" && v.node.Tag() != "!!str") {
+    Fail(v.pos, fmt::format("unknown tag {} on {}; a key is a string, !!binary <base64> or !long <integer>",
+                            v.node.Tag(), v.what));
+  }
+  std::string key = ReadBytes(v);
+  if (StartsWithLongKeyMark(key)) {
+    Fail(v.pos, fmt::format("{} starts with the bytes of a Long key's mark (0xff \"long:\"); write a Long key as "
+                            "!long <integer>",
+                            v.what));
+  }
+  return key;
+}
 
 // Upper bounds of values: model/scenario_limits.h (one table in docs/scenarios.md).
 using limits::kCountMax;
@@ -448,7 +479,7 @@ class ScenarioParser {
     Mapping map(v, {"key", "value"});
     InputSpec input;
     input.pos = v.pos;
-    input.key = ReadBytes(map.Require("key"));
+    input.key = ReadKey(map.Require("key"));
     input.value = ReadInt(map.Require("value"), kInt64Min, kInt64Max);
     scenario_.inputs.push_back(std::move(input));
   }
@@ -711,7 +742,7 @@ class ScenarioParser {
       if (const Value* v = arm.Find(field); v != nullptr && target == FaultTarget::kCheckpoint) refuse(field, *v);
     }
     if (const Value* key = arm.Find("key")) {
-      select.key = ReadBytes(*key);
+      select.key = ReadKey(*key);
       const bool known = std::any_of(scenario_.inputs.begin(), scenario_.inputs.end(),
                                      [&](const InputSpec& input) { return input.key == *select.key; });
       if (!known) Fail(key->pos, fmt::format("no input has key {}: a fault aimed at it could never fire", Quoted(*select.key, '"')));
@@ -1081,7 +1112,7 @@ class ScenarioParser {
       marker.completed.emplace();
       for (auto it = f->node.begin(); it != f->node.end(); ++it) {
         const Value key{it->first, PosOf(it->first.Mark()), "an input key"};
-        (*marker.completed)[ReadBytes(key)] = ReadInt(ValueOf(it->first, it->second), -1, kInt64Max);
+        (*marker.completed)[ReadKey(key)] = ReadInt(ValueOf(it->first, it->second), -1, kInt64Max);
       }
     }
     return marker;
@@ -1120,7 +1151,7 @@ class ScenarioParser {
       Fail(kind.pos, fmt::format("unknown record kind {}; expected one of: {}", Quoted(name), NameList<RecordKind>()));
     }
     record.kind = *parsed;
-    if (const Value* f = map.Find("key")) record.key = ReadBytes(*f);
+    if (const Value* f = map.Find("key")) record.key = ReadKey(*f);
     if (const Value* f = map.Find("seq")) record.seq = ReadInt(*f, 0, kInt64Max);
     if (const Value* f = map.Find("action")) record.action = ReadName(*f);
     if (const Value* f = map.Find("calls")) {

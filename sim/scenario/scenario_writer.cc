@@ -8,18 +8,29 @@
 
 #include "model/key_groups.h"
 #include "model/store_designs.h"
+#include "model/typed_key.h"
 #include "sim/scenario/scenario_keywords.h"
 
 namespace durasim {
 namespace {
 
-// A key as it was read: a string when it is valid UTF-8, else `!!binary`.
-void WriteKey(YAML::Emitter& out, const std::string& key) {
-  if (IsValidUtf8(key)) {
-    out << YAML::DoubleQuoted << key;
+// Bytes as they were read: a string when they are valid UTF-8, else `!!binary`.
+void WriteBytes(YAML::Emitter& out, const std::string& bytes) {
+  if (IsValidUtf8(bytes)) {
+    out << YAML::DoubleQuoted << bytes;
     return;
   }
-  out << YAML::Binary(reinterpret_cast<const unsigned char*>(key.data()), key.size());
+  out << YAML::Binary(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+}
+
+// An input key as it was read: `!long <decimal>` for a Long key
+// (model/typed_key.h), else its bytes.
+void WriteKey(YAML::Emitter& out, const std::string& key) {
+  if (const std::optional<int64_t> value = LongOfKey(key)) {
+    out << YAML::LocalTag("long") << *value;
+    return;
+  }
+  WriteBytes(out, key);
 }
 
 void WriteStep(YAML::Emitter& out, const ActionStep& step) {
@@ -74,12 +85,12 @@ void WriteForeignOptions(YAML::Emitter& out, const AttemptStep& step) {
   out << YAML::Key << "partition" << YAML::Value << step.partition;
   if (record.key) {
     out << YAML::Key << "key" << YAML::Value;
-    WriteKey(out, *record.key);
+    WriteBytes(out, *record.key);
   }
   if (record.key_of) out << YAML::Key << "key_of" << YAML::Value << *record.key_of;
   if (record.value) {
     out << YAML::Key << "value" << YAML::Value;
-    WriteKey(out, *record.value);
+    WriteBytes(out, *record.value);
   }
   if (record.value_of) out << YAML::Key << "value_of" << YAML::Value << *record.value_of;
   if (record.tombstone) out << YAML::Key << "tombstone" << YAML::Value << true;
