@@ -70,34 +70,13 @@ std::vector<std::string> AgentRuntime::RestoredProcessingKeys(const Checkpoint& 
   return std::vector<std::string>(owned.begin(), owned.end());
 }
 
-Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* hand_made) {
-  keyed_ = RestoredKeyedStates(checkpoint);
-  restored_processing_keys_ = RestoredProcessingKeys(checkpoint);
-  const std::vector<RecoveryMarker> markers = hand_made != nullptr ? hand_made->markers : RebuildMarkers(checkpoint);
-  for (const RecoveryMarker& own : hand_made != nullptr ? std::vector<RecoveryMarker>{} : markers) {
-    // One job's subtasks all write to the one topic with one store version.
-    DURASIM_CHECK(own.version == markers.front().version && own.topic == markers.front().topic);
-  }
-  // The harness's view of where the rebuild reads: the list's minimum.
-  const RecoveryMarker marker = MinimumMarker(markers);
-  world_.Notify([&](RunObserver& o) { o.OnRebuildStart(subtask_.index); });
-  const Status rebuilt = store_.RebuildFromList(markers);
-  // Durable execution off: nothing is read, so nothing can be in range or stale.
-  const bool reads = world_.scenario().durable.execution;
-  if (!reads) world_.CountFault(CoveragePoint::Reached(WorldFeature::kRestoredWithoutStore));
-  bool corrupt_in_range = false;
-  for (const auto& [partition, offset] : reads ? world_.corrupted() : CorruptedPositions{}) {
-    // The rebuild reads every partition of the topic: a partition the marker
-    // names from its offset, one added after the checkpoint from offset 0
-    // (KafkaActionStateStore::ReadFromMarker), so a corrupt record there is
-    // in range too (seed 12182).
-    auto marked = marker.offsets.find(partition);
-    const int64_t from = marked != marker.offsets.end() ? marked->second : 0;
-    if (offset >= from) corrupt_in_range = true;
-  }
-  // The harness knows whether a log event made the marker stale: then the
-  // store must reject it; otherwise it must accept it.
-  // fluss rejects a marker without every bucket (LogLifecycle::WhyNotEveryPartition).
+// The harness knows whether a log event made the marker stale: then the
+// store must reject it; otherwise it must accept it. Judged on the log the
+// rebuild begins with: what a step during the rebuild does to it
+// (`restore: {during_rebuild}`) comes after the rebuild captured its end.
+// fluss rejects a marker without every bucket (LogLifecycle::WhyNotEveryPartition).
+std::optional<std::string> AgentRuntime::ExpectedRejection(const Checkpoint& checkpoint, const RecoveryMarker& marker,
+                                                           const HandMadeList* hand_made, bool reads) {
   std::optional<std::string> stale;
   if (hand_made != nullptr && reads) {
     world_.CountFault(CoveragePoint::Reached(WorldFeature::kHandMadeMarkers));
@@ -113,6 +92,35 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
     stale = world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation,
                                         marker.completed.empty() ? checkpoint.completed : marker.completed);
   }
+  return stale;
+}
+
+Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* hand_made) {
+  keyed_ = RestoredKeyedStates(checkpoint);
+  restored_processing_keys_ = RestoredProcessingKeys(checkpoint);
+  const std::vector<RecoveryMarker> markers = hand_made != nullptr ? hand_made->markers : RebuildMarkers(checkpoint);
+  for (const RecoveryMarker& own : hand_made != nullptr ? std::vector<RecoveryMarker>{} : markers) {
+    // One job's subtasks all write to the one topic with one store version.
+    DURASIM_CHECK(own.version == markers.front().version && own.topic == markers.front().topic);
+  }
+  // The harness's view of where the rebuild reads: the list's minimum.
+  const RecoveryMarker marker = MinimumMarker(markers);
+  // Durable execution off: nothing is read, so nothing can be in range or stale.
+  const bool reads = world_.scenario().durable.execution;
+  if (!reads) world_.CountFault(CoveragePoint::Reached(WorldFeature::kRestoredWithoutStore));
+  bool corrupt_in_range = false;
+  for (const auto& [partition, offset] : reads ? world_.corrupted() : CorruptedPositions{}) {
+    // The rebuild reads every partition of the topic: a partition the marker
+    // names from its offset, one added after the checkpoint from offset 0
+    // (KafkaActionStateStore::ReadFromMarker), so a corrupt record there is
+    // in range too (seed 12182).
+    auto marked = marker.offsets.find(partition);
+    const int64_t from = marked != marker.offsets.end() ? marked->second : 0;
+    if (offset >= from) corrupt_in_range = true;
+  }
+  const std::optional<std::string> stale = ExpectedRejection(checkpoint, marker, hand_made, reads);
+  world_.Notify([&](RunObserver& o) { o.OnRebuildStart(subtask_.index); });
+  const Status rebuilt = store_.RebuildFromList(markers);
   if (stale) {
     world_.CountFault(CoveragePoint::Happened(LogEvent::kStaleMarker));
     world_.Record("restore.stale", "{}checkpoint={} {}", Tag(), checkpoint.id, *stale);

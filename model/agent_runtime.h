@@ -196,6 +196,10 @@ class AgentRuntime {
   // The processing keys a restored subtask keeps from the union list (its
   // operator state): the distinct ones it owns, in key order.
   virtual std::vector<std::string> RestoredProcessingKeys(const Checkpoint& checkpoint) const;
+  // Why the store must reject the restore of `checkpoint` from `marker`, or
+  // none when it must accept it (counting the coverage of hand-made markers).
+  std::optional<std::string> ExpectedRejection(const Checkpoint& checkpoint, const RecoveryMarker& marker,
+                                               const HandMadeList* hand_made, bool reads);
   // Whether the subtask resumes a kept processing key: when it owns it.
   virtual bool ResumesKey(const std::string& key) const { return Owns(key); }
   // Whether the worker-pool engine's barrier waits until every pulled task

@@ -461,11 +461,40 @@ bool Attempt::Restore(End& end) {
     if (hand_made) read.markers = hand_made->markers;
     log_operator_.NoteForeignReads(read);
   }
-  for (Subtask& subtask : subtasks_) {
-    if (!subtask.runtime->Restore(*checkpoint, hand_made ? &*hand_made : nullptr).ok()) {
-      end = End::kRestoreRejected;
-      return false;
+  return RestoreSubtasks(*checkpoint, hand_made ? &*hand_made : nullptr, end);
+}
+
+bool Attempt::RestoreSubtasks(const Checkpoint& checkpoint, const AgentRuntime::HandMadeList* hand_made, End& end) {
+  // The steps during the rebuild act once the last subtask's rebuild has
+  // captured the log's end, before it reads (the others have read theirs:
+  // no rebuild of this restore reads what they append); a restore that
+  // reads nothing there (durable execution off, a marker rejected before
+  // any read) has them act after it.
+  bool during_done = spec_.during_rebuild.empty();
+  auto during = [this, &during_done](const char* when) {
+    during_done = true;
+    world_.CountFault(CoveragePoint::Reached(WorldFeature::kStepDuringRebuild));
+    world_.Record("restore.during_rebuild", "steps={} when={}", spec_.during_rebuild.size(), when);
+    for (const AttemptStep& step : spec_.during_rebuild) {
+      if (!Apply(step)) return;
     }
+  };
+  FaultyLogClient& last = *subtasks_.back().faulty_client;
+  if (!during_done) last.BeforeNextRead([&during] { during("reading"); });
+  bool restored = true;
+  for (Subtask& subtask : subtasks_) {
+    restored = subtask.runtime->Restore(checkpoint, hand_made).ok();
+    if (!restored) break;
+  }
+  last.BeforeNextRead(nullptr);
+  if (!during_done) during("after");
+  if (!restored) {
+    end = End::kRestoreRejected;
+    return false;
+  }
+  if (error_) {  // a step during the rebuild failed
+    end = End::kError;
+    return false;
   }
   return true;
 }

@@ -166,6 +166,10 @@ class Attempt {
   std::optional<AgentRuntime::HandMadeList> HandMadeList(const Checkpoint& checkpoint);
   // The restore of the attempt's spec; false ends the attempt (`end`).
   bool Restore(End& end);
+  // Restores every subtask from `checkpoint` (or `hand_made`), with the
+  // attempt's steps during the rebuild; false (and `end`) when a subtask
+  // rejected it or a step failed.
+  bool RestoreSubtasks(const Checkpoint& checkpoint, const AgentRuntime::HandMadeList* hand_made, End& end);
   // recreate_topic: the job fails over, then the log operator re-creates
   // the topic; false (and the attempt ends in error) when the backend fails.
   bool RecreateTopic();

@@ -78,6 +78,9 @@ std::optional<EnumInfo> EnumInfoOf(WorldFeature feature) {
     case WorldFeature::kTypedKeyTwins:
       return EnumInfo{"typed_key_twins", "the inputs hold a Long key and the String key of its text (!long 1 and "
                                          "\"1\"): two keys with one toString()"};
+    case WorldFeature::kStepDuringRebuild:
+      return EnumInfo{"step_during_rebuild", "a step acted on the log while a restore's rebuild read it (an append "
+                                             "or added partitions: restore: {during_rebuild: [...]})"};
     case WorldFeature::kLaterStatesKept:
       return EnumInfo{"later_states_kept", "under get: evict_on_divergence, a lookup kept the cached states of later "
                                            "sequence numbers (no miss, no divergence)"};

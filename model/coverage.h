@@ -64,6 +64,7 @@ enum class WorldFeature {
   kCheckpointDrained,     // worker_pool engine: a checkpoint's barrier waited for pulled tasks to commit
   kTombstonesMigrated,    // a restore under another tombstone setting than the job that took its checkpoint
   kTypedKeyTwins,         // the inputs hold a Long key and the String key of its text (model/typed_key.h)
+  kStepDuringRebuild,     // a step acted on the log while a restore's rebuild read it (restore: {during_rebuild})
 };
 
 std::optional<EnumInfo> EnumInfoOf(WorldFeature feature);

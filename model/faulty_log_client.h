@@ -8,8 +8,10 @@
 // the same answers at the same simulated instants.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "model/decoded_values.h"
 #include "model/fault_plan.h"
@@ -49,6 +51,13 @@ class FaultyLogClient : public ForwardingLogClient {
   // While on, every state this client writes is a snapshot's rewrite
   // (PutPoint::kRewrite): the attempt turns it on while a subtask snapshots.
   void SetSnapshotWrites(bool on) { snapshot_writes_ = on; }
+  // Runs `act` once, when the next rebuild has captured the log's end and is
+  // about to read (WillRead): the attempt's steps during a rebuild.
+  void BeforeNextRead(std::function<void()> act) { before_next_read_ = std::move(act); }
+  void WillRead(const std::vector<ReadRange>& ranges) override {
+    if (std::function<void()> act = std::exchange(before_next_read_, nullptr)) act();
+    ForwardingLogClient::WillRead(ranges);
+  }
 
  private:
   struct Produced {
@@ -61,6 +70,7 @@ class FaultyLogClient : public ForwardingLogClient {
 
   FaultPlan& plan_;
   bool snapshot_writes_ = false;
+  std::function<void()> before_next_read_;
   BrokerWriteFaults* broker_;
   int subtask_;
   DecodedValues* values_;

@@ -103,8 +103,10 @@ bool Scenario::TombstonesEver() const {
 int32_t Scenario::PartitionsMax() const {
   int64_t partitions = log.partitions;
   for (const AttemptSpec& attempt : attempts) {
-    for (const AttemptStep& step : attempt.steps) {
-      if (step.kind == AttemptStep::Kind::kAddPartitions) partitions += step.count;
+    for (const std::vector<AttemptStep>* steps : {&attempt.during_rebuild, &attempt.steps}) {
+      for (const AttemptStep& step : *steps) {
+        if (step.kind == AttemptStep::Kind::kAddPartitions) partitions += step.count;
+      }
     }
   }
   return static_cast<int32_t>(partitions);

@@ -342,6 +342,10 @@ struct AttemptSpec {
   // A new version of the agent deployed as this attempt starts; it stays
   // until an attempt deploys another. None: the plan in effect stays.
   std::optional<PlanSpec> plan;
+  // `restore: {during_rebuild: [...]}`: steps (`foreign`, `add_partitions`)
+  // that act on the log while the restore's rebuild reads it: after it
+  // captured the end offsets, before its first fetch. Empty: none.
+  std::vector<AttemptStep> during_rebuild;
   // `log: {tombstones: b}`: whether the stores of the job deployed from this
   // attempt on emit tombstones (a configuration migration); none: the
   // setting in effect stays (Scenario::TombstonesIn).

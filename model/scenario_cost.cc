@@ -129,9 +129,11 @@ ScenarioCost CostOf(const Scenario& scenario) {
     if (attempt.restore.has_value()) {
       touches = Add(touches, Add(Mul(parallelism, log_records), Mul(parallelism, partitions)));
     }
-    for (const AttemptStep& step : attempt.steps) {
-      if (TouchesKeys(step.kind)) touches = Add(touches, Mul(parallelism, Add(Add(inputs, 1), partitions)));
-      if (TouchesLog(step.kind)) touches = Add(touches, log_records);
+    for (const std::vector<AttemptStep>* steps : {&attempt.during_rebuild, &attempt.steps}) {
+      for (const AttemptStep& step : *steps) {
+        if (TouchesKeys(step.kind)) touches = Add(touches, Mul(parallelism, Add(Add(inputs, 1), partitions)));
+        if (TouchesLog(step.kind)) touches = Add(touches, log_records);
+      }
     }
     cost.work_units = Add(cost.work_units, touches);
   }

@@ -85,6 +85,12 @@ std::optional<std::string> NotRunnableOn(const Scenario& scenario, StoreDesign d
                            a + 1, at);
       }
     }
+    for (const AttemptStep& step : scenario.attempts[a].during_rebuild) {
+      if (const char* why = FlussCannot(step.kind)) {
+        const std::string at = step.pos.line > 0 ? fmt::format(" (line {})", step.pos.line) : "";
+        return fmt::format("attempt {}{} during its rebuild {}", a + 1, at, why);
+      }
+    }
     for (const AttemptStep& step : scenario.attempts[a].steps) {
       if (const char* why = FlussCannot(step.kind)) {
         const std::string at = step.pos.line > 0 ? fmt::format(" (line {})", step.pos.line) : "";
@@ -102,6 +108,7 @@ void FitToDesign(Scenario& scenario, StoreDesign design) {
     for (AttemptSpec& attempt : scenario.attempts) {
       attempt.tombstones.reset();
       std::erase_if(attempt.steps, [](const AttemptStep& step) { return FlussCannot(step.kind) != nullptr; });
+      std::erase_if(attempt.during_rebuild, [](const AttemptStep& step) { return FlussCannot(step.kind) != nullptr; });
       if (attempt.markers) {
         for (HandMadeMarkerSpec& marker : *attempt.markers) {  // its offsets only
           marker.version.reset();

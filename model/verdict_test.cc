@@ -105,7 +105,7 @@ TEST(VocabularyTest, CoveragePointNames) {
   EXPECT_EQ(required[AllOf<FaultKind>().size() + AllOf<ScriptFault>().size() - 1], "broker_down");
   const size_t store_events = AllOf<StoreEvent>().size();
   const size_t key_shapes = AllOf<KeyShape>().size();
-  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - key_shapes - 1], "typed_key_twins");
+  EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - key_shapes - 1], "step_during_rebuild");
   EXPECT_EQ(required[required.size() - store_events - AllOf<LogEvent>().size() - 1], "key_non_ascii");
   EXPECT_EQ(required[required.size() - store_events - 1], "foreign_record");
   EXPECT_EQ(required.back(), "buckets_rebuilt");

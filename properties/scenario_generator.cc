@@ -11,6 +11,7 @@
 
 #include "model/fault_catalog.h"
 #include "model/key_shapes.h"
+#include "model/scenario_limits.h"
 #include "model/typed_key.h"
 #include "store/check.h"
 
@@ -70,6 +71,11 @@ constexpr uint64_t kMigrationStream = 0x6d69677261746504;
 // plus 7, the first value from which none of the seeds the tests pin draws
 // typed keys.
 constexpr uint64_t kTypedKeyStream = 0x747970656b657907;
+
+// Mixed into a seed for its rebuild-step stream (DrawStepsDuringRebuild):
+// "rebui", "d" plus 23, the first value from which none of the seeds the
+// tests pin draws a step during a rebuild.
+constexpr uint64_t kRebuildStepStream = 0x7265627569006417;
 
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
@@ -1169,6 +1175,30 @@ void DrawTypedKeys(Choices& choices, Scenario& scenario) {
   }
 }
 
+// Steps during a rebuild (issue 28): for 20% of the seeds whose last (healed)
+// attempt restores, the log acts while that restore's rebuild reads
+// (`restore: {during_rebuild: [...]}`): another producer appends a record
+// that is no action state to partition 0 (a zombie's late write) and, with
+// 30%, a partition is added (a metadata change). A correct rebuild reads to
+// the end it captured first (mutant rebuild-reads-appended reads the record
+// and rejects a valid restore). Only the last restore: a later one would
+// read the record (a foreign read, after which nothing is judged).
+// `choices` is the seed's own stream: a seed this draws nothing for keeps
+// its scenario.
+void DrawStepsDuringRebuild(Choices& choices, Scenario& scenario) {
+  AttemptSpec& last = scenario.attempts.back();
+  if (scenario.attempts.size() < 2 || !last.restore || !choices.Percent(20)) return;
+  AttemptStep append = Step(AttemptStep::Kind::kForeign);
+  append.foreign.key = "zombie";
+  append.foreign.value = "a late write from outside the job";
+  last.during_rebuild.push_back(append);
+  if (scenario.PartitionsMax() < limits::kPartitionsMax && choices.Percent(30)) {
+    AttemptStep added = Step(AttemptStep::Kind::kAddPartitions);
+    added.count = 1;
+    last.during_rebuild.push_back(added);
+  }
+}
+
 // A log configuration that changes between attempts (issue 28). Off to on
 // (a tenth of the seeds without tombstones and with two attempts or more:
 // an upgrade that enables cleanup): the first restoring attempt after one
@@ -1320,6 +1350,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   DrawCleanupUnderCompaction(cleanup_choices, generated.scenario);
   PrngChoices migration_choices(seed ^ kMigrationStream);
   DrawTombstoneMigration(migration_choices, generated.scenario);
+  PrngChoices rebuild_step_choices(seed ^ kRebuildStepStream);
+  DrawStepsDuringRebuild(rebuild_step_choices, generated.scenario);
   PrngChoices marker_choices(seed ^ kMarkersStream);
   DrawHandMadeMarkers(marker_choices, generated.scenario);
   // What the design cannot run is dropped (fluss: the log operations a

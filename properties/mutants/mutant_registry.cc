@@ -44,6 +44,7 @@
 #include "properties/mutants/prune_on_snapshot.h"
 #include "properties/mutants/random_id_in_call.h"
 #include "properties/mutants/rebuild_accepts_invalid.h"
+#include "properties/mutants/rebuild_reads_appended.h"
 #include "properties/mutants/reconcile_ignored.h"
 #include "properties/mutants/reconcile_on_completed.h"
 #include "properties/mutants/stop_at_first_empty_fetch.h"
@@ -233,6 +234,10 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
       {"cleanup-in-tombstones-only", "with tombstones, the committed cleanup boundary is the tombstones alone; "
        "compaction past delete.retention.ms removes it", "apache/flink-agents #1101: the boundary is recorded before "
        "the data goes", Invariant::kInvalidRecovery, StoreOf<CleanupInTombstonesOnlyStore>(), {}, KafkaDesigns()},
+      {"rebuild-reads-appended", "a rebuild reads each partition to its end as it is when read, not as captured "
+       "when the rebuild began: it reads records appended meanwhile", "apache/flink-agents 8ad3a32 rebuildState: "
+       "polls until a poll returns nothing", Invariant::kInvalidRecovery, StoreOf<RebuildReadsAppendedStore>(), {},
+       KafkaDesigns()},
       {"boundaries-only-with-tombstones", "a store that emits no tombstones writes no completed boundaries in its "
        "marker: after tombstones are turned off, a restore reading the earlier job's tombstones cannot tell a "
        "committed cleanup", "apache/flink-agents #885: the option controls emission only, recovery applies every "

@@ -499,15 +499,29 @@ class ScenarioParser {
     // The restore happens before the attempt's steps, whatever the key order.
     if (const Value* restore = map.Find("restore")) {
       if (restore->node.IsMap()) {
-        // `restore: {checkpoint: <id>, markers: [...]}`: a union list written by hand.
-        Mapping restored(*restore, {"checkpoint", "markers"});
+        // `restore: {checkpoint: <id>, markers: [...], during_rebuild: [...]}`: a
+        // union list written by hand, steps while the rebuild reads.
+        Mapping restored(*restore, {"checkpoint", "markers", "during_rebuild"});
         const Value& id = restored.Require("checkpoint");
         attempt.restore = ReadName(id);
         checkpoints_.CheckRestore(*attempt.restore, id.pos, scenario_.attempts.size(), attempts_node_);
-        attempt.markers.emplace();
-        for (const Value& item : ReadSequence(restored.Require("markers"), "a hand-made marker", false,
-                                              limits::kParallelismMax, "kParallelismMax")) {
-          attempt.markers->push_back(ReadHandMadeMarker(item));
+        if (const Value* markers = restored.Find("markers")) {
+          attempt.markers.emplace();
+          for (const Value& item :
+               ReadSequence(*markers, "a hand-made marker", false, limits::kParallelismMax, "kParallelismMax")) {
+            attempt.markers->push_back(ReadHandMadeMarker(item));
+          }
+        }
+        if (const Value* during = restored.Find("during_rebuild")) {
+          for (const Value& item : ReadSequence(*during, "a step during the rebuild", false, limits::kAttemptStepsMax,
+                                                "kAttemptStepsMax")) {
+            AttemptStep step = ParseAttemptStep(item);
+            if (step.kind != AttemptStep::Kind::kForeign && step.kind != AttemptStep::Kind::kAddPartitions) {
+              Fail(item.pos, "a step during a rebuild acts on the log from outside the job: 'foreign' (an append) or "
+                             "'add_partitions' (a metadata change)");
+            }
+            attempt.during_rebuild.push_back(std::move(step));
+          }
         }
       } else {
         attempt.restore = ReadName(*restore);

@@ -12,6 +12,7 @@
 
 #include "model/scenario.h"
 #include "model/scenario_limits.h"
+#include "model/typed_key.h"
 #include "sim/scenario/scenario_parser.h"
 #include "sim/scenario/scenario_writer.h"
 
@@ -631,6 +632,43 @@ attempts:
   for (size_t a = 0; a < loaded->attempts.size(); ++a) {
     EXPECT_EQ(again->attempts[a].tombstones, loaded->attempts[a].tombstones) << a;
   }
+}
+
+// Strategy: `restore: {checkpoint, during_rebuild}` keeps its steps (an
+// append, added partitions) apart from the attempt's, with no markers, and
+// survives the writer; a Long key (!long) survives it too.
+TEST(ScenarioParserTest, StepsDuringARebuildAndLongKeysSurviveTheWriter) {
+  Result<Scenario> loaded = ParseScenario(R"(name: during
+suppliers: [{name: llm}]
+actions: [{name: ask, on: input, steps: [{call: llm}]}]
+inputs: [{key: !long 7, value: 1}, {key: "7", value: 2}]
+attempts:
+  - steps: [{checkpoint: cp1}, {complete: cp1}, crash]
+  - restore:
+      checkpoint: cp1
+      during_rebuild:
+        - foreign: {key: zombie, value: late}
+        - add_partitions: 2
+    steps: [{read: all}]
+)",
+                                          "during.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const AttemptSpec& restoring = loaded->attempts[1];
+  EXPECT_FALSE(restoring.markers.has_value());
+  ASSERT_EQ(restoring.during_rebuild.size(), 2u);
+  EXPECT_EQ(restoring.during_rebuild[0].kind, AttemptStep::Kind::kForeign);
+  EXPECT_EQ(restoring.during_rebuild[1].kind, AttemptStep::Kind::kAddPartitions);
+  EXPECT_EQ(restoring.steps.size(), 1u);
+  EXPECT_EQ(loaded->PartitionsMax(), 3);
+  EXPECT_EQ(loaded->inputs[0].key, LongKey(7));
+  EXPECT_EQ(loaded->inputs[1].key, "7");
+  Result<Scenario> again = ParseScenario(WriteScenarioYaml(*loaded, {}), "written.yaml");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  ASSERT_EQ(again->attempts[1].during_rebuild.size(), 2u);
+  EXPECT_EQ(again->attempts[1].during_rebuild[0].foreign, restoring.during_rebuild[0].foreign);
+  EXPECT_EQ(again->attempts[1].during_rebuild[1].count, 2);
+  EXPECT_EQ(again->inputs[0].key, LongKey(7));
+  EXPECT_EQ(again->inputs[1].key, "7");
 }
 
 // Strategy: a supplier's reconciler answers, one or a list, parse in order

@@ -396,13 +396,22 @@ void WriteAttempts(YAML::Emitter& out, const std::vector<AttemptSpec>& attempts)
   out << YAML::Key << "attempts" << YAML::Value << YAML::BeginSeq;
   for (const AttemptSpec& attempt : attempts) {
     out << YAML::BeginMap;
-    if (attempt.restore.has_value() && !attempt.markers.has_value()) {
+    if (attempt.restore.has_value() && !attempt.markers.has_value() && attempt.during_rebuild.empty()) {
       out << YAML::Key << "restore" << YAML::Value << *attempt.restore;
     } else if (attempt.restore.has_value()) {
       out << YAML::Key << "restore" << YAML::Value << YAML::BeginMap << YAML::Key << "checkpoint" << YAML::Value
-          << *attempt.restore << YAML::Key << "markers" << YAML::Value << YAML::BeginSeq;
-      for (const HandMadeMarkerSpec& marker : *attempt.markers) WriteHandMadeMarker(out, marker);
-      out << YAML::EndSeq << YAML::EndMap;
+          << *attempt.restore;
+      if (attempt.markers.has_value()) {
+        out << YAML::Key << "markers" << YAML::Value << YAML::BeginSeq;
+        for (const HandMadeMarkerSpec& marker : *attempt.markers) WriteHandMadeMarker(out, marker);
+        out << YAML::EndSeq;
+      }
+      if (!attempt.during_rebuild.empty()) {
+        out << YAML::Key << "during_rebuild" << YAML::Value << YAML::BeginSeq;
+        for (const AttemptStep& step : attempt.during_rebuild) WriteAttemptStep(out, step);
+        out << YAML::EndSeq;
+      }
+      out << YAML::EndMap;
     }
     if (attempt.parallelism.has_value()) out << YAML::Key << "parallelism" << YAML::Value << *attempt.parallelism;
     if (attempt.tombstones.has_value()) {
