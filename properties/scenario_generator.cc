@@ -1146,7 +1146,8 @@ bool OneStatePerInputOfOneKey(const Scenario& scenario) {
 }
 
 // Typed keys (issue 28, #1099; model/typed_key.h): for 20% of the seeds
-// with two keys or more, the first two become twins of one text, the
+// with two keys or more, two become twins of one text (the first two, or
+// the last two of four or more, so that a key-shape pair stays), the
 // String key "<n>" and the Long key n (n in 0..9), so that a store naming
 // states by the key's text (mutant key-to-string) mixes them up where one
 // subtask holds both. The faults aimed at either key follow it. `choices`
@@ -1158,11 +1159,14 @@ void DrawTypedKeys(Choices& choices, Scenario& scenario) {
   }
   if (distinct.size() < 2 || !choices.Percent(20)) return;
   const int64_t n = choices.Range(0, 9);
-  const std::map<std::string, std::string> renamed = {{distinct[0], std::to_string(n)}, {distinct[1], LongKey(n)}};
-  // The String twin's text may be a third key's already: that key takes the first's old name.
-  std::map<std::string, std::string> all = renamed;
-  for (size_t i = 2; i < distinct.size(); ++i) {
-    if (distinct[i] == std::to_string(n)) all[distinct[i]] = distinct[0];
+  // The last two keys when there are four or more: the first two are the
+  // key-shape draw's pair (DrawKeyShape), which stays.
+  const size_t first = distinct.size() >= 4 ? distinct.size() - 2 : 0;
+  std::map<std::string, std::string> all = {{distinct[first], std::to_string(n)}, {distinct[first + 1], LongKey(n)}};
+  // The String twin's text may be another key's already: that key takes the
+  // String twin's old name.
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    if (i != first && i != first + 1 && distinct[i] == std::to_string(n)) all[distinct[i]] = distinct[first];
   }
   for (InputSpec& input : scenario.inputs) {
     if (auto it = all.find(input.key); it != all.end()) input.key = it->second;

@@ -27,7 +27,8 @@ bool Reaches(StoreDesign design, const std::string& name) {
 // record fault fires, nothing saved is replayed or reconciled, and no
 // restore reads a marker to find stale or a partition added since. (Log
 // events stay possible: a `foreign` step can give the log records.) The real
-// get() is drawn where every input has one key: no pair of keys meets it.
+// get() is drawn where every input has one key: no pair of keys (a
+// separator-prefix pair, typed twins) meets it.
 bool Exclusive(const std::string& a, const std::string& b) {
   static const std::pair<const char*, const char*> kExclusive[] = {
       {"legacy_marker_read", "tombstone_fault"},
@@ -38,6 +39,7 @@ bool Exclusive(const std::string& a, const std::string& b) {
       // get: evict_on_divergence is drawn only where all inputs share one key
       // (properties/scenario_generator.cc, OneStatePerInputOfOneKey).
       {"later_states_kept", "keys_separator_prefix"},
+      {"later_states_kept", "typed_key_twins"},  // twins are two keys
   };
   static const char* const kNeedAStore[] = {
       "added_partitions_rejected", "added_partitions_restored", "cancel_put", "checkpoint_failed",
