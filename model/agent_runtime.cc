@@ -89,8 +89,16 @@ std::optional<std::string> AgentRuntime::ExpectedRejection(const Checkpoint& che
     stale = world_.lifecycle().WhyPartitionsAdded(marker);
   }
   if (reads && !stale) {
+    // A list of version-1 markers only (written by hand) holds no boundaries,
+    // so the store judges the tombstones it reads against none.
+    const bool legacy_only =
+        hand_made != nullptr && !hand_made->markers.empty() &&
+        std::all_of(hand_made->markers.begin(), hand_made->markers.end(),
+                    [](const RecoveryMarker& m) { return m.version == RecoveryMarker::kLegacyVersion; });
     stale = world_.lifecycle().WhyStale(marker, checkpoint.topic_incarnation,
-                                        marker.completed.empty() ? checkpoint.completed : marker.completed);
+                                        legacy_only             ? CompletedBoundaries{}
+                                        : marker.completed.empty() ? checkpoint.completed
+                                                                   : marker.completed);
   }
   return stale;
 }

@@ -196,10 +196,6 @@ class AgentRuntime {
   // The processing keys a restored subtask keeps from the union list (its
   // operator state): the distinct ones it owns, in key order.
   virtual std::vector<std::string> RestoredProcessingKeys(const Checkpoint& checkpoint) const;
-  // Why the store must reject the restore of `checkpoint` from `marker`, or
-  // none when it must accept it (counting the coverage of hand-made markers).
-  std::optional<std::string> ExpectedRejection(const Checkpoint& checkpoint, const RecoveryMarker& marker,
-                                               const HandMadeList* hand_made, bool reads);
   // Whether the subtask resumes a kept processing key: when it owns it.
   virtual bool ResumesKey(const std::string& key) const { return Owns(key); }
   // Whether the worker-pool engine's barrier waits until every pulled task
@@ -246,6 +242,10 @@ class AgentRuntime {
   // "" for a job of one subtask, else "subtask=<i> ": the prefix of this
   // subtask's trace details.
   std::string Tag() const;
+  // Why the store must reject the restore of `checkpoint` from `marker`, or
+  // none when it must accept it (counting the coverage of hand-made markers).
+  std::optional<std::string> ExpectedRejection(const Checkpoint& checkpoint, const RecoveryMarker& marker,
+                                               const HandMadeList* hand_made, bool reads);
   void ScheduleKey(const std::string& key);
   boost::asio::awaitable<void> KeyLetter(std::string key, uint64_t letter);
   // What the prunes of a completion left until the log answers them

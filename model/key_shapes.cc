@@ -2,11 +2,10 @@
 // each shape.
 #include "model/key_shapes.h"
 
-#include "model/typed_key.h"
-
 #include <algorithm>
 #include <set>
 
+#include "model/typed_key.h"
 #include "store/check.h"
 
 namespace durasim {

@@ -65,11 +65,13 @@ rd_kafka_resp_err_t CallInSlices(Clock::time_point deadline, Call call) {
     const int slice = BlockingMs(deadline);
     const Clock::time_point started = Clock::now();
     const rd_kafka_resp_err_t err = call(slice);
-    // _TIMED_OUT is librdkafka's own word that the slice ran out: its timer
-    // may fire a fraction of a millisecond before ours says so (seen:
-    // 249.6 ms of a 250 ms slice).
-    const bool ran_out =
-        err == RD_KAFKA_RESP_ERR__TIMED_OUT || Clock::now() - started >= std::chrono::milliseconds(slice);
+    // librdkafka's timer may fire a fraction of a millisecond before ours
+    // says the slice ran out (seen: _TIMED_OUT at 249.6 ms of a 250 ms
+    // slice): a _TIMED_OUT within kSliceSlack of the slice's end counts.
+    const std::chrono::milliseconds kSliceSlack{5};
+    const Clock::duration took = Clock::now() - started;
+    const bool ran_out = took >= std::chrono::milliseconds(slice) ||
+                         (err == RD_KAFKA_RESP_ERR__TIMED_OUT && took + kSliceSlack >= std::chrono::milliseconds(slice));
     if (!ran_out || RemainingMs(deadline) == 0) return err;
     if (err == RD_KAFKA_RESP_ERR__TIMED_OUT) return call(std::max(1, RemainingMs(deadline)));
     if (err != RD_KAFKA_RESP_ERR__TRANSPORT) return err;

@@ -40,6 +40,8 @@ bool Exclusive(const std::string& a, const std::string& b) {
       // (properties/scenario_generator.cc, OneStatePerInputOfOneKey).
       {"later_states_kept", "keys_separator_prefix"},
       {"later_states_kept", "typed_key_twins"},  // twins are two keys
+      // no legacy marker is drawn where the log may hold tombstones
+      {"legacy_marker_read", "tombstones_migrated"},
   };
   static const char* const kNeedAStore[] = {
       "added_partitions_rejected", "added_partitions_restored", "cancel_put", "checkpoint_failed",

@@ -916,6 +916,12 @@ class ScenarioParser {
     if (key == nullptr && key_of == nullptr) {
       Fail(arg.pos, "'foreign' needs 'key' (the record key) or 'key_of' (the offset of a record whose key it takes)");
     }
+    for (const Value* bytes : {key, foreign.Find("value")}) {
+      if (bytes != nullptr && bytes->node.Tag() == "!long") {
+        Fail(bytes->pos, fmt::format("{} of a foreign record is bytes, not an input key: write a string or !!binary",
+                                     bytes->what));
+      }
+    }
     if (key != nullptr) record.key = ReadBytes(*key);
     if (key_of != nullptr) record.key_of = ReadInt(*key_of, 0, kInt64Max);
     const Value* value = foreign.Find("value");
