@@ -105,6 +105,8 @@ class Shrinker {
     return progress;
   }
 
+  // Each step of each attempt, each step during its rebuild, and its
+  // tombstone setting (back to the one in effect before it).
   bool DropAttemptSteps() {
     bool progress = false;
     for (size_t a = 0; a < result_.scenario.attempts.size(); ++a) {
@@ -116,6 +118,19 @@ class Shrinker {
           return true;
         });
       }
+      for (size_t i = result_.scenario.attempts[a].during_rebuild.size(); i-- > 0;) {
+        progress |= Try([a, i](Scenario& s) {
+          if (a >= s.attempts.size() || i >= s.attempts[a].during_rebuild.size()) return false;
+          auto& steps = s.attempts[a].during_rebuild;
+          steps.erase(steps.begin() + static_cast<std::ptrdiff_t>(i));
+          return true;
+        });
+      }
+      progress |= Try([a](Scenario& s) {
+        if (a >= s.attempts.size() || !s.attempts[a].tombstones.has_value()) return false;
+        s.attempts[a].tombstones.reset();
+        return true;
+      });
     }
     return progress;
   }
