@@ -933,6 +933,25 @@ void DropRewriteArms(Scenario& scenario) {
   }
 }
 
+// The scenario's input keys, in order of their first input.
+std::vector<std::string> DistinctKeys(const Scenario& scenario) {
+  std::vector<std::string> distinct;
+  for (const InputSpec& input : scenario.inputs) {
+    if (std::find(distinct.begin(), distinct.end(), input.key) == distinct.end()) distinct.push_back(input.key);
+  }
+  return distinct;
+}
+
+// The faults aimed at a renamed key follow it.
+void RenameAimedKeys(Scenario& scenario, const std::map<std::string, std::string>& renamed) {
+  for (AttemptSpec& attempt : scenario.attempts) {
+    for (AttemptStep& step : attempt.steps) {
+      if (!step.select.key) continue;
+      if (auto it = renamed.find(*step.select.key); it != renamed.end()) step.select.key = it->second;
+    }
+  }
+}
+
 // Keys like real keys (model/key_shapes.h): for 40% of the seeds, the
 // scenario's keys are renamed to keys of one drawn shape, its
 // separator-prefix pair first, so that the shapes meet in one run. A
@@ -945,10 +964,7 @@ void DrawKeyShape(Choices& choices, Scenario& scenario) {
   const std::vector<KeyShape>& shapes = AllOf<KeyShape>();
   std::vector<std::string> keys = KeysOfShape(shapes[choices.Below(shapes.size())]);
   for (size_t i = keys.size() - 1; i > 2; --i) std::swap(keys[i], keys[2 + choices.Below(i - 1)]);  // the pair stays first
-  std::vector<std::string> distinct;  // the scenario's keys, in order of their first input
-  for (const InputSpec& input : scenario.inputs) {
-    if (std::find(distinct.begin(), distinct.end(), input.key) == distinct.end()) distinct.push_back(input.key);
-  }
+  const std::vector<std::string> distinct = DistinctKeys(scenario);
   DURASIM_CHECK_LE(distinct.size(), keys.size());  // a generated scenario has at most 8 keys
   std::map<std::string, std::string> renamed;
   for (size_t i = 0; i < distinct.size(); ++i) renamed[distinct[i]] = keys[i];
@@ -956,13 +972,7 @@ void DrawKeyShape(Choices& choices, Scenario& scenario) {
     InputSpec& input = scenario.inputs[i];
     input.key = distinct.size() == 1 && i % 2 == 1 ? keys[1] : renamed.at(input.key);
   }
-  for (AttemptSpec& attempt : scenario.attempts) {
-    for (AttemptStep& step : attempt.steps) {
-      if (!step.select.key) continue;
-      auto it = renamed.find(*step.select.key);
-      if (it != renamed.end()) step.select.key = it->second;
-    }
-  }
+  RenameAimedKeys(scenario, renamed);
 }
 
 // A point inside the log-shapes gate (issue 32's rare pairs, finding 3):
@@ -1153,10 +1163,7 @@ bool OneStatePerInputOfOneKey(const Scenario& scenario) {
 // subtask holds both. The faults aimed at either key follow it. `choices`
 // is the seed's own stream: a seed this draws nothing for keeps its scenario.
 void DrawTypedKeys(Choices& choices, Scenario& scenario) {
-  std::vector<std::string> distinct;  // the scenario's keys, in order of their first input
-  for (const InputSpec& input : scenario.inputs) {
-    if (std::find(distinct.begin(), distinct.end(), input.key) == distinct.end()) distinct.push_back(input.key);
-  }
+  const std::vector<std::string> distinct = DistinctKeys(scenario);
   if (distinct.size() < 2 || !choices.Percent(20)) return;
   const int64_t n = choices.Range(0, 9);
   // The last two keys when there are four or more: the first two are the
@@ -1171,12 +1178,7 @@ void DrawTypedKeys(Choices& choices, Scenario& scenario) {
   for (InputSpec& input : scenario.inputs) {
     if (auto it = all.find(input.key); it != all.end()) input.key = it->second;
   }
-  for (AttemptSpec& attempt : scenario.attempts) {
-    for (AttemptStep& step : attempt.steps) {
-      if (!step.select.key) continue;
-      if (auto it = all.find(*step.select.key); it != all.end()) step.select.key = it->second;
-    }
-  }
+  RenameAimedKeys(scenario, all);
 }
 
 // Steps during a rebuild (issue 28): for 20% of the seeds whose last (healed)

@@ -110,21 +110,15 @@ class Shrinker {
   bool DropAttemptSteps() {
     bool progress = false;
     for (size_t a = 0; a < result_.scenario.attempts.size(); ++a) {
-      for (size_t i = result_.scenario.attempts[a].steps.size(); i-- > 0;) {
-        progress |= Try([a, i](Scenario& s) {
-          if (a >= s.attempts.size() || i >= s.attempts[a].steps.size()) return false;
-          auto& steps = s.attempts[a].steps;
-          steps.erase(steps.begin() + static_cast<std::ptrdiff_t>(i));
-          return true;
-        });
-      }
-      for (size_t i = result_.scenario.attempts[a].during_rebuild.size(); i-- > 0;) {
-        progress |= Try([a, i](Scenario& s) {
-          if (a >= s.attempts.size() || i >= s.attempts[a].during_rebuild.size()) return false;
-          auto& steps = s.attempts[a].during_rebuild;
-          steps.erase(steps.begin() + static_cast<std::ptrdiff_t>(i));
-          return true;
-        });
+      for (std::vector<AttemptStep> AttemptSpec::*list : {&AttemptSpec::steps, &AttemptSpec::during_rebuild}) {
+        for (size_t i = (result_.scenario.attempts[a].*list).size(); i-- > 0;) {
+          progress |= Try([a, i, list](Scenario& s) {
+            if (a >= s.attempts.size() || i >= (s.attempts[a].*list).size()) return false;
+            auto& steps = s.attempts[a].*list;
+            steps.erase(steps.begin() + static_cast<std::ptrdiff_t>(i));
+            return true;
+          });
+        }
       }
       progress |= Try([a](Scenario& s) {
         if (a >= s.attempts.size() || !s.attempts[a].tombstones.has_value()) return false;
