@@ -12,6 +12,8 @@ packages=(
   libgoogle-perftools-dev
   # the real-broker tests: Apache Kafka from Maven jars, kcat to probe it
   openjdk-17-jre-headless maven kcat
+  # the real-Fluss tests: javac compiles durasim's Fluss gateway (ci/fluss/)
+  openjdk-17-jdk-headless
   # the timeline's rendering test: headless Chromium draws the HTML to a PNG
   chromium
 )

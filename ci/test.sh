@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, build, run the regression suite,
 # then every test through ctest, the real-broker ones against an Apache
-# Kafka broker started from Maven jars (ci/kafka/). With --sanitize, also
+# Kafka broker started from Maven jars (ci/kafka/), the real-Fluss ones
+# against an Apache Fluss cluster started the same way (ci/fluss/). With --sanitize, also
 # builds and runs the tests under ASan + UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/regress.sh
-# Everything but the real-broker tests, then those with a broker running.
-(cd build && ctest --output-on-failure -j "$(nproc)" -LE kafka)
+# Everything but the real-broker and real-Fluss tests, then each with its
+# cluster running.
+(cd build && ctest --output-on-failure -j "$(nproc)" -LE 'kafka|fluss')
 bash ci/kafka/with-broker.sh bash -c 'cd build && ctest --output-on-failure -L kafka'
+bash ci/fluss/with-cluster.sh bash -c 'cd build && ctest --output-on-failure -L fluss'
 
 if [[ ${1:-} == --sanitize ]]; then
   bash ci/build.sh --sanitize
   # The per-design kill matrix runs in the plain build only (its label says why).
-  (cd build-asan && ctest --output-on-failure -j "$(nproc)" -LE 'kafka|per-design')
+  (cd build-asan && ctest --output-on-failure -j "$(nproc)" -LE 'kafka|fluss|per-design')
 fi

@@ -34,7 +34,7 @@ TEST(VocabularyTest, TablesRoundTripAndKeepTheirNames) {
   ExpectNamesRoundTrip<ScriptFault>();
   ExpectNamesRoundTrip<PutPoint>();
   EXPECT_EQ(NameList<Verdict>(), "pass, violation, stuck, error, infra");
-  EXPECT_EQ(NameList<BackendKind>(), "model, mock, kafka");
+  EXPECT_EQ(NameList<BackendKind>(), "model, mock, kafka, fluss");
   EXPECT_EQ(AllOf<FaultKind>().size(), 11u);
   EXPECT_EQ(NameList<ScriptFault>(),
             "crash_step, checkpoint_abort, checkpoint_never_notified, restore_older_checkpoint, broker_down");

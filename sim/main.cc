@@ -3,7 +3,7 @@
 //
 //   durasim run PATH... [--mutant NAME] [--trace] [--report-json FILE] [--junit FILE]
 //                       [TRACE] [--filter TEXT] [--fail-fast] [--keep-topic NAME]
-//                       [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT]
+//                       [--backend model|mock|kafka|fluss] [--bootstrap-servers HOST:PORT]
 //                       [--compare-model] [--check-determinism]
 //                       [--perturb N [--jobs J] [--failures-dir D] [--shrink-budget-s T] | --perturb-seed S]
 //                       [--timeline OUT.svg|OUT.html] [--dump-log]
@@ -11,7 +11,7 @@
 //                   [--time-budget-s T] [--failures-dir D] [--junit FILE] [--report-json FILE]
 //                   [--check-determinism] [--require-coverage] [BACKEND]
 //   durasim replay --seed S [--mutant M] [--trace] [TRACE] [--write FILE] [BACKEND]
-//     BACKEND: [--backend model|mock|kafka] [--bootstrap-servers HOST:PORT] [--compare-model]
+//     BACKEND: [--backend model|mock|kafka|fluss] [--bootstrap-servers HOST:PORT] [--compare-model]
 //              [--broker-check-s T] [--infra-errors-max N]
 //     TRACE: [--trace-raw] [--trace-failing] [--trace-key K] [--trace-attempt N] [--trace-subtask S]
 //            (explore takes --trace-failing and the filters)

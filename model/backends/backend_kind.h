@@ -12,8 +12,15 @@ enum class BackendKind {
   kModel,  // the in-memory KafkaLog
   kMock,   // librdkafka's mock cluster, in process
   kKafka,  // a real broker
+  kFluss,  // a real Apache Fluss cluster, through durasim's gateway (ci/fluss/)
 };
 
 std::optional<EnumInfo> EnumInfoOf(BackendKind kind);
+
+// Why backend fluss runs one store design: its log is a Fluss log table,
+// which only the Fluss store writes (a Kafka store's tombstones, compaction
+// and DeleteRecords have no Fluss counterpart).
+inline constexpr const char* kFlussBackendOnly =
+    "the fluss backend is a Fluss log table, which only the fluss store design writes";
 
 }  // namespace durasim

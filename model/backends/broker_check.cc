@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "store/fluss_gateway.h"
 #include "store/kafka_mock_cluster.h"
 #include "store/rdkafka_broker_check.h"
 
@@ -28,6 +29,13 @@ Status CheckBackendBroker(BackendKind kind, const std::string& bootstrap_servers
         return Status(StatusCode::kInvalidArgument, "backend kafka needs --bootstrap-servers HOST:PORT");
       }
       return CheckBroker(bootstrap_servers, deadline);
+    case BackendKind::kFluss: {
+      if (bootstrap_servers.empty()) {
+        return Status(StatusCode::kInvalidArgument, "backend fluss needs --bootstrap-servers HOST:PORT (the Fluss gateway)");
+      }
+      // The gateway answers ping only once its cluster answered at its start.
+      return FlussGateway::Connect(bootstrap_servers, deadline).status();
+    }
   }
   return Status(StatusCode::kInternal, "no such backend kind");
 }

@@ -1,6 +1,7 @@
 // StartLogBackend: one switch over the backend kinds.
 #include "model/backends/start_backend.h"
 
+#include "model/backends/fluss_backend.h"
 #include "model/backends/memory_log_backend.h"
 #include "model/backends/rdkafka_backend.h"
 
@@ -23,6 +24,13 @@ Result<std::unique_ptr<LogBackend>> StartLogBackend(BackendKind kind, const std:
       return std::unique_ptr<LogBackend>(std::make_unique<MemoryLogBackend>(run_log.model_log, run_log.config));
     case BackendKind::kMock: return Started(RdKafkaBackend::StartMock(harness));
     case BackendKind::kKafka: return Started(RdKafkaBackend::OnBroker(bootstrap_servers, harness));
+    case BackendKind::kFluss: {
+      Result<std::unique_ptr<FlussBackend>> fluss = FlussBackend::OnGateway(
+          bootstrap_servers, FlussBackend::Harness{run_log.config, run_log.model_log, run_log.corrupted,
+                                                   run_log.lifecycle, run_log.partitions_max});
+      if (!fluss.ok()) return fluss.status();
+      return std::unique_ptr<LogBackend>(std::move(fluss).value());
+    }
   }
   return Status(StatusCode::kInternal, "no such backend kind");
 }

@@ -31,7 +31,8 @@ struct RunLog {
   std::string topic_name = {};
 };
 
-// The backend of `kind`; kafka on the broker at `bootstrap_servers`.
+// The backend of `kind`; kafka on the broker at `bootstrap_servers`, fluss
+// through the Fluss gateway there.
 [[nodiscard]] Result<std::unique_ptr<LogBackend>> StartLogBackend(BackendKind kind,
                                                                   const std::string& bootstrap_servers,
                                                                   const RunLog& run_log);

@@ -118,7 +118,7 @@ void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& boo
           BackendHelp())
       ->check(CLI::IsMember(NamesOf<BackendKind>()))
       ->default_str(NameOf(backend));
-  command.add_option("--bootstrap-servers", bootstrap_servers, "the broker for --backend kafka");
+  command.add_option("--bootstrap-servers", bootstrap_servers, "the broker for --backend kafka; the Fluss gateway for --backend fluss (ci/fluss/)");
   command.add_flag("--compare-model", compare_model,
                    "also run on the model; any different observation, down to the trace, is a failure");
   command
@@ -198,7 +198,7 @@ std::string LeftOutLine(const LeftOutFile& file) {
 }
 
 std::vector<LeftOutFile> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, std::optional<StoreDesign> store,
-                                             const std::optional<std::string>& mutant_option) {
+                                             const std::optional<std::string>& mutant_option, BackendKind backend) {
   std::vector<LeftOutFile> lines;
   const size_t given = scenarios.size();
   std::erase_if(scenarios, [&](const Scenario& scenario) {
@@ -208,6 +208,7 @@ std::vector<LeftOutFile> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, s
     const std::optional<std::string> mutant_name = mutant_option ? mutant_option : scenario.mutant;
     const Mutant* mutant = mutant_name ? FindMutant(*mutant_name) : nullptr;
     if (!why && mutant != nullptr) why = WhyNotOn(*mutant, design);
+    if (!why && backend == BackendKind::kFluss && design != StoreDesign::kFluss) why = kFlussBackendOnly;
     if (why) lines.push_back(LeftOutFile{scenario.path, NameOf(design), *why});
     return why.has_value();
   });

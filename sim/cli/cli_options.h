@@ -73,9 +73,11 @@ bool KnownMutant(const std::string& name);
 // holds what that design cannot run (NotRunnableOn); and a file whose
 // mutant (`mutant_option`, else its `mutant:`) is a hazard of other designs.
 // Neither a pass nor a failure, and never silent (run, mutants --scenarios).
+// And on backend fluss, a file on any design but fluss (kFlussBackendOnly).
 // Each has its line: "not run on store design D: PATH: WHY" (LeftOutLine).
 std::vector<LeftOutFile> LeaveOutNotRunnable(std::vector<Scenario>& scenarios, std::optional<StoreDesign> store,
-                                             const std::optional<std::string>& mutant_option);
+                                             const std::optional<std::string>& mutant_option,
+                                             BackendKind backend = BackendKind::kModel);
 std::string LeftOutLine(const LeftOutFile& file);
 
 // With --store: whether `mutant` (none: yes) applies to that design; if not,

@@ -97,6 +97,10 @@ int Explore(ExploreState& state) {
   }
   state.sweep.progress_tty = isatty(STDOUT_FILENO) != 0;
   const SweepOptions& sweep = state.sweep;
+  if (sweep.backend == BackendKind::kFluss && sweep.store != StoreDesign::kFluss) {
+    std::cerr << "durasim: --backend fluss needs --store fluss: " << kFlussBackendOnly << "\n";
+    return kExitUsage;
+  }
   if (const std::optional<int> stop = CheckBackendAtStart(
           InfraOptions{sweep.backend, sweep.bootstrap_servers, sweep.broker_check_s, sweep.infra_errors_max})) {
     return *stop;

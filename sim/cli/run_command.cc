@@ -203,7 +203,7 @@ int Run(const std::vector<std::string>& paths, const RunOptions& run_options, co
   options.record_lines = flags.trace.wanted();  // the readable trace shows what each record holds
   std::optional<std::vector<Scenario>> scenarios = LoadScenarios(paths, flags.filter);
   if (!scenarios || !KeepTopicAllowed(options, flags, scenarios->size())) return kExitUsage;
-  const std::vector<LeftOutFile> left_out = LeaveOutNotRunnable(*scenarios, options.store, options.mutant);
+  const std::vector<LeftOutFile> left_out = LeaveOutNotRunnable(*scenarios, options.store, options.mutant, options.backend);
   for (const LeftOutFile& file : left_out) std::cout << LeftOutLine(file) << "\n";
   if (scenarios->empty()) {
     std::cerr << "durasim: no scenario file left to run on this store design (every one is listed above)\n";

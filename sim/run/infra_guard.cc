@@ -31,6 +31,10 @@ Status CheckBrokerAtStart(const InfraOptions& options) {
   if (options.backend == BackendKind::kKafka && options.bootstrap_servers.empty()) {
     return Status(StatusCode::kInvalidArgument, "--backend kafka needs --bootstrap-servers HOST:PORT");
   }
+  if (options.backend == BackendKind::kFluss && options.bootstrap_servers.empty()) {
+    return Status(StatusCode::kInvalidArgument,
+                  "--backend fluss needs --bootstrap-servers HOST:PORT (the Fluss gateway, ci/fluss/with-cluster.sh)");
+  }
   return Check(options);
 }
 

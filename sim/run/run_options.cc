@@ -13,7 +13,7 @@ std::string BackendFlags(const RunOptions& options) {
   std::string flags = options.store ? fmt::format(" --store {}", NameOf(*options.store)) : "";
   if (options.backend == BackendKind::kModel) return flags;
   flags += fmt::format(" --backend {}", NameOf(options.backend));
-  if (options.backend == BackendKind::kKafka) flags += " --bootstrap-servers " + options.bootstrap_servers;
+  if (options.backend == BackendKind::kKafka || options.backend == BackendKind::kFluss) flags += " --bootstrap-servers " + options.bootstrap_servers;
   if (options.compare_model) flags += " --compare-model";
   return flags;
 }

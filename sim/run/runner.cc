@@ -514,6 +514,11 @@ void DecideVerdict(const Scenario& scenario, const RunOptions& options, World& w
 void RunAttempts(const Scenario& scenario, const RunOptions& options, const AttemptParts& parts,
                  const Reference& reference, bool explain, RunReport& report) {
   World world(scenario);
+  if (options.backend == BackendKind::kFluss && scenario.store != StoreDesign::kFluss) {
+    report.verdict = Verdict::kError;
+    report.error = fmt::format("backend fluss: store design {}: {}", NameOf(scenario.store), kFlussBackendOnly);
+    return;
+  }
   if (Status started = world.StartBackend(options.backend, options.bootstrap_servers, options.keep_topic);
       !started.ok()) {
     report.verdict = Verdict::kError;
