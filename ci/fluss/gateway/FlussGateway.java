@@ -91,8 +91,12 @@ public final class FlussGateway {
     private static final Duration POLL = Duration.ofMillis(20);
     // A read-only call that met a connection closed under it is made again
     // (the client closes a tablet server's connection when a log scanner
-    // closes, failing another thread's call in flight): this many times in all.
-    private static final int TRIES = 3;
+    // closes, failing another thread's call in flight), RETRY_PAUSE apart:
+    // this many times in all.
+    private static final int TRIES = 6;
+    private static final Duration RETRY_PAUSE = Duration.ofMillis(100);
+    // A listOffsets answers in about 10 ms; one lost is asked again after this.
+    private static final Duration LIST_OFFSETS_TIMEOUT = Duration.ofSeconds(5);
     private static final HexFormat HEX = HexFormat.of();
 
     /** A failure with the code the C++ side maps to its StatusCode. */
@@ -121,6 +125,23 @@ public final class FlussGateway {
         final int buckets;
         final int[] routeOfBucket; // a `bucket` column value that Fluss sends to bucket b
         final long[] nextOffset; // counted; checked whenever the ends are listed (checkCounted)
+        // A fresh log scanner per read (one that read before does not
+        // reliably read again from where it is subscribed anew), closed
+        // only when the table is: the 0.9.1 client closes its connection to
+        // the tablet server when a scanner closes, failing other threads'
+        // calls in flight.
+        private final List<LogScanner> scanners = new ArrayList<>();
+
+        LogScanner newScanner() {
+            LogScanner scanner = table.newScan().createLogScanner();
+            scanners.add(scanner);
+            return scanner;
+        }
+
+        void close() {
+            for (LogScanner scanner : scanners) closeQuietly(scanner);
+            closeQuietly(table);
+        }
 
         TableState(TablePath path, Table table, TableInfo info, long[] ends) throws GatewayError {
             this.path = path;
@@ -188,6 +209,9 @@ public final class FlussGateway {
                 } catch (RuntimeException e) {
                     answer = "err internal " + oneLine(e.toString());
                 }
+                // Every failure answered is in the gateway's log too, whole
+                // (the C++ side's messages may cut it).
+                if (answer.startsWith("err ")) System.err.println("fluss gateway: '" + line + "' -> " + answer);
                 out.print(answer + "\n");
                 out.flush();
             }
@@ -278,10 +302,8 @@ public final class FlussGateway {
     private void drop(String name) throws GatewayError {
         TableState state = tables.remove(name);
         if (state != null) {
-            try {
-                state.table.close();
-            } catch (Exception e) {
-                throw new GatewayError("internal", "closing table " + name + " failed: " + e);
+            synchronized (state) {
+                state.close();
             }
         }
         await(() -> admin.dropTable(TablePath.of(DATABASE, name), true), "dropTable " + name);
@@ -344,6 +366,7 @@ public final class FlussGateway {
                 return readOnce(state, bucket, from, to);
             } catch (GatewayError e) {
                 if (!e.transient_ || attempt == TRIES) throw e;
+                sleep(RETRY_PAUSE);
             }
         }
     }
@@ -358,7 +381,7 @@ public final class FlussGateway {
         List<String> records = new ArrayList<>();
         if (from < to) {
             long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            LogScanner scanner = state.table.newScan().createLogScanner();
+            LogScanner scanner = state.newScanner();
             try {
                 scanner.subscribe(bucket, from);
                 long next = from;
@@ -371,8 +394,8 @@ public final class FlussGateway {
                     ScanRecords polled = scanner.poll(POLL);
                     for (ScanRecord record : polled.records(new TableBucket(state.tableId, bucket))) {
                         long offset = record.logOffset();
-                        next = Math.max(next, offset + 1);
-                        if (offset < from || offset >= to) continue;
+                        if (offset < next || offset >= to) continue;
+                        next = offset + 1;
                         InternalRow row = record.getRow();
                         records.add(offset + " " + hex(row.getBytes(1)) + " " + hex(row.getBytes(2)));
                     }
@@ -380,7 +403,7 @@ public final class FlussGateway {
             } catch (RuntimeException e) {
                 throw notFoundOr(e, "reading " + state.path + " bucket " + bucket);
             } finally {
-                closeQuietly(scanner);
+                unsubscribeQuietly(scanner, bucket);
             }
         }
         StringBuilder answer = new StringBuilder(" ").append(records.size());
@@ -398,9 +421,11 @@ public final class FlussGateway {
         Map<Integer, Long> answer = null;
         for (int attempt = 1; answer == null; attempt++) {
             try {
-                answer = await(() -> admin.listOffsets(path, buckets, spec).all(), "listOffsets " + path);
+                answer = await(() -> admin.listOffsets(path, buckets, spec).all(), "listOffsets " + path,
+                        LIST_OFFSETS_TIMEOUT);
             } catch (GatewayError e) {
                 if (!e.transient_ || attempt == TRIES) throw e;
+                sleep(RETRY_PAUSE);
             }
         }
         long[] offsets = new long[buckets.size()];
@@ -432,6 +457,14 @@ public final class FlussGateway {
         return route;
     }
 
+    private static void unsubscribeQuietly(LogScanner scanner, int bucket) {
+        try {
+            scanner.unsubscribe(bucket);
+        } catch (RuntimeException e) {
+            System.err.println("fluss gateway: unsubscribing bucket " + bucket + " failed: " + e);
+        }
+    }
+
     private static void closeQuietly(AutoCloseable closeable) {
         try {
             closeable.close();
@@ -451,12 +484,19 @@ public final class FlussGateway {
 
     /** The call's answer; the call may fail before it returns a future, too (metadata updates fail so). */
     private static <T> T await(Supplier<CompletableFuture<T>> call, String what) throws GatewayError {
+        return await(call, what, CALL_TIMEOUT);
+    }
+
+    private static <T> T await(Supplier<CompletableFuture<T>> call, String what, Duration timeout)
+            throws GatewayError {
         try {
-            return call.get().get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return call.get().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             throw notFoundOr(e, what);
         } catch (TimeoutException e) {
-            throw new GatewayError("unavailable", what + " got no answer within " + CALL_TIMEOUT);
+            // Transient: the 0.9.1 client may lose a request whose connection
+            // another thread's scanner closed; only a read-only call is made again.
+            throw new GatewayError("unavailable", what + " got no answer within " + timeout, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new GatewayError("unavailable", what + " was interrupted");
