@@ -32,6 +32,7 @@ struct RunEnding {
   // The run without faults finished every input; false when a durable call
   // failed it over (`on_error: fail`), and its answer stops there.
   bool reference_finished = true;
+  std::string reference_failed_key;  // when not finished: the input key of the call that failed it over
   // Each key's memory at the end of the run without faults, and at the end
   // of this run's last attempt when it finished every input.
   MemoryByKey reference_memory;

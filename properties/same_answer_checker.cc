@@ -74,7 +74,12 @@ void SameAnswerChecker::CheckMemory(const RunEnding& ending) {
 
 void SameAnswerChecker::Finish(const RunEnding& ending) {
   const bool failed_by_reconciler = !ending.failed_by_call.empty() && unknown_keys_.contains(ending.failed_by_call_key);
-  if (ending.failed_by_call.empty() && ending.all_inputs_finished && !ending.reference_finished) {
+  // A call a reconciler could not tell about is a failure the run without
+  // faults never has: its retry is another call, which a supplier's
+  // fail_percent may answer otherwise, so that key may take another path.
+  const bool reference_failed_on_unknown = unknown_keys_.contains(ending.reference_failed_key);
+  if (ending.failed_by_call.empty() && ending.all_inputs_finished && !ending.reference_finished &&
+      !reference_failed_on_unknown) {
     // The run without faults failed over on a durable call failure; a saved
     // failure is re-raised on every restore, so this run cannot finish
     // every input unless it treated a failure as something else.

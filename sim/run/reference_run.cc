@@ -53,7 +53,8 @@ Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, Si
                               : end == Attempt::End::kStuck ? ": " + run.stuck_reason()
                                                             : std::string()));
   }
-  return Reference{collector.outputs, MemoryOf(run.keyed_states()), !call_failed};
+  return Reference{collector.outputs, MemoryOf(run.keyed_states()), !call_failed,
+                   call_failed ? run.call_failure_key() : std::string()};
 }
 
 std::string AnswerDifference(const Reference& a, const Reference& b) {

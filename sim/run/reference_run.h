@@ -32,6 +32,7 @@ struct Reference {
   OutputMap outputs;
   MemoryByKey memory;
   bool finished = true;  // false: a durable call failed the job over (on_error: fail)
+  std::string failed_key = {};  // when not finished: the input key of the call that failed it over
 };
 
 // The answer of `plan` (null: the scenario's own) to the scenario's inputs,

@@ -457,6 +457,7 @@ RunEnding EndingOf(const AttemptsEnd& ended, const Reference& reference) {
   ending.all_inputs_finished = ended.all_finished;
   ending.reference_outputs = reference.outputs;
   ending.reference_finished = reference.finished;
+  ending.reference_failed_key = reference.failed_key;
   ending.reference_memory = reference.memory;
   ending.final_memory = ended.final_memory;
   ending.failed_by_call = ended.failed_by_call;
