@@ -8,10 +8,14 @@
 
 namespace durasim {
 
-void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded, size_t trace_index) {
+void OnceChecker::OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) {
   if (decoded == nullptr) return;  // not a state record; other checkers judge decodability
   const std::vector<CallResult>& calls = decoded->state.call_results;
-  if (auto discard = discards_.find({lineage_, stable_.Of(decoded->state_key)}); discard != discards_.end()) {
+  std::string& latest = latest_value_[{lineage_, stable_.Of(decoded->state_key)}];
+  const bool repeat = latest == record.value;
+  latest = record.value;
+  if (auto discard = discards_.find({lineage_, stable_.Of(decoded->state_key)});
+      discard != discards_.end() && !repeat) {
     // The next record of the state, in whichever attempt it is seen: if it
     // no longer holds the discarded saved call, it superseded the discarded
     // results.

@@ -31,8 +31,9 @@ class OnceChecker : public InvariantChecker {
   StableIdentity stable_;
   // Real mismatches (by production identity) whose superseding state is yet
   // to be appended, by stable state key: the first discarded call index and
-  // the saved call there (stable). The next record of that state decides:
-  // without that saved call at that index, the discard happened.
+  // the saved call there (stable). The next record of that state that is
+  // not a copy of the one before decides: without that saved call at that
+  // index, the discard happened.
   struct Discard {
     int index = 0;
     CallIdentity saved;
@@ -40,6 +41,10 @@ class OnceChecker : public InvariantChecker {
   int lineage_ = 0;
   // Both by lineage: the discards of a job's calls, and its persisted results.
   std::map<std::pair<int, StateKey>, Discard> discards_;
+  // The value of each state's latest record, by lineage: a record that
+  // repeats it (kafka-rewrite's rewrite at a snapshot copies what the store
+  // holds) is no new put, so it resolves no discard.
+  std::map<std::pair<int, StateKey>, std::string> latest_value_;
   std::map<std::pair<int, CallIdentity>, size_t> persisted_terminal_;  // stable call -> trace index of the append
 };
 

@@ -27,12 +27,12 @@ const std::vector<std::string>& KeyPool() {
   return kKeys;
 }
 
-// Mixed into a seed for its pair stream (DrawForcedGates): "pair-gat" plus
-// 29, the first value from which none of the seeds the docs and the tests
-// quote (1, 2, 4, 10, 11, 42, 43, 68, 118, 136, 188, 1000, 2047:
-// sim/run/seed_snapshot_test.cc) draws a forced pair, as the gate ranges
-// were chosen to leave them out.
-constexpr uint64_t kPairStream = 0x706169722d676191;
+// Mixed into a seed for its pair stream (DrawForcedGates): "pair-ga" plus
+// 557,504, the first value for which none of the seeds the tests pin or
+// quote (1, 2, 4, 7, 10, 11, 12, 33, 42, 43, 68, 80, 118, 136, 188, 766,
+// 1000, 2047: sim/run/seed_snapshot_test.cc) is a forced-gate seed at
+// kForcedGatesPercent, so those keep their scenarios.
+constexpr uint64_t kPairStream = 0x706169722d6fe2c0;
 
 // Mixed into a seed for its key-shape stream (DrawKeyShape).
 constexpr uint64_t kKeyShapeStream = 0x6b65792d73686170;  // "key-shap"
@@ -81,6 +81,23 @@ constexpr uint64_t kRebuildStepStream = 0x7265627569006417;
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
 // The gate range of DrawChangingCalls.
+// The seeds of the forced-gate class (DrawForcedGates) are boosted: the
+// independent streams drawn after the gates (reconcilers, runtime modes,
+// store options, hand-made markers, key shapes, typed keys, steps during a
+// rebuild, tombstone migration) open for these many of them, not for the
+// 10-40% of an ordinary seed, so that what they draw meets the gates' rare
+// features (issue 32). An ordinary seed's draws are unchanged.
+constexpr uint64_t kBoostedPercent = 90;       // reconcilers, modes, store options, key shapes
+constexpr uint64_t kBoostedRarePercent = 70;   // markers, typed keys, rebuild steps, migration
+constexpr uint64_t kBoostedReconcilerPercent = 80;  // each supplier's, and a scripted one's
+constexpr int64_t kBoostedFaultyAttemptsMax = 4;
+constexpr uint64_t kBoostedFaultPercentMin = 60;
+
+// DrawForcedGates: the seeds whose gates are forced (and draws boosted), and
+// how often each gate past the first two is forced too.
+constexpr uint64_t kForcedGatesPercent = 50;
+constexpr uint64_t kExtraGatePercent = 70;
+
 constexpr uint64_t kChangingCallsGateLow = 0;
 constexpr uint64_t kChangingCallsGateHigh = 20;
 
@@ -959,8 +976,8 @@ void RenameAimedKeys(Scenario& scenario, const std::map<std::string, std::string
 // every other input. `choices` is the seed's own key-shape stream, apart
 // from the scenario's: every design of a seed gets the same keys, and a
 // seed that draws no shape keeps the scenario it had.
-void DrawKeyShape(Choices& choices, Scenario& scenario) {
-  if (scenario.inputs.empty() || !choices.Percent(40)) return;
+void DrawKeyShape(Choices& choices, Scenario& scenario, bool boosted) {
+  if (scenario.inputs.empty() || !choices.Percent(boosted ? kBoostedPercent : 40)) return;
   const std::vector<KeyShape>& shapes = AllOf<KeyShape>();
   std::vector<std::string> keys = KeysOfShape(shapes[choices.Below(shapes.size())]);
   for (size_t i = keys.size() - 1; i > 2; --i) std::swap(keys[i], keys[2 + choices.Below(i - 1)]);  // the pair stays first
@@ -1040,13 +1057,13 @@ void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario) {
 // `truth` (what the supplier did), else one to three scripted answers by
 // asking. `choices` is the seed's own reconciler stream: a seed this draws
 // nothing for keeps its scenario.
-void DrawReconcilers(Choices& choices, Scenario& scenario) {
-  if (!choices.Percent(30)) return;
+void DrawReconcilers(Choices& choices, Scenario& scenario, bool boosted) {
+  if (!choices.Percent(boosted ? kBoostedPercent : 30)) return;
   std::map<std::string, std::vector<ReconcileAnswer>> drawn;
   for (const SupplierSpec& supplier : scenario.suppliers) {
-    if (!choices.Percent(60)) continue;
+    if (!choices.Percent(boosted ? kBoostedReconcilerPercent : 60)) continue;
     std::vector<ReconcileAnswer> answers = {ReconcileAnswer::kTruth};
-    if (!choices.Percent(60)) {
+    if (!choices.Percent(boosted ? 100 - kBoostedReconcilerPercent : 60)) {
       answers.clear();
       const std::vector<ReconcileAnswer>& all = AllOf<ReconcileAnswer>();
       for (int64_t n = choices.Range(1, 3); n > 0; --n) answers.push_back(all[choices.Below(all.size())]);
@@ -1075,8 +1092,8 @@ void DrawReconcilers(Choices& choices, Scenario& scenario) {
 // boundaries nor the topic). Drawn before the design's fit, alike for every design: fluss
 // keeps each marker's offsets only (FitToDesign). `choices` is the seed's
 // own stream: a seed this draws nothing for keeps its scenario.
-void DrawHandMadeMarkers(Choices& choices, Scenario& scenario) {
-  if (!choices.Percent(25)) return;
+void DrawHandMadeMarkers(Choices& choices, Scenario& scenario, bool boosted) {
+  if (!choices.Percent(boosted ? kBoostedRarePercent : 25)) return;
   bool recreated = false;  // by an attempt before the one at hand
   HandMadeMarkerSpec at_end;
   at_end.offsets = HandMadeMarkerSpec::Offsets::kLogEnd;
@@ -1124,13 +1141,13 @@ void DrawHandMadeMarkers(Choices& choices, Scenario& scenario) {
 // {added_partitions: reject}`): a restore of a checkpoint taken before the
 // partitions came must then be rejected. `choices` is the seed's own
 // stream: a seed this draws nothing for keeps its scenario.
-void DrawStoreOptions(Choices& choices, Scenario& scenario) {
+void DrawStoreOptions(Choices& choices, Scenario& scenario, bool boosted) {
   const bool adds = std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [](const AttemptSpec& attempt) {
     return std::any_of(attempt.steps.begin(), attempt.steps.end(),
                        [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kAddPartitions; });
   });
   if (!adds || scenario.store == StoreDesign::kFluss || !scenario.durable.execution) return;
-  if (choices.Percent(30)) scenario.store_options.added_partitions = AddedPartitions::kReject;
+  if (choices.Percent(boosted ? kBoostedPercent : 30)) scenario.store_options.added_partitions = AddedPartitions::kReject;
 }
 
 // Whether every input leaves exactly one state, all of one key: one input
@@ -1162,9 +1179,9 @@ bool OneStatePerInputOfOneKey(const Scenario& scenario) {
 // states by the key's text (mutant key-to-string) mixes them up where one
 // subtask holds both. The faults aimed at either key follow it. `choices`
 // is the seed's own stream: a seed this draws nothing for keeps its scenario.
-void DrawTypedKeys(Choices& choices, Scenario& scenario) {
+void DrawTypedKeys(Choices& choices, Scenario& scenario, bool boosted) {
   const std::vector<std::string> distinct = DistinctKeys(scenario);
-  if (distinct.size() < 2 || !choices.Percent(20)) return;
+  if (distinct.size() < 2 || !choices.Percent(boosted ? kBoostedRarePercent : 20)) return;
   const int64_t n = choices.Range(0, 9);
   // The last two keys when there are four or more: the first two are the
   // key-shape draw's pair (DrawKeyShape), which stays.
@@ -1191,9 +1208,9 @@ void DrawTypedKeys(Choices& choices, Scenario& scenario) {
 // read the record (a foreign read, after which nothing is judged).
 // `choices` is the seed's own stream: a seed this draws nothing for keeps
 // its scenario.
-void DrawStepsDuringRebuild(Choices& choices, Scenario& scenario) {
+void DrawStepsDuringRebuild(Choices& choices, Scenario& scenario, bool boosted) {
   AttemptSpec& last = scenario.attempts.back();
-  if (scenario.attempts.size() < 2 || !last.restore || !choices.Percent(20)) return;
+  if (scenario.attempts.size() < 2 || !last.restore || !choices.Percent(boosted ? kBoostedRarePercent : 20)) return;
   AttemptStep append = Step(AttemptStep::Kind::kForeign);
   append.foreign.key = "zombie";
   append.foreign.value = "a late write from outside the job";
@@ -1218,10 +1235,10 @@ void DrawStepsDuringRebuild(Choices& choices, Scenario& scenario) {
 // tombstones) and fails; the attempts that follow restore it and keep the
 // new setting. `choices` is the seed's own stream: a seed this draws nothing
 // for keeps its scenario.
-void DrawTombstoneMigration(Choices& choices, Scenario& scenario) {
+void DrawTombstoneMigration(Choices& choices, Scenario& scenario, bool boosted) {
   if (scenario.attempts.size() < 2) return;
   if (!scenario.log.tombstones) {
-    if (!choices.Percent(10)) return;
+    if (!choices.Percent(boosted ? kBoostedRarePercent : 10)) return;
     bool completed = false;
     for (size_t a = 0; a < scenario.attempts.size(); ++a) {
       if (a > 0 && completed && scenario.attempts[a].restore) {
@@ -1285,8 +1302,8 @@ void DrawGetEviction(Choices& choices, Scenario& scenario) {
 // failures fail the job or end it gets, with 40%, `on_error: {continue:
 // <fallback>}` (its catch block goes on). `choices` is the seed's own
 // stream: a seed this draws nothing for keeps its scenario.
-void DrawRuntimeModes(Choices& choices, Scenario& scenario) {
-  if (!choices.Percent(30)) return;
+void DrawRuntimeModes(Choices& choices, Scenario& scenario, bool boosted) {
+  if (!choices.Percent(boosted ? kBoostedPercent : 30)) return;
   if (choices.Percent(50)) scenario.durable.pending = PendingSlots::kReconcilable;
   if (choices.Percent(10)) scenario.durable.execution = false;
   std::map<std::string, ErrorHandling> drawn;  // the same handling in every plan that has the action
@@ -1313,16 +1330,21 @@ void DrawRuntimeModes(Choices& choices, Scenario& scenario) {
 
 // Features drawn together (issue 32): each late gate opens on its own for
 // 8-30% of the seeds, so two rare ones meet in 1-3% of the seeds and what
-// they draw within in fewer. For 30% of the seeds two distinct gates are
-// forced open together, drawn from the seed's own pair stream: the other
-// seeds keep the scenario they had.
+// they draw within in fewer. For kForcedGatesPercent of the seeds two
+// distinct gates are forced open together, and each other gate with
+// kExtraGatePercent, drawn from the seed's own pair stream; those seeds are
+// boosted (kBoostedPercent). The other seeds keep the scenario they had.
 std::vector<LateGate> DrawForcedGates(Choices& choices) {
-  if (!choices.Percent(30)) return {};
+  if (!choices.Percent(kForcedGatesPercent)) return {};
   const std::vector<LateGate>& gates = AllOf<LateGate>();
   const size_t first = choices.Below(gates.size());
   const size_t second = (first + 1 + choices.Below(gates.size() - 1)) % gates.size();
   DURASIM_CHECK_NE(first, second);
-  return {gates[first], gates[second]};
+  std::vector<LateGate> forced = {gates[first], gates[second]};
+  for (size_t g = 0; g < gates.size(); ++g) {
+    if (g != first && g != second && choices.Percent(kExtraGatePercent)) forced.push_back(gates[g]);
+  }
+  return forced;
 }
 
 Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
@@ -1335,6 +1357,14 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   generated.swarm = DrawSwarm(choices);
   PrngChoices pair_choices(seed ^ kPairStream);
   generated.swarm.forced_gates = DrawForcedGates(pair_choices);
+  const bool boosted = !generated.swarm.forced_gates.empty();
+  if (boosted) {
+    // More faulty attempts, each more often faulty: more places for the
+    // forced features to meet. The draws of the seed's stream stay the same
+    // ones (only the ranges they fall in change), so its later draws do too.
+    generated.swarm.faulty_attempts_max = kBoostedFaultyAttemptsMax;
+    generated.swarm.fault_percent = std::max(generated.swarm.fault_percent, kBoostedFaultPercentMin);
+  }
   generated.scenario = GenerateScenario(choices, generated.swarm);
   // Every design alike: the same workloads and faults check each. The
   // design is drawn even when it is given, so that a seed's design faults
@@ -1355,24 +1385,24 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   PrngChoices cleanup_choices(seed ^ kCleanupStream);
   DrawCleanupUnderCompaction(cleanup_choices, generated.scenario);
   PrngChoices migration_choices(seed ^ kMigrationStream);
-  DrawTombstoneMigration(migration_choices, generated.scenario);
+  DrawTombstoneMigration(migration_choices, generated.scenario, boosted);
   PrngChoices rebuild_step_choices(seed ^ kRebuildStepStream);
-  DrawStepsDuringRebuild(rebuild_step_choices, generated.scenario);
+  DrawStepsDuringRebuild(rebuild_step_choices, generated.scenario, boosted);
   PrngChoices marker_choices(seed ^ kMarkersStream);
-  DrawHandMadeMarkers(marker_choices, generated.scenario);
+  DrawHandMadeMarkers(marker_choices, generated.scenario, boosted);
   // What the design cannot run is dropped (fluss: the log operations a
   // Fluss table has no counterpart of, and tombstones).
   FitToDesign(generated.scenario);
   PrngChoices key_shape_choices(seed ^ kKeyShapeStream);
-  DrawKeyShape(key_shape_choices, generated.scenario);
+  DrawKeyShape(key_shape_choices, generated.scenario, boosted);
   PrngChoices typed_key_choices(seed ^ kTypedKeyStream);
-  DrawTypedKeys(typed_key_choices, generated.scenario);
+  DrawTypedKeys(typed_key_choices, generated.scenario, boosted);
   PrngChoices reconcile_choices(seed ^ kReconcileStream);
-  DrawReconcilers(reconcile_choices, generated.scenario);
+  DrawReconcilers(reconcile_choices, generated.scenario, boosted);
   PrngChoices mode_choices(seed ^ kModesStream);
-  DrawRuntimeModes(mode_choices, generated.scenario);
+  DrawRuntimeModes(mode_choices, generated.scenario, boosted);
   PrngChoices store_option_choices(seed ^ kStoreOptionsStream);
-  DrawStoreOptions(store_option_choices, generated.scenario);
+  DrawStoreOptions(store_option_choices, generated.scenario, boosted);
   PrngChoices get_choices(seed ^ kGetEvictionStream);
   DrawGetEviction(get_choices, generated.scenario);
   generated.scenario.seed = seed;

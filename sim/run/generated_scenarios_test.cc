@@ -70,7 +70,9 @@ TEST(GeneratedScenarios, ExploreSeedsStayWithinTheLimits) {
     ASSERT_TRUE(parsed.ok()) << "seed " << seed << ": " << parsed.status().ToString();
     work_max = std::max(work_max, CostOf(*parsed).work_units);
   }
-  EXPECT_LT(work_max, limits::kWorkUnitsMax / 5);  // 100,028 at seeds 1..3000
+  // 250,646 at seeds 1..3000 since the boosted draws of issue 32 (more
+  // faulty attempts, most late gates open); 100,028 before.
+  EXPECT_LT(work_max, limits::kWorkUnitsMax / 3);
 }
 
 // Strategy: different seeds give different scenarios (the generator is not
