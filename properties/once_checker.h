@@ -20,7 +20,10 @@ namespace durasim {
 class OnceChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
+  void OnAttemptStart(int attempt) override;
   void OnLineage(int lineage) override { lineage_ = lineage; }
+  void OnPutIssued(const StateKey& key, size_t trace_index) override;
+  void OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status, size_t trace_index) override;
   void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnActionExecuted(const TaskView& task, size_t trace_index) override;
   void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
@@ -31,9 +34,9 @@ class OnceChecker : public InvariantChecker {
   StableIdentity stable_;
   // Real mismatches (by production identity) whose superseding state is yet
   // to be appended, by stable state key: the first discarded call index and
-  // the saved call there (stable). The next record of that state that is
-  // not a copy of the one before decides: without that saved call at that
-  // index, the discard happened.
+  // the saved call there (stable). The next record of that state a runtime
+  // put wrote decides: without that saved call at that index, the discard
+  // happened.
   struct Discard {
     int index = 0;
     CallIdentity saved;
@@ -41,10 +44,10 @@ class OnceChecker : public InvariantChecker {
   int lineage_ = 0;
   // Both by lineage: the discards of a job's calls, and its persisted results.
   std::map<std::pair<int, StateKey>, Discard> discards_;
-  // The value of each state's latest record, by lineage: a record that
-  // repeats it (kafka-rewrite's rewrite at a snapshot copies what the store
-  // holds) is no new put, so it resolves no discard.
-  std::map<std::pair<int, StateKey>, std::string> latest_value_;
+  // The runtime's puts issued and not answered yet, by state: a record of a
+  // state with none in flight is the store's own copy (kafka-rewrite's
+  // rewrite at a snapshot), no new put, so it resolves no discard.
+  std::map<StateKey, int> puts_in_flight_;
   std::map<std::pair<int, CallIdentity>, size_t> persisted_terminal_;  // stable call -> trace index of the append
 };
 

@@ -80,7 +80,6 @@ constexpr uint64_t kRebuildStepStream = 0x7265627569006417;
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
-// The gate range of DrawChangingCalls.
 // The seeds of the forced-gate class (DrawForcedGates) are boosted: the
 // independent streams drawn after the gates (reconcilers, runtime modes,
 // store options, hand-made markers, key shapes, typed keys, steps during a
@@ -89,7 +88,8 @@ constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 // features (issue 32). An ordinary seed's draws are unchanged.
 constexpr uint64_t kBoostedPercent = 90;       // reconcilers, modes, store options, key shapes
 constexpr uint64_t kBoostedRarePercent = 70;   // markers, typed keys, rebuild steps, migration
-constexpr uint64_t kBoostedReconcilerPercent = 80;  // each supplier's, and a scripted one's
+constexpr uint64_t kBoostedReconcilerPercent = 80;  // each supplier gets one
+constexpr uint64_t kBoostedTruthPercent = 20;       // it answers the truth, else scripted answers
 constexpr int64_t kBoostedFaultyAttemptsMax = 4;
 constexpr uint64_t kBoostedFaultPercentMin = 60;
 
@@ -98,6 +98,7 @@ constexpr uint64_t kBoostedFaultPercentMin = 60;
 constexpr uint64_t kForcedGatesPercent = 50;
 constexpr uint64_t kExtraGatePercent = 70;
 
+// The gate range of DrawChangingCalls.
 constexpr uint64_t kChangingCallsGateLow = 0;
 constexpr uint64_t kChangingCallsGateHigh = 20;
 
@@ -1063,7 +1064,7 @@ void DrawReconcilers(Choices& choices, Scenario& scenario, bool boosted) {
   for (const SupplierSpec& supplier : scenario.suppliers) {
     if (!choices.Percent(boosted ? kBoostedReconcilerPercent : 60)) continue;
     std::vector<ReconcileAnswer> answers = {ReconcileAnswer::kTruth};
-    if (!choices.Percent(boosted ? 100 - kBoostedReconcilerPercent : 60)) {
+    if (!choices.Percent(boosted ? kBoostedTruthPercent : 60)) {
       answers.clear();
       const std::vector<ReconcileAnswer>& all = AllOf<ReconcileAnswer>();
       for (int64_t n = choices.Range(1, 3); n > 0; --n) answers.push_back(all[choices.Below(all.size())]);
@@ -1360,8 +1361,8 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   const bool boosted = !generated.swarm.forced_gates.empty();
   if (boosted) {
     // More faulty attempts, each more often faulty: more places for the
-    // forced features to meet. The draws of the seed's stream stay the same
-    // ones (only the ranges they fall in change), so its later draws do too.
+    // forced features to meet (and so more draws of the seed's stream than
+    // an ordinary seed of the same swarm takes).
     generated.swarm.faulty_attempts_max = kBoostedFaultyAttemptsMax;
     generated.swarm.fault_percent = std::max(generated.swarm.fault_percent, kBoostedFaultPercentMin);
   }

@@ -2,8 +2,6 @@
 #include "store/fluss_gateway.h"
 
 #include <fmt/format.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/read_until.hpp>
@@ -93,29 +91,46 @@ Result<std::unique_ptr<FlussGateway>> FlussGateway::Connect(const std::string& a
   boost::system::error_code error;
   boost::asio::ip::tcp::resolver resolver(gateway->io_);
   const auto endpoints = resolver.resolve(address.substr(0, colon), address.substr(colon + 1), error);
-  if (!error) boost::asio::connect(gateway->socket_, endpoints, error);
+  if (!error) {
+    error = boost::asio::error::timed_out;  // unless the connect completes within the deadline
+    boost::asio::async_connect(gateway->socket_, endpoints,
+                               [&error](const boost::system::error_code& done, const auto&) { error = done; });
+    gateway->io_.restart();
+    gateway->io_.run_for(deadline);
+  }
   if (error) {
     return Status(StatusCode::kUnavailable,
                   fmt::format("the Fluss gateway at {} did not answer: {}", address, error.message()));
   }
   gateway->socket_.set_option(boost::asio::ip::tcp::no_delay(true));
-  // Blocking reads and writes give up after the deadline.
-  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(deadline).count();
-  const timeval bound{static_cast<time_t>(micros / 1'000'000), static_cast<suseconds_t>(micros % 1'000'000)};
-  for (int option : {SO_RCVTIMEO, SO_SNDTIMEO}) {
-    setsockopt(gateway->socket_.native_handle(), SOL_SOCKET, option, &bound, sizeof(bound));
-  }
   if (Result<std::vector<std::string>> pong = gateway->Call("ping"); !pong.ok()) return pong.status();
   return gateway;
 }
 
 Result<std::vector<std::string>> FlussGateway::Call(const std::string& request) {
   if (!broken_.ok()) return broken_;
-  boost::system::error_code error;
-  boost::asio::write(socket_, boost::asio::buffer(request + "\n"), error);
+  // Asynchronous, so that the deadline bounds the whole call: a blocking
+  // socket's own timeouts do not bound Asio's blocking reads.
+  const std::string line = request + "\n";
+  boost::system::error_code error = boost::asio::error::timed_out;  // unless answered within the deadline
   size_t line_end = 0;
-  if (!error) line_end = boost::asio::read_until(socket_, boost::asio::dynamic_buffer(buffer_), '\n', error);
+  boost::asio::async_write(socket_, boost::asio::buffer(line), [&](const boost::system::error_code& written, size_t) {
+    if (written) {
+      error = written;
+      return;
+    }
+    boost::asio::async_read_until(socket_, boost::asio::dynamic_buffer(buffer_), '\n',
+                                  [&](const boost::system::error_code& read, size_t end) {
+                                    error = read;
+                                    line_end = end;
+                                  });
+  });
+  io_.restart();
+  io_.run_for(deadline_);
   if (error) {
+    socket_.close();  // cancels what is outstanding; the stream is out of step for good
+    io_.restart();
+    io_.poll();       // lets the cancelled handlers finish while `error` and `line_end` live
     const std::string verb = request.substr(0, request.find(' '));
     broken_ = Status(StatusCode::kUnavailable, fmt::format("the Fluss gateway at {} failed a '{}' request: {}",
                                                            address_, verb, error.message()));

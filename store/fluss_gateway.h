@@ -4,8 +4,9 @@
 // has no C or C++ client. The protocol is the gateway's header comment; this
 // class sends one request line and parses its answer, bytes as hex.
 //
-// Every call is bounded by a wall-clock deadline on the socket (the gateway
-// bounds its own Fluss calls by 30 s). A failure of the connection, or an
+// Every call is bounded by a wall-clock deadline (the gateway bounds its
+// own Fluss calls by 30 s): Asio's asynchronous operations run for at most
+// that long on the connection's own io_context. A failure of the connection, or an
 // answer that does not parse, fails this call and every later one: a
 // connection whose stream may be out of step is never trusted again.
 //

@@ -30,7 +30,13 @@ ProduceTicket FlussGatewayLogClient::Produce(int32_t partition, std::string key,
 void FlussGatewayLogClient::Flush() {
   std::vector<Queued> sending = std::move(queued_);
   queued_.clear();
+  bool failed = false;  // after a failed append the rest are not sent: their order is the log's
   for (Queued& record : sending) {
+    if (failed) {
+      answered_.emplace(record.ticket, Status(StatusCode::kNotPersisted,
+                                              "not sent: an earlier append of the same flush failed"));
+      continue;
+    }
     Result<RecordPosition> answer = Status(StatusCode::kInvalidArgument,
                                            fmt::format("Fluss table {} has no bucket {} to append to (it shows {})",
                                                        config_.table, record.partition, buckets_));
@@ -45,6 +51,7 @@ void FlussGatewayLogClient::Flush() {
         answer = Status(StatusCode::kPossiblyPersisted, offset.status().message());
       }
     }
+    failed = !answer.ok();
     answered_.emplace(record.ticket, std::move(answer));
   }
 }

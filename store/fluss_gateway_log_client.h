@@ -5,7 +5,8 @@
 //
 // Produce queues a record; Flush appends the queued records in order, each
 // acknowledged before the next is sent (FlussActionStateStore.put appends
-// synchronously too); AwaitAck answers from what Flush learned, flushing
+// synchronously too), and after one fails sends none of the rest (each
+// answered not persisted); AwaitAck answers from what Flush learned, flushing
 // first when its record is still queued. Destroying the client is a crash:
 // queued records are never sent.
 //

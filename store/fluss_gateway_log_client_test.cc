@@ -2,7 +2,8 @@
 // Fluss cluster: the one ci/fluss/with-cluster.sh starts, through the gateway
 // it names in DURASIM_FLUSS_GATEWAY. Without that variable the cluster tests
 // are skipped (GTEST_SKIP, which ctest reports as skipped, never as
-// passed); the hex codec's tests need no cluster.
+// passed). The hex codec and a gateway that is not there are tested in
+// fluss_gateway_test.cc, without a cluster.
 //
 // Strategy: each test makes its own table; what the store relies on is
 // asserted on what the cluster answers: offsets per bucket from 0 in append
@@ -58,18 +59,6 @@ class FlussGatewayTest : public ::testing::Test {
   std::string table_;
   int64_t table_id_ = 0;
 };
-
-TEST(GatewayHexTest, BytesRoundTripThroughHexAndTheEmptyStringIsADash) {
-  const std::string bytes("\xff" "long:7\0x", 9);
-  EXPECT_EQ(GatewayHex(""), "-");
-  EXPECT_EQ(GatewayHex("\x01\xab"), "01ab");
-  Result<std::string> back = GatewayBytes(GatewayHex(bytes));
-  ASSERT_TRUE(back.ok());
-  EXPECT_EQ(*back, bytes);
-  EXPECT_EQ(*GatewayBytes("-"), "");
-  EXPECT_FALSE(GatewayBytes("abc").ok());
-  EXPECT_FALSE(GatewayBytes("zz").ok());
-}
 
 TEST_F(FlussGatewayTest, OffsetsCountFromZeroPerBucketInAppendOrder) {
   std::unique_ptr<FlussGatewayLogClient> client = Client();
@@ -148,15 +137,6 @@ TEST_F(FlussGatewayTest, NoSuchTableIsNotFound) {
   Result<std::unique_ptr<FlussGatewayLogClient>> client =
       FlussGatewayLogClient::Connect(FlussGatewayConfig{Gateway(), table_ + "_absent"});
   EXPECT_EQ(client.status().code(), StatusCode::kNotFound) << client.status().ToString();
-}
-
-TEST(FlussGatewayDownTest, NoGatewayIsUnavailableAndABadAddressInvalid) {
-  // Port 1 on loopback: nothing listens there.
-  Result<std::unique_ptr<FlussGateway>> down = FlussGateway::Connect("127.0.0.1:1", std::chrono::seconds(2));
-  EXPECT_EQ(down.status().code(), StatusCode::kUnavailable);
-  EXPECT_NE(down.status().message().find("127.0.0.1:1"), std::string::npos);
-  EXPECT_EQ(FlussGateway::Connect("localhost", std::chrono::seconds(2)).status().code(),
-            StatusCode::kInvalidArgument);
 }
 
 }  // namespace

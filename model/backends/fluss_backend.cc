@@ -59,8 +59,10 @@ std::string FlussBackend::name() const { return NameOf(BackendKind::kFluss); }
 Status FlussBackend::Note(Status status, const std::string& during, bool write) {
   if (status.ok() || !infra_.ok()) return status;
   const StatusCode code = status.code();
+  // kInternal is not the cluster's failure but the gateway's (a count of
+  // offsets that does not hold, an answer that does not parse): an error of
+  // the run, never a tolerated infrastructure failure.
   const bool infra = code == StatusCode::kUnavailable || code == StatusCode::kNotFound ||
-                     code == StatusCode::kInternal ||
                      (write && (code == StatusCode::kNotPersisted || code == StatusCode::kPossiblyPersisted));
   if (infra) {
     infra_ = Status(code, fmt::format("the Fluss cluster behind the gateway at {} failed {}: {}", config_.gateway,

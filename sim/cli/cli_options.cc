@@ -123,12 +123,12 @@ void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& boo
                    "also run on the model; any different observation, down to the trace, is a failure");
   command
       .add_option("--broker-check-s", broker_check_s,
-                  "mock and kafka: how long the broker may take to answer the check at the start (and after a run "
+                  "mock, kafka and fluss: how long the broker (the gateway) may take to answer the check at the start (and after a run "
                   "ended infra, before the next); 0: no checks")
       ->check(Seconds());
   command
       .add_option("--infra-errors-max", infra_errors_max,
-                  "mock and kafka: stop after this many runs in a row ended infra (the broker failed); 0: never stop")
+                  "mock, kafka and fluss: stop after this many runs in a row ended infra (the broker failed); 0: never stop")
       ->check(CLI::Range(0, 1'000'000));
 }
 

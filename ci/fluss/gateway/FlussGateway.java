@@ -1,7 +1,7 @@
 // FlussGateway: durasim's way into a real Apache Fluss cluster. Fluss has no
 // C or C++ client, so this small JVM program, built on the official Java
 // client (fluss-client), serves durasim's log-client port over a line protocol
-// on a loopback TCP socket; store/fluss_gateway_client.{h,cc} is the C++ side.
+// on a loopback TCP socket; store/fluss_gateway.{h,cc} is the C++ side.
 //
 // One request per line, one answer per line. Tokens are separated by one
 // space; bytes travel as lowercase hex, the empty string as "-".
@@ -24,14 +24,16 @@
 //
 // Offsets. Fluss's AppendResult carries no offset, so the gateway counts:
 // appends are synchronous (append(row).get(), as FlussActionStateStore.put
-// does), a table is written only through this gateway, and after each
-// append the bucket's end offset is read back (listOffsets) and must be the
-// counted offset + 1. Anything else (a record routed to another bucket,
-// another writer) is an `internal` error naming the bucket, never a wrong
-// offset.
+// does) and a table is written only through this gateway. Whenever the ends
+// are listed (`offsets`), each bucket's end must be its count; anything else
+// (a record routed to another bucket, another writer) is an `internal`
+// error naming the bucket. An append that fails may still land later (its
+// future is not cancelled), so the table's state is dropped and counted
+// afresh from the listed ends when it is next used. A read answers the
+// range's offsets one after the other; a gap is an `internal` error.
 //
 // Threads: one per client connection; a table's state is used under its
-// own lock.
+// own lock, and a state dropped (drop, a failed append) answers not_found.
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -87,6 +89,10 @@ import org.apache.fluss.types.RowType;
 public final class FlussGateway {
     private static final String DATABASE = "durasim";
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+    // How long a new table may take to have a leader for every bucket: on a
+    // loaded machine (a build beside it) 30 s was seen not to be enough;
+    // under the C++ side's 60 s deadline for the whole call.
+    private static final Duration TABLE_READY_TIMEOUT = Duration.ofSeconds(50);
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(20);
     // A read-only call that met a connection closed under it is made again
@@ -125,6 +131,7 @@ public final class FlussGateway {
         final int buckets;
         final int[] routeOfBucket; // a `bucket` column value that Fluss sends to bucket b
         final long[] nextOffset; // counted; checked whenever the ends are listed (checkCounted)
+        boolean closed; // dropped from the gateway's tables: no longer to be used
         // A fresh log scanner per read (one that read before does not
         // reliably read again from where it is subscribed anew), closed
         // only when the table is: the 0.9.1 client closes its connection to
@@ -139,8 +146,13 @@ public final class FlussGateway {
         }
 
         void close() {
+            closed = true;
             for (LogScanner scanner : scanners) closeQuietly(scanner);
             closeQuietly(table);
+        }
+
+        void checkOpen() throws GatewayError {
+            if (closed) throw new GatewayError("not_found", "table " + path + " was dropped or is counted afresh");
         }
 
         TableState(TablePath path, Table table, TableInfo info, long[] ends) throws GatewayError {
@@ -241,7 +253,9 @@ public final class FlussGateway {
                 arity(request, 5);
                 TableState state = open(request[1]);
                 synchronized (state) {
-                    return " " + append(state, bucketArg(state, request[2]), bytes(request[3]), bytes(request[4]));
+                    state.checkOpen();
+                    return " " + append(request[1], state, bucketArg(state, request[2]), bytes(request[3]),
+                            bytes(request[4]));
                 }
             }
             case "offsets": {
@@ -250,6 +264,7 @@ public final class FlussGateway {
                 long[] starts = offsets(state.path, state.buckets, new OffsetSpec.EarliestSpec());
                 long[] ends;
                 synchronized (state) {
+                    state.checkOpen();
                     ends = offsets(state.path, state.buckets, new OffsetSpec.LatestSpec());
                     checkCounted(state, ends);
                 }
@@ -261,6 +276,7 @@ public final class FlussGateway {
                 arity(request, 5);
                 TableState state = open(request[1]);
                 synchronized (state) {
+                    state.checkOpen();
                     return read(state, bucketArg(state, request[2]), longArg(request[3], "from"),
                             longArg(request[4], "to"));
                 }
@@ -284,11 +300,17 @@ public final class FlussGateway {
                 .comment("durasim action-state log")
                 .build();
         await(() -> admin.createTable(path, descriptor, false), "createTable " + path);
+        TableState stale = tables.remove(name); // an earlier table of the name, opened before a drop raced it
+        if (stale != null) {
+            synchronized (stale) {
+                stale.close();
+            }
+        }
         // Just after createTable its buckets may have no leader yet, which
         // Fluss says in more than one way (a retriable error from
         // listOffsets, "Leader not found after retry" from getTable): the
         // table is opened again until it opens or the deadline passes.
-        long deadline = System.nanoTime() + CALL_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + TABLE_READY_TIMEOUT.toNanos();
         while (true) {
             try {
                 return open(name).tableId;
@@ -338,9 +360,17 @@ public final class FlussGateway {
         return raced;
     }
 
-    private String append(TableState state, int bucket, byte[] key, byte[] value) throws GatewayError {
+    private String append(String name, TableState state, int bucket, byte[] key, byte[] value)
+            throws GatewayError {
         GenericRow row = GenericRow.of(state.routeOfBucket[bucket], key, value);
-        await(() -> state.writer.append(row), "append to " + state.path + " bucket " + bucket);
+        try {
+            await(() -> state.writer.append(row), "append to " + state.path + " bucket " + bucket);
+        } catch (GatewayError e) {
+            // The record may still land: the counts are no longer to be trusted.
+            tables.remove(name, state);
+            state.close();
+            throw e;
+        }
         return Long.toString(state.nextOffset[bucket]++);
     }
 
@@ -395,6 +425,11 @@ public final class FlussGateway {
                     for (ScanRecord record : polled.records(new TableBucket(state.tableId, bucket))) {
                         long offset = record.logOffset();
                         if (offset < next || offset >= to) continue;
+                        if (offset != next) {
+                            throw new GatewayError("internal", String.format(
+                                    "reading %s bucket %d [%d, %d): offset %d came after %d, a gap in a log table",
+                                    state.path, bucket, from, to, offset, next - 1));
+                        }
                         next = offset + 1;
                         InternalRow row = record.getRow();
                         records.add(offset + " " + hex(row.getBytes(1)) + " " + hex(row.getBytes(2)));
