@@ -64,11 +64,16 @@ fi
 
 # 2. Free loopback ports: ZooKeeper, the coordinator, the tablet server.
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+taken=()  # ports already handed out: free ones, but not to be handed out twice
 free_port() {
   local port
   for _ in $(seq 100); do
     port=$((20000 + RANDOM % 12000))
-    if ! port_in_use "$port"; then echo "$port"; return 0; fi
+    if ! port_in_use "$port" && [[ " ${taken[*]} " != *" $port "* ]]; then
+      taken+=("$port")
+      echo "$port"
+      return 0
+    fi
   done
   echo "start-cluster: no free loopback port found" >&2
   return 1
@@ -77,6 +82,11 @@ free_port() {
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/durasim-fluss.XXXXXX")
 touch "$workdir/.durasim-fluss"
 echo "$workdir" >"$state_file.workdir"
+# Whatever step fails from here on (fail, or set -e), nothing is left running.
+started=
+# shellcheck disable=SC2317  # only called through the EXIT trap
+leave_nothing() { [[ -n $started ]] || bash "$here/stop-cluster.sh" "$state_file" >/dev/null 2>&1 || true; }
+trap leave_nothing EXIT
 fail() {
   echo "start-cluster: $1; last lines of $workdir/$2.log:" >&2
   tail -n 60 "$workdir/$2.log" >&2 || true
@@ -84,9 +94,9 @@ fail() {
   exit 1
 }
 
-zk_port=$(free_port)
-coordinator_port=$(free_port)
-tablet_port=$(free_port)
+free_port >"$workdir/port" && zk_port=$(cat "$workdir/port")
+free_port >"$workdir/port" && coordinator_port=$(cat "$workdir/port")
+free_port >"$workdir/port" && tablet_port=$(cat "$workdir/port")
 mkdir -p "$workdir/zk" "$workdir/coordinator" "$workdir/tablet" "$workdir/data" "$workdir/remote"
 cat >"$workdir/zoo.cfg" <<CFG
 tickTime=2000
@@ -131,16 +141,17 @@ start() {
 logged() { grep -q "$2" "$workdir/$1.log"; }
 
 t0=$(now)
-start zookeeper "port_in_use $zk_port" -cp "$server_cp" \
+start zookeeper 'port_in_use "$zk_port"' -cp "$server_cp" \
   org.apache.fluss.shaded.zookeeper3.org.apache.zookeeper.server.quorum.QuorumPeerMain "$workdir/zoo.cfg"
 start coordinator "logged coordinator 'Successfully start Netty server'" -cp "$server_cp" \
   org.apache.fluss.server.coordinator.CoordinatorServer --configDir "$workdir/coordinator"
 start tablet "logged tablet 'Registered tablet server 0'" -cp "$server_cp" \
   org.apache.fluss.server.tablet.TabletServer --configDir "$workdir/tablet"
-start gateway "[[ -f $workdir/gateway.port ]]" -cp "$libs/gateway:$server_cp" \
+start gateway '[[ -f $workdir/gateway.port ]]' -cp "$libs/gateway:$server_cp" \
   FlussGateway "127.0.0.1:$coordinator_port" "$workdir/gateway.port"
 
 echo "127.0.0.1:$(cat "$workdir/gateway.port")" >"$state_file"
 echo "127.0.0.1:$coordinator_port" >"$state_file.bootstrap"
+started=1
 echo "fluss $FLUSS_VERSION cluster (coordinator 127.0.0.1:$coordinator_port, tablet server $tablet_port," \
   "ZooKeeper $zk_port) and its gateway at $(cat "$state_file") started in $(secs_since "$t0") s, logs in $workdir"

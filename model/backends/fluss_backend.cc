@@ -46,11 +46,13 @@ Result<std::unique_ptr<FlussBackend>> FlussBackend::OnGateway(const std::string&
 
 FlussBackend::~FlussBackend() {
   // The run's table goes with the run; a failure to drop it leaves a table
-  // behind, which is no reason to fail the run.
+  // behind (and the gateway's scanners of it open), which is no reason to
+  // fail the run, but is said.
   harness_client_.reset();
-  if (Result<std::unique_ptr<FlussGateway>> admin = FlussGateway::Connect(config_.gateway, config_.deadline);
-      admin.ok()) {
-    (void)(*admin)->DropTable(config_.table);
+  Result<std::unique_ptr<FlussGateway>> admin = FlussGateway::Connect(config_.gateway, config_.deadline);
+  const Status dropped = admin.ok() ? (*admin)->DropTable(config_.table) : admin.status();
+  if (!dropped.ok()) {
+    fmt::print(stderr, "durasim: the run's Fluss table {} was not dropped: {}\n", config_.table, dropped.ToString());
   }
 }
 
@@ -89,7 +91,7 @@ Result<FlussGatewayLogClient*> FlussBackend::HarnessClient() {
 }
 
 Result<BackendConnection> FlussBackend::Connect(Scheduler& scheduler, AppendHandler on_append, int clients) {
-  DURASIM_CHECK_MSG(!on_append_, "a second incarnation connected before the first disconnected");
+  DURASIM_CHECK_MSG(!appends_.listening(), "a second incarnation connected before the first disconnected");
   DURASIM_CHECK_GE(clients, 1);
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   std::vector<std::unique_ptr<LogClient>> connected;
@@ -99,7 +101,7 @@ Result<BackendConnection> FlussBackend::Connect(Scheduler& scheduler, AppendHand
     if (!client.ok()) return client.status();
     connected.push_back(std::move(client).value());
   }
-  on_append_ = std::move(on_append);
+  appends_.Listen(std::move(on_append));
   BackendConnection connection;
   for (std::unique_ptr<LogClient>& client : connected) {
     auto sink = std::make_unique<ClientRecordSink>(std::move(client), *this, harness_.corrupted, harness_.lifecycle);
@@ -110,17 +112,14 @@ Result<BackendConnection> FlussBackend::Connect(Scheduler& scheduler, AppendHand
 }
 
 void FlussBackend::Report(const LogRecord& record, AppendSeen seen) {
-  if (!reported_.insert({record.partition, record.offset}).second) return;
-  if (on_append_) on_append_(record, seen);
+  appends_.Report(record, seen);
 }
 
 Status FlussBackend::DiscoverAppends() {
-  DURASIM_CHECK(on_append_ != nullptr);
+  DURASIM_CHECK(appends_.listening());
   Result<std::vector<std::vector<LogRecord>>> all = ReadAll();
   if (!all.ok()) return all.status();
-  for (const std::vector<LogRecord>& bucket : *all) {
-    for (const LogRecord& record : bucket) Report(record, AppendSeen::kDiscovered);
-  }
+  appends_.Discover(*all);
   return Status::Ok();
 }
 
@@ -157,7 +156,7 @@ Result<RecordPosition> FlussBackend::AppendForeign(int32_t partition, std::strin
     harness_client_.reset();
     return ack;
   }
-  reported_.insert({ack->partition, ack->offset});
+  appends_.MarkReported(*ack);
   return ack;
 }
 
@@ -179,7 +178,7 @@ Result<int64_t> FlussBackend::DeleteRecords(int32_t partition, int64_t before_of
 }
 
 Status FlussBackend::RecreateTopic() {
-  DURASIM_CHECK_MSG(!on_append_, "recreate_topic while an incarnation is connected");
+  DURASIM_CHECK_MSG(!appends_.listening(), "recreate_topic while an incarnation is connected");
   harness_client_.reset();
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   // For real: the table is dropped and created again under its name; its
@@ -194,7 +193,7 @@ Status FlussBackend::RecreateTopic() {
       !created.ok()) {
     return created.status();
   }
-  reported_.clear();  // offsets start over
+  appends_.Forget();  // offsets start over
   return Status::Ok();
 }
 

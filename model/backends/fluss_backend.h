@@ -23,6 +23,7 @@
 #include <string>
 #include <utility>
 
+#include "model/backends/append_reporter.h"
 #include "model/backends/log_backend.h"
 #include "model/backends/sink_backend.h"
 #include "model/kafka_log.h"
@@ -50,7 +51,7 @@ class FlussBackend : public LogBackend, public SinkBackend {
 
   std::string name() const override;
   Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append, int clients) override;
-  void Disconnect() override { on_append_ = nullptr; }
+  void Disconnect() override { appends_.Stop(); }
   Status DiscoverAppends() override;
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
   Result<RecordPosition> AppendForeign(int32_t partition, std::string key, std::string value) override;
@@ -79,8 +80,7 @@ class FlussBackend : public LogBackend, public SinkBackend {
   Harness harness_;
   FlussGatewayConfig config_;
   Status infra_;
-  AppendHandler on_append_;
-  std::set<std::pair<int32_t, int64_t>> reported_;
+  AppendReporter appends_;  // the connected incarnation's handler, and what it was told
   std::unique_ptr<FlussGatewayLogClient> harness_client_;
 };
 

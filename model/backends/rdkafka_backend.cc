@@ -123,7 +123,7 @@ Result<RdKafkaLogClient*> RdKafkaBackend::HarnessClient() {
 }
 
 Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHandler on_append, int clients) {
-  DURASIM_CHECK_MSG(!on_append_, "a second incarnation connected before the first disconnected");
+  DURASIM_CHECK_MSG(!appends_.listening(), "a second incarnation connected before the first disconnected");
   DURASIM_CHECK_GE(clients, 1);
   // Each subtask has its own librdkafka producer and consumer.
   std::vector<std::unique_ptr<LogClient>> connected;
@@ -146,17 +146,14 @@ Result<BackendConnection> RdKafkaBackend::Connect(Scheduler& scheduler, AppendHa
 }
 
 void RdKafkaBackend::Report(const LogRecord& record, AppendSeen seen) {
-  if (!reported_.insert({record.partition, record.offset}).second) return;
-  if (on_append_) on_append_(record, seen);
+  appends_.Report(record, seen);
 }
 
 Status RdKafkaBackend::DiscoverAppends() {
-  DURASIM_CHECK(on_append_ != nullptr);
+  DURASIM_CHECK(appends_.listening());
   Result<std::vector<std::vector<LogRecord>>> all = ReadAll();
   if (!all.ok()) return all.status();
-  for (const std::vector<LogRecord>& partition : *all) {
-    for (const LogRecord& record : partition) Report(record, AppendSeen::kDiscovered);
-  }
+  appends_.Discover(*all);
   return Status::Ok();
 }
 
@@ -240,7 +237,7 @@ Result<RecordPosition> RdKafkaBackend::AppendForeign(int32_t partition, std::str
   const ProduceTicket ticket = (*producer)->Produce(partition, std::move(key), std::move(value));
   (*producer)->Flush();
   Result<RecordPosition> ack = KeepHarnessClient(RunSync((*producer)->AwaitAck(ticket)));
-  if (ack.ok()) reported_.insert({ack->partition, ack->offset});
+  if (ack.ok()) appends_.MarkReported(*ack);
   return ack;
 }
 
@@ -275,7 +272,7 @@ Result<Compaction> RdKafkaBackend::Compact(const TombstoneExpired& expired) {
 }
 
 Status RdKafkaBackend::RecreateTopic() {
-  DURASIM_CHECK_MSG(!on_append_, "recreate_topic while an incarnation is connected");
+  DURASIM_CHECK_MSG(!appends_.listening(), "recreate_topic while an incarnation is connected");
   harness_client_.reset();  // of the old topic
   if (Status up = EnsureBrokerUp(); !up.ok()) return up;
   RdKafkaConfig fresh = config_;
@@ -300,7 +297,7 @@ Status RdKafkaBackend::RecreateTopic() {
     fresh.create_topic = false;
   }
   config_ = fresh;
-  reported_.clear();  // offsets start over
+  appends_.Forget();  // offsets start over
   return Status::Ok();
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "model/backends/backend_kind.h"
+#include "model/backends/append_reporter.h"
 #include "model/backends/log_backend.h"
 #include "model/backends/sink_backend.h"
 #include "model/kafka_log.h"
@@ -51,7 +52,7 @@ class RdKafkaBackend : public LogBackend, public SinkBackend {
   // A producer of its own writes it, flushed and acknowledged; the record
   // counts as reported, so DiscoverAppends never hands it to the run.
   Result<RecordPosition> AppendForeign(int32_t partition, std::string key, std::string value) override;
-  void Disconnect() override { on_append_ = nullptr; }
+  void Disconnect() override { appends_.Stop(); }
   Status DiscoverAppends() override;
   Result<std::vector<std::vector<LogRecord>>> ReadAll() override;
   // Emulated (docs/backends.md): the records stay on the broker and the
@@ -96,7 +97,7 @@ class RdKafkaBackend : public LogBackend, public SinkBackend {
   Status Note(Status status, const std::string& during, bool write) override;
   using SinkBackend::Note;  // without `write`, and on a Result
   // From now on, records are reported to `on_append` (Connect does this).
-  void Listen(AppendHandler on_append) { on_append_ = std::move(on_append); }
+  void Listen(AppendHandler on_append) { appends_.Listen(std::move(on_append)); }
   // Reports `record` to the listening incarnation unless it was reported.
   void Report(const LogRecord& record, AppendSeen seen) override;
   // Whether the broker itself can refuse a write and lose the
@@ -136,8 +137,7 @@ class RdKafkaBackend : public LogBackend, public SinkBackend {
   bool broker_down_ = false;
   Status infra_;  // the first infrastructure failure (Note)
   std::string topic_name_;  // the first topic's: every incarnation's name
-  AppendHandler on_append_;                          // the connected incarnation's
-  std::set<std::pair<int32_t, int64_t>> reported_;  // (partition, offset) of every record reported
+  AppendReporter appends_;  // the connected incarnation's handler, and what it was told
   std::unique_ptr<RdKafkaLogClient> harness_client_;  // HarnessClient()
 };
 
