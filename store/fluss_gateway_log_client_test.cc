@@ -133,6 +133,11 @@ TEST_F(FlussGatewayTest, AClientSeesTheFirstBucketsItIsGiven) {
   EXPECT_EQ(outside.status().code(), StatusCode::kInvalidArgument);
 }
 
+TEST_F(FlussGatewayTest, CreatingATableThatExistsIsInvalidNotUnavailable) {
+  Result<int64_t> again = admin_->CreateTable(table_, 3);
+  EXPECT_EQ(again.status().code(), StatusCode::kInvalidArgument) << again.status().ToString();
+}
+
 TEST_F(FlussGatewayTest, NoSuchTableIsNotFound) {
   Result<std::unique_ptr<FlussGatewayLogClient>> client =
       FlussGatewayLogClient::Connect(FlussGatewayConfig{Gateway(), table_ + "_absent"});

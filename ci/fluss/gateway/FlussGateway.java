@@ -73,6 +73,8 @@ import org.apache.fluss.exception.DatabaseNotExistException;
 import org.apache.fluss.exception.FlussRuntimeException;
 import org.apache.fluss.exception.NetworkException;
 import org.apache.fluss.exception.RetriableException;
+import org.apache.fluss.exception.InvalidTableException;
+import org.apache.fluss.exception.TableAlreadyExistException;
 import org.apache.fluss.exception.TableNotExistException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.Schema;
@@ -89,10 +91,11 @@ import org.apache.fluss.types.RowType;
 public final class FlussGateway {
     private static final String DATABASE = "durasim";
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
-    // How long a new table may take to have a leader for every bucket: on a
-    // loaded machine (a build beside it) 30 s was seen not to be enough;
-    // under the C++ side's 60 s deadline for the whole call.
-    private static final Duration TABLE_READY_TIMEOUT = Duration.ofSeconds(50);
+    // How long a new table may take to have a leader for every bucket before
+    // it is dropped and created again (create), CREATE_TRIES times at most:
+    // within the C++ side's 60 s deadline for the whole call.
+    private static final Duration TABLE_READY_TIMEOUT = Duration.ofSeconds(15);
+    private static final int CREATE_TRIES = 3;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(20);
     // A read-only call that met a connection closed under it is made again
@@ -299,7 +302,6 @@ public final class FlussGateway {
                 .distributedBy(buckets, "bucket")
                 .comment("durasim action-state log")
                 .build();
-        await(() -> admin.createTable(path, descriptor, false), "createTable " + path);
         TableState stale = tables.remove(name); // an earlier table of the name, opened before a drop raced it
         if (stale != null) {
             synchronized (stale) {
@@ -309,16 +311,33 @@ public final class FlussGateway {
         // Just after createTable its buckets may have no leader yet, which
         // Fluss says in more than one way (a retriable error from
         // listOffsets, "Leader not found after retry" from getTable): the
-        // table is opened again until it opens or the deadline passes.
-        long deadline = System.nanoTime() + TABLE_READY_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                return open(name).tableId;
-            } catch (GatewayError | RuntimeException e) {
-                if (System.nanoTime() > deadline) throw e;
+        // table is opened again until it opens. And Fluss 0.9.1's coordinator
+        // now and then misses a table created a few milliseconds after
+        // another was dropped: its ZooKeeper nodes are written but no leader
+        // is ever elected (no "New table" in the coordinator's log; dropping
+        // it later logs a NullPointerException in processDropTable). Such a
+        // table is dropped and created again, a new table id, up to
+        // CREATE_TRIES times.
+        GatewayError last = null;
+        for (int attempt = 1; attempt <= CREATE_TRIES; attempt++) {
+            await(() -> admin.createTable(path, descriptor, false), "createTable " + path);
+            long deadline = System.nanoTime() + TABLE_READY_TIMEOUT.toNanos();
+            while (System.nanoTime() <= deadline) {
+                try {
+                    return open(name).tableId;
+                } catch (GatewayError e) {
+                    last = e;
+                } catch (RuntimeException e) {
+                    last = notFoundOr(e, "opening " + path);
+                }
                 sleep(Duration.ofMillis(50));
             }
+            System.err.println("fluss gateway: table " + path + " got no leader within " + TABLE_READY_TIMEOUT
+                    + " (try " + attempt + " of " + CREATE_TRIES + "): dropped to be created again");
+            await(() -> admin.dropTable(path, true), "dropTable " + path + " (no leader)");
         }
+        throw new GatewayError(last.code, "table " + path + " got no leader in " + CREATE_TRIES + " creations: "
+                + last.getMessage());
     }
 
     private void drop(String name) throws GatewayError {
@@ -544,6 +563,9 @@ public final class FlussGateway {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof TableNotExistException || cause instanceof DatabaseNotExistException) {
                 return new GatewayError("not_found", what + ": " + cause.getMessage());
+            }
+            if (cause instanceof TableAlreadyExistException || cause instanceof InvalidTableException) {
+                return new GatewayError("invalid", what + ": " + cause.getMessage());
             }
         }
         boolean transient_ = false;
