@@ -138,6 +138,22 @@ TEST_F(FlussGatewayTest, CreatingATableThatExistsIsInvalidNotUnavailable) {
   EXPECT_EQ(again.status().code(), StatusCode::kInvalidArgument) << again.status().ToString();
 }
 
+TEST_F(FlussGatewayTest, AFlushStopsAtTheFirstFailedAppend) {
+  std::unique_ptr<FlussGatewayLogClient> client = Client();
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(admin_->DropTable(table_).ok());  // the table is gone under the client
+  const ProduceTicket first = client->Produce(0, "k1", "v1");
+  const ProduceTicket second = client->Produce(0, "k2", "v2");
+  client->Flush();
+  Result<RecordPosition> failed = RunSync(client->AwaitAck(first));
+  EXPECT_EQ(failed.status().code(), StatusCode::kPossiblyPersisted) << failed.status().ToString();
+  Result<RecordPosition> unsent = RunSync(client->AwaitAck(second));
+  EXPECT_EQ(unsent.status().code(), StatusCode::kNotPersisted) << unsent.status().ToString();
+  EXPECT_NE(unsent.status().message().find("not sent"), std::string::npos);
+  Result<int64_t> again = admin_->CreateTable(table_, 3);  // for TearDown's drop
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+}
+
 TEST_F(FlussGatewayTest, NoSuchTableIsNotFound) {
   Result<std::unique_ptr<FlussGatewayLogClient>> client =
       FlussGatewayLogClient::Connect(FlussGatewayConfig{Gateway(), table_ + "_absent"});
