@@ -77,6 +77,11 @@ constexpr uint64_t kTypedKeyStream = 0x747970656b657907;
 // tests pin draws a step during a rebuild.
 constexpr uint64_t kRebuildStepStream = 0x7265627569006417;
 
+// Mixed into a seed for its aim stream (DrawAimedPoints; each point's own
+// stream mixes the point in, Aims). Only boosted seeds draw from it, and no
+// pinned or quoted seed is boosted (kPairStream).
+constexpr uint64_t kAimStream = 0x61696d2d706f696e;  // "aim-poin"
+
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
 constexpr uint64_t kCleanupStream = 0x636c65616e2d7570;  // "clean-up"
 
@@ -695,11 +700,14 @@ std::string Swarm::Describe() const {
   for (ScriptFault fault : script_faults) script.push_back(NameOf(fault));
   std::vector<std::string> forced;
   for (LateGate gate : forced_gates) forced.push_back(NameOf(gate));
+  std::vector<std::string> aimed;
+  for (AimedPoint point : aimed_points) aimed.push_back(NameOf(point));
   return fmt::format("armed=[{}] script=[{}] fault_rate={}% inputs_max={} keys_max={} actions_max={} "
-                     "faulty_attempts_max={}{}",
+                     "faulty_attempts_max={}{}{}",
                      fmt::join(armed, ","), fmt::join(script, ","), fault_percent, inputs_max, keys_max, actions_max,
                      faulty_attempts_max,
-                     forced.empty() ? "" : fmt::format(" forced_gates=[{}]", fmt::join(forced, ",")));
+                     forced.empty() ? "" : fmt::format(" forced_gates=[{}]", fmt::join(forced, ",")),
+                     aimed.empty() ? "" : fmt::format(" aimed_points=[{}]", fmt::join(aimed, ",")));
 }
 
 std::optional<EnumInfo> EnumInfoOf(LateGate gate) {
@@ -812,11 +820,14 @@ void DrawBlame(Choices& choices, Scenario& scenario, bool forced) {
   if (!forced && (gate < kBlameGateFrom || gate >= kBlameGateTo)) return;
   const size_t attempts = scenario.attempts.size();
   // A broker still down when the new job starts would make it decline its
-  // first checkpoint, and the healed attempt would restore the old job's.
-  const bool broker_down = std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [](const AttemptSpec& a) {
-    return std::any_of(a.steps.begin(), a.steps.end(),
-                       [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kBrokerDown; });
-  });
+  // first checkpoint, and the healed attempt would restore the old job's:
+  // no broker goes down before it. (One that goes down in the new job's
+  // attempt does so after that checkpoint, which comes first.)
+  const bool broker_down =
+      attempts >= 3 && std::any_of(scenario.attempts.begin(), scenario.attempts.end() - 2, [](const AttemptSpec& a) {
+        return std::any_of(a.steps.begin(), a.steps.end(),
+                           [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kBrokerDown; });
+      });
   if (attempts >= 3 && choices.Percent(70) && !broker_down) {
     AttemptSpec& fresh = scenario.attempts[attempts - 2];
     fresh.restore.reset();
@@ -993,6 +1004,43 @@ void DrawKeyShape(Choices& choices, Scenario& scenario, bool boosted) {
   RenameAimedKeys(scenario, renamed);
 }
 
+// Just after the first checkpoint completion of an attempt's steps.
+std::ptrdiff_t AfterOpening(const std::vector<AttemptStep>& steps) {
+  const auto completed = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& s) {
+    return s.kind == AttemptStep::Kind::kComplete;
+  });
+  DURASIM_CHECK(completed != steps.end());  // the job's opening checkpoint completes
+  return completed - steps.begin() + 1;
+}
+
+// The aimed cleanup chain (the aimed point cleanup_under_compaction,
+// properties/aimed_points.h) comes first, right after the job's opening
+// checkpoint, with a checkpoint of its own once some inputs are read and
+// done, so that it prunes something: these are its first steps.
+std::vector<AttemptStep> AimedChainHead(Choices& choices, const Scenario& scenario) {
+  AttemptStep read = Step(AttemptStep::Kind::kRead);
+  read.count = SmallBiased(choices, std::max<int64_t>(static_cast<int64_t>(scenario.inputs.size()), 1));
+  return {read, Step(AttemptStep::Kind::kRun), CheckpointStep(AttemptStep::Kind::kCheckpoint, "cp_cleanup"),
+          CheckpointStep(AttemptStep::Kind::kComplete, "cp_cleanup")};
+}
+
+// Takes the arms among the steps before `after` out (but those at
+// tombstones and cleanup records, aimed at the chain), moving `after` back
+// by as many: they go after the aimed chain, so that the attempt's faults
+// and a failure saved later leave the chain be.
+std::vector<AttemptStep> TakeArmsBefore(std::vector<AttemptStep>& steps, std::ptrdiff_t& after) {
+  std::vector<AttemptStep> kept;
+  std::vector<AttemptStep> arms;
+  for (auto it = steps.begin(); it != steps.begin() + after; ++it) {
+    const bool at_chain = it->select.put == PutPoint::kTombstone || it->select.put == PutPoint::kCleanup;
+    (it->kind == AttemptStep::Kind::kArm && !at_chain ? arms : kept).push_back(*it);
+  }
+  steps.erase(steps.begin(), steps.begin() + after);
+  steps.insert(steps.begin(), kept.begin(), kept.end());
+  after = static_cast<std::ptrdiff_t>(kept.size());
+  return arms;
+}
+
 // A point inside the log-shapes gate (issue 32's rare pairs, finding 3):
 // where a scenario has tombstones a compaction can remove
 // (log.delete_retention_ms), for 70% of them one faulty attempt that
@@ -1003,9 +1051,12 @@ void DrawKeyShape(Choices& choices, Scenario& scenario, bool boosted) {
 // tombstones, which wait for it), and the next attempt (one more before the
 // healed last, if it was next) restores the checkpoint before the latest,
 // older than the prune. `choices` is the seed's own cleanup stream: a seed this draws
-// nothing for keeps its scenario.
-void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario) {
-  if (!scenario.log.tombstones || scenario.log.delete_retention_ms <= 0 || !choices.Percent(70)) return;
+// nothing for keeps its scenario. `aimed` (the aimed point
+// cleanup_under_compaction): always, not for 70%, in the first attempt
+// right after the opening checkpoint (AimedChainHead).
+void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario, bool aimed) {
+  if (!scenario.log.tombstones || scenario.log.delete_retention_ms <= 0) return;
+  if (!choices.Percent(70) && !aimed) return;
   std::vector<size_t> completing;  // faulty attempts that complete a checkpoint
   for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
     const std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
@@ -1014,19 +1065,30 @@ void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario) {
     }
   }
   if (completing.empty()) return;
-  const size_t a = completing[choices.Below(completing.size())];
-  std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
-  const auto last_complete = std::find_if(steps.rbegin(), steps.rend(), [](const AttemptStep& s) {
+  size_t a = completing[choices.Below(completing.size())];
+  std::vector<AttemptStep>* steps = &scenario.attempts[a].steps;
+  const auto last_complete = std::find_if(steps->rbegin(), steps->rend(), [](const AttemptStep& s) {
     return s.kind == AttemptStep::Kind::kComplete;
   });
-  const auto after = static_cast<std::ptrdiff_t>(steps.rend() - last_complete);
+  auto after = static_cast<std::ptrdiff_t>(steps->rend() - last_complete);
+  std::vector<AttemptStep> compaction;
+  if (aimed) {
+    a = 0;
+    steps = &scenario.attempts[a].steps;
+    after = AfterOpening(*steps);
+    compaction = AimedChainHead(choices, scenario);
+  }
   AttemptStep acked = Step(AttemptStep::Kind::kRunFor);  // the tombstones follow their cleanup's ack
   acked.duration_ms = choices.Range(1, 20);
   AttemptStep past_horizon = Step(AttemptStep::Kind::kRunFor);
   past_horizon.duration_ms = scenario.log.delete_retention_ms + choices.Range(1, 20);
-  const std::vector<AttemptStep> compaction = {acked, Step(AttemptStep::Kind::kCompact), past_horizon,
-                                               Step(AttemptStep::Kind::kCompact)};
-  steps.insert(steps.begin() + after, compaction.begin(), compaction.end());
+  compaction.insert(compaction.end(), {acked, Step(AttemptStep::Kind::kCompact), past_horizon,
+                                        Step(AttemptStep::Kind::kCompact)});
+  if (aimed) {
+    const std::vector<AttemptStep> arms = TakeArmsBefore(*steps, after);
+    compaction.insert(compaction.end(), arms.begin(), arms.end());
+  }
+  steps->insert(steps->begin() + after, compaction.begin(), compaction.end());
   if (!choices.Percent(75)) return;
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
   const std::vector<FaultKind> kinds = {FaultKind::kRejectPut, FaultKind::kCrashAfterPutPersisted,
@@ -1034,8 +1096,10 @@ void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario) {
                                         FaultKind::kCrashAfterPutAcked};
   arm.fault = kinds[choices.Below(kinds.size())];
   arm.select.put = PutPoint::kCleanup;
-  arm.nth = 1;
-  steps.insert(steps.begin(), arm);
+  // Aimed: past the chain's first cleanup record, so that its tombstones
+  // are written (and removed) before the fault meets another.
+  arm.nth = aimed ? 2 : 1;
+  steps->insert(steps->begin(), arm);
   // A restore of an older checkpoint stays within one job: none where a
   // later attempt starts fresh (DrawBlame's new job).
   if (std::any_of(scenario.attempts.begin() + 1, scenario.attempts.end(),
@@ -1235,9 +1299,10 @@ void DrawStepsDuringRebuild(Choices& choices, Scenario& scenario, bool boosted) 
 // that, checkpoints at once (those keys rewind its marker ahead of the
 // tombstones) and fails; the attempts that follow restore it and keep the
 // new setting. `choices` is the seed's own stream: a seed this draws nothing
-// for keeps its scenario.
-void DrawTombstoneMigration(Choices& choices, Scenario& scenario, bool boosted) {
-  if (scenario.attempts.size() < 2) return;
+// for keeps its scenario. `legacy_aimed`: none (the seed aims at version-1
+// markers, which no store with tombstones reads).
+void DrawTombstoneMigration(Choices& choices, Scenario& scenario, bool boosted, bool legacy_aimed) {
+  if (scenario.attempts.size() < 2 || legacy_aimed) return;
   if (!scenario.log.tombstones) {
     if (!choices.Percent(boosted ? kBoostedRarePercent : 10)) return;
     bool completed = false;
@@ -1253,12 +1318,14 @@ void DrawTombstoneMigration(Choices& choices, Scenario& scenario, bool boosted) 
     }
     return;
   }
-  // The first attempt's first steps, the arms at rewrites aside (kafka-rewrite's
-  // faults go there, and cp0 rewrites nothing), complete a checkpoint: the
-  // inserted attempt has one to restore.
+  // The first attempt's first steps, the arms at rewrites, tombstones and
+  // cleanup records aside (such faults go there, and cp0 rewrites and prunes
+  // nothing), complete a checkpoint: the inserted attempt has one to restore.
   std::vector<AttemptStep::Kind> first;
   for (const AttemptStep& step : scenario.attempts.front().steps) {
-    if (step.kind != AttemptStep::Kind::kArm || step.select.put != PutPoint::kRewrite) first.push_back(step.kind);
+    const bool not_at_cp0 = step.select.put == PutPoint::kRewrite || step.select.put == PutPoint::kTombstone ||
+                            step.select.put == PutPoint::kCleanup;
+    if (step.kind != AttemptStep::Kind::kArm || !not_at_cp0) first.push_back(step.kind);
   }
   const bool first_completes =
       first.size() >= 2 && first[0] == AttemptStep::Kind::kCheckpoint && first[1] == AttemptStep::Kind::kComplete;
@@ -1348,6 +1415,26 @@ std::vector<LateGate> DrawForcedGates(Choices& choices) {
   return forced;
 }
 
+// The scenario's store design and its faults: a Kafka design (kafka-rewrite
+// where the seed aims at rewrite faults and the mix may draw it), then fluss
+// for a third of the seeds. `store` (--store) overrides the design drawn;
+// `drawable` narrows the mix (GenerateFromSeed).
+void DrawDesign(Choices& choices, Scenario& scenario, std::optional<StoreDesign> store,
+                const std::vector<StoreDesign>& drawable, bool rewrite_aimed) {
+  const auto drawable_design = [&drawable](StoreDesign design) {
+    return drawable.empty() || std::find(drawable.begin(), drawable.end(), design) != drawable.end();
+  };
+  rewrite_aimed = rewrite_aimed && drawable_design(StoreDesign::kKafkaRewrite);
+  StoreDesign kafka = choices.Below(2) == 0 ? StoreDesign::kKafkaRewind : StoreDesign::kKafkaRewrite;
+  if (rewrite_aimed) kafka = StoreDesign::kKafkaRewrite;
+  scenario.store = store.value_or(kafka);
+  DrawDesignFaults(choices, scenario);
+  if (choices.Percent(33) && !store && drawable_design(StoreDesign::kFluss) && !rewrite_aimed) {
+    scenario.store = StoreDesign::kFluss;
+    DropRewriteArms(scenario);
+  }
+}
+
 Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
                            const std::vector<StoreDesign>& drawable) {
   // A mutant of one design runs only on it, as --store would.
@@ -1366,6 +1453,9 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
     generated.swarm.faulty_attempts_max = kBoostedFaultyAttemptsMax;
     generated.swarm.fault_percent = std::max(generated.swarm.fault_percent, kBoostedFaultPercentMin);
   }
+  PrngChoices aim_choices(seed ^ kAimStream);
+  if (boosted) generated.swarm.aimed_points = DrawAimedPoints(aim_choices);
+  Aims aims(seed ^ kAimStream, generated.swarm.aimed_points);
   generated.scenario = GenerateScenario(choices, generated.swarm);
   // Every design alike: the same workloads and faults check each. The
   // design is drawn even when it is given, so that a seed's design faults
@@ -1373,24 +1463,19 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   // Kafka design and its faults, then fluss for a third of the seeds, so
   // that a seed that draws a Kafka design means what it meant before fluss
   // existed (the seeds the docs and snapshots quote).
-  const StoreDesign kafka = choices.Below(2) == 0 ? StoreDesign::kKafkaRewind : StoreDesign::kKafkaRewrite;
-  generated.scenario.store = store.value_or(kafka);
-  DrawDesignFaults(choices, generated.scenario);
-  const bool fluss_drawable =
-      drawable.empty() || std::find(drawable.begin(), drawable.end(), StoreDesign::kFluss) != drawable.end();
-  if (choices.Percent(33) && !store && fluss_drawable) {
-    generated.scenario.store = StoreDesign::kFluss;
-    DropRewriteArms(generated.scenario);
-  }
-  // Before the design's fit, so that every design gets the same draws.
+  DrawDesign(choices, generated.scenario, store, drawable, aims.Has(AimedPoint::kRewriteFaults));
+  // Before the design's fit, so that every design gets the same draws
+  // (but the rewrite faults' arms, kafka-rewrite's own).
+  aims.Apply(AimStage::kLog, generated.scenario);
   PrngChoices cleanup_choices(seed ^ kCleanupStream);
-  DrawCleanupUnderCompaction(cleanup_choices, generated.scenario);
+  DrawCleanupUnderCompaction(cleanup_choices, generated.scenario, aims.Has(AimedPoint::kCleanupUnderCompaction));
   PrngChoices migration_choices(seed ^ kMigrationStream);
-  DrawTombstoneMigration(migration_choices, generated.scenario, boosted);
+  DrawTombstoneMigration(migration_choices, generated.scenario, boosted, aims.Has(AimedPoint::kLegacyMarkers));
   PrngChoices rebuild_step_choices(seed ^ kRebuildStepStream);
   DrawStepsDuringRebuild(rebuild_step_choices, generated.scenario, boosted);
   PrngChoices marker_choices(seed ^ kMarkersStream);
   DrawHandMadeMarkers(marker_choices, generated.scenario, boosted);
+  aims.Apply(AimStage::kMarkers, generated.scenario);
   // What the design cannot run is dropped (fluss: the log operations a
   // Fluss table has no counterpart of, and tombstones).
   FitToDesign(generated.scenario);
@@ -1404,8 +1489,13 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   DrawRuntimeModes(mode_choices, generated.scenario, boosted);
   PrngChoices store_option_choices(seed ^ kStoreOptionsStream);
   DrawStoreOptions(store_option_choices, generated.scenario, boosted);
+  aims.Apply(AimStage::kRuntime, generated.scenario);
   PrngChoices get_choices(seed ^ kGetEvictionStream);
   DrawGetEviction(get_choices, generated.scenario);
+  // The real get() evicts states a replay needs elsewhere (docs/findings.md,
+  // finding 1): a sweep of correct code would fail.
+  DURASIM_CHECK(generated.scenario.store_options.get == GetEviction::kLookup ||
+                OneStatePerInputOfOneKey(generated.scenario));
   generated.scenario.seed = seed;
   generated.scenario.name = fmt::format("seed_{}", seed);
   return generated;

@@ -14,6 +14,7 @@
 
 #include "model/coverage.h"
 #include "model/scenario.h"
+#include "properties/aimed_points.h"
 #include "properties/choices.h"
 
 namespace durasim {
@@ -45,6 +46,8 @@ struct Swarm {
   // Late gates opened whatever their own draw: two of them for some seeds,
   // so that rare features meet (pairwise coverage).
   std::vector<LateGate> forced_gates;
+  // Points a boosted seed aims at (properties/aimed_points.h).
+  std::vector<AimedPoint> aimed_points;
   // "armed=crash_after_put_acked,lose_ack script=abort,broker_down rate=40% ..."
   std::string Describe() const;
 };

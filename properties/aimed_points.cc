@@ -1,0 +1,376 @@
+// Aimed points implementation.
+#include "properties/aimed_points.h"
+
+#include <algorithm>
+#include <iterator>
+#include <set>
+#include <string>
+
+#include "model/reconcile.h"
+#include "model/scenario_limits.h"
+#include "model/store_designs.h"
+#include "store/check.h"
+#include "store/recovery_marker.h"
+
+namespace durasim {
+namespace {
+
+// How often a boosted seed aims at each point: two points meet in about a
+// tenth of the boosted seeds, a point in about a third.
+constexpr uint64_t kAimedPointPercent = 30;
+
+AttemptStep Step(AttemptStep::Kind kind) {
+  AttemptStep step;
+  step.kind = kind;
+  return step;
+}
+
+bool HasStep(const AttemptSpec& attempt, AttemptStep::Kind kind) {
+  return std::any_of(attempt.steps.begin(), attempt.steps.end(),
+                     [kind](const AttemptStep& step) { return step.kind == kind; });
+}
+
+// The faulty attempts (all but the healed last) for which `fits` holds.
+template <typename Fits>
+std::vector<size_t> FaultyAttempts(const Scenario& scenario, Fits fits) {
+  std::vector<size_t> found;
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    if (fits(a, scenario.attempts[a])) found.push_back(a);
+  }
+  return found;
+}
+
+// Just after the attempt's last checkpoint completion, or at its end.
+size_t AfterLastCompletion(const AttemptSpec& attempt) {
+  for (size_t i = attempt.steps.size(); i > 0; --i) {
+    if (attempt.steps[i - 1].kind == AttemptStep::Kind::kComplete) return i;
+  }
+  return attempt.steps.size();
+}
+
+// A first attempt that crashes while a call's PENDING slot is saved and its
+// result is not (the put of the slot persisted and the job died, a call in
+// flight, or a crash between a call's answer and its result's put): it
+// takes and completes the job's opening checkpoint, reads some inputs and
+// runs until the fault. The attempt that was first restores that
+// checkpoint instead of taking it and reads the same inputs first, so that
+// its replay finds the slot PENDING and asks the call's reconciler; its
+// other steps stay.
+void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
+  AttemptSpec& was_first = scenario.attempts.front();
+  DURASIM_CHECK(!was_first.restore.has_value());  // the job's first attempt starts fresh
+  const auto opening = [](const AttemptStep& step) {
+    return (step.kind == AttemptStep::Kind::kCheckpoint || step.kind == AttemptStep::Kind::kComplete) &&
+           step.checkpoint == "cp0";
+  };
+  std::vector<AttemptStep> first_steps;
+  std::copy_if(was_first.steps.begin(), was_first.steps.end(), std::back_inserter(first_steps), opening);
+  DURASIM_CHECK_EQ(first_steps.size(), 2u);  // AttemptBuilder: cp0, taken and completed
+  std::erase_if(was_first.steps, opening);
+  was_first.restore = kRestoreLatest;
+  AttemptStep arm = Step(AttemptStep::Kind::kArm);
+  switch (choices.Below(3)) {
+    case 0:
+      arm.fault = FaultKind::kCrashAfterPutPersisted;
+      arm.select.put = PutPoint::kPending;
+      break;
+    case 1: arm.fault = FaultKind::kCrashAsyncInFlight; break;
+    default: arm.fault = FaultKind::kCrashBetweenCalls; break;
+  }
+  arm.nth = choices.Range(1, 2);
+  AttemptStep read = Step(AttemptStep::Kind::kRead);
+  read.count = choices.Range(1, std::max<int64_t>(static_cast<int64_t>(scenario.inputs.size()), 1));
+  first_steps.insert(first_steps.end(), {arm, read, Step(AttemptStep::Kind::kRun)});
+  // The restoring attempt reads those inputs again first (its replay).
+  was_first.steps.insert(was_first.steps.begin(), read);
+  AttemptSpec crashing;
+  crashing.steps = std::move(first_steps);
+  scenario.attempts.insert(scenario.attempts.begin(), crashing);
+  // A call whose argument carries the attempt number is another call after
+  // the restore: the saved slots are discarded, none is reconciled. Most
+  // such seeds keep their arguments across restores.
+  if (!choices.Percent(70)) return;
+  auto same_argument = [](std::vector<ActionSpec>& actions) {
+    for (ActionSpec& action : actions) {
+      for (ActionStep& step : action.steps) step.arg = ArgSource::kAcc;
+    }
+  };
+  same_argument(scenario.actions);
+  for (AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan) same_argument(attempt.plan->actions);
+  }
+}
+
+// Every supplier, in every plan that declares it, gets one to three
+// scripted answers, the first of which says something (not `truth`).
+void ScriptReconcilers(Choices& choices, Scenario& scenario) {
+  static const std::vector<ReconcileAnswer> kSaying = {ReconcileAnswer::kDone, ReconcileAnswer::kNotDone,
+                                                       ReconcileAnswer::kUnknown};
+  static const std::vector<uint64_t> kSayingWeights = {1, 1, 2};  // `unknown` is met least elsewhere
+  const std::vector<ReconcileAnswer>& all = AllOf<ReconcileAnswer>();
+  std::vector<std::pair<std::string, std::vector<ReconcileAnswer>>> drawn;
+  for (const SupplierSpec& supplier : scenario.suppliers) {
+    std::vector<ReconcileAnswer> answers = {kSaying[choices.Weighted(kSayingWeights)]};
+    for (int64_t n = choices.Range(0, 2); n > 0; --n) answers.push_back(all[choices.Below(all.size())]);
+    DURASIM_CHECK(answers.front() != ReconcileAnswer::kTruth && answers.size() <= 3);
+    drawn.emplace_back(supplier.name, std::move(answers));
+  }
+  auto apply = [&drawn](std::vector<SupplierSpec>& suppliers) {
+    for (SupplierSpec& supplier : suppliers) {
+      for (const auto& [name, answers] : drawn) {
+        if (supplier.name == name) supplier.reconcile = answers;
+      }
+    }
+  };
+  apply(scenario.suppliers);
+  for (AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan) apply(attempt.plan->suppliers);
+  }
+}
+
+// A fault at a rewrite (kafka-rewrite's copy of an unfinished state at a
+// snapshot), armed ahead of a checkpoint of every faulty attempt that takes
+// one past the job's opening checkpoint (which rewrites nothing).
+void ArmRewriteFaults(Choices& choices, Scenario& scenario) {
+  if (scenario.store != StoreDesign::kKafkaRewrite) return;
+  // Mostly a refused put or a lost acknowledgement: the rewrite fails and
+  // the checkpoint is declined (rewrite_failed); now and then a crash.
+  static const std::vector<FaultKind> kKinds = {FaultKind::kRejectPut, FaultKind::kLoseAck,
+                                                FaultKind::kCrashAfterPutPersisted, FaultKind::kCrashAfterPutAcked};
+  static const std::vector<uint64_t> kWeights = {4, 4, 1, 1};
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    std::vector<size_t> checkpoints;
+    bool opening = a == 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].kind != AttemptStep::Kind::kCheckpoint) continue;
+      if (!opening) checkpoints.push_back(i);
+      opening = false;
+    }
+    if (checkpoints.empty()) continue;
+    AttemptStep arm = Step(AttemptStep::Kind::kArm);
+    arm.fault = kKinds[choices.Weighted(kWeights)];
+    arm.select.put = PutPoint::kRewrite;
+    arm.nth = 1;
+    const size_t at = checkpoints[choices.Below(checkpoints.size())];
+    DURASIM_CHECK(steps[at].kind == AttemptStep::Kind::kCheckpoint);  // armed just ahead of it
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
+  }
+}
+
+// Tombstones that a compaction may remove; the generator's cleanup stream
+// then always compacts past the horizon (DrawCleanupUnderCompaction).
+void EnableTombstoneRemoval(Choices& choices, Scenario& scenario) {
+  scenario.log.tombstones = true;
+  if (scenario.log.delete_retention_ms <= 0) scenario.log.delete_retention_ms = choices.Range(1, 40);
+}
+
+// Partitions added right after a faulty attempt's last completed
+// checkpoint; the next attempt restores the latest checkpoint, taken before
+// them (the store option that rejects such a restore is undone at
+// kRuntime).
+void AddPartitionsAfterCheckpoint(Choices& choices, Scenario& scenario) {
+  const std::vector<size_t> candidates = FaultyAttempts(scenario, [&scenario](size_t a, const AttemptSpec& attempt) {
+    return HasStep(attempt, AttemptStep::Kind::kComplete) && scenario.attempts[a + 1].restore.has_value();
+  });
+  const int64_t room = limits::kPartitionsMax - scenario.PartitionsMax();
+  if (candidates.empty() || room < 1) return;
+  const size_t a = candidates[choices.Below(candidates.size())];
+  AttemptStep added = Step(AttemptStep::Kind::kAddPartitions);
+  added.count = choices.Range(1, std::min<int64_t>(2, room));
+  DURASIM_CHECK_LE(scenario.PartitionsMax() + added.count, limits::kPartitionsMax);
+  std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+  steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(AfterLastCompletion(scenario.attempts[a])), added);
+  scenario.attempts[a + 1].restore = kRestoreLatest;
+}
+
+// One re-created topic, in a faulty attempt past the first where there is
+// one (so that restores before it, which may read a version-1 marker, meet
+// it), never before the first attempt's opening checkpoint completes.
+void RecreateTopic(Choices& choices, Scenario& scenario) {
+  const bool recreated = std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [](const AttemptSpec& a) {
+    return HasStep(a, AttemptStep::Kind::kRecreateTopic);
+  });
+  if (recreated || scenario.attempts.size() < 2) return;
+  const size_t faulty = scenario.attempts.size() - 1;
+  const size_t a = faulty > 1 && choices.Percent(70) ? static_cast<size_t>(choices.Range(1, static_cast<int64_t>(faulty) - 1))
+                                                     : choices.Below(faulty);
+  DURASIM_CHECK_LT(a, faulty);  // never the healed last attempt
+  std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+  size_t at = choices.Below(steps.size() + 1);
+  if (a == 0) {
+    const auto completed = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& step) {
+      return step.kind == AttemptStep::Kind::kComplete;
+    });
+    at = std::max(at, static_cast<size_t>(completed - steps.begin()) + 1);
+  }
+  steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(std::min(at, steps.size())),
+               Step(AttemptStep::Kind::kRecreateTopic));
+}
+
+// A store that reads a version-1 marker holds no boundaries, so it is one
+// without tombstones: the log's are turned off, the faults aimed at
+// tombstones go (the generator then draws no tombstone migration either).
+void NoTombstones(Scenario& scenario) {
+  scenario.log.tombstones = false;
+  scenario.log.delete_retention_ms = 0;
+  for (AttemptSpec& attempt : scenario.attempts) {
+    attempt.tombstones.reset();
+    std::erase_if(attempt.steps, [](const AttemptStep& step) {
+      return step.kind == AttemptStep::Kind::kArm &&
+             (step.select.put == PutPoint::kTombstone || step.select.put == PutPoint::kCleanup);
+    });
+  }
+  DURASIM_CHECK(!scenario.TombstonesEver());
+}
+
+// Most restores that can read a version-1 marker (no tombstones ever, no
+// topic re-created before) get one, alone or after a current marker at the
+// log's end (the smaller offsets win).
+void LegacyMarkers(Choices& choices, Scenario& scenario) {
+  if (scenario.TombstonesEver()) return;
+  HandMadeMarkerSpec at_end;
+  at_end.offsets = HandMadeMarkerSpec::Offsets::kLogEnd;
+  HandMadeMarkerSpec legacy;
+  legacy.version = RecoveryMarker::kLegacyVersion;
+  for (AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.restore && choices.Percent(80)) {
+      attempt.markers = choices.Percent(50) ? std::vector<HandMadeMarkerSpec>{legacy}
+                                            : std::vector<HandMadeMarkerSpec>{at_end, legacy};
+    }
+    if (HasStep(attempt, AttemptStep::Kind::kRecreateTopic)) return;  // later restores cannot
+  }
+}
+
+// Makes an action the one action, on the input alone, emitting nothing
+// (nothing would handle it) and ending with an output if it has none (alike
+// in every plan: the plans keep their answer).
+void OnlyOnInput(ActionSpec& action) {
+  action.on = {kInputEventType};
+  std::erase_if(action.steps, [](const ActionStep& step) { return step.kind == ActionStep::Kind::kEmit; });
+  if (std::none_of(action.steps.begin(), action.steps.end(),
+                   [](const ActionStep& step) { return step.kind == ActionStep::Kind::kOutput; })) {
+    ActionStep output;
+    output.kind = ActionStep::Kind::kOutput;
+    action.steps.push_back(output);
+  }
+}
+
+// One key, one action on the input (in every plan), so that every input
+// leaves one state and the real get() may be on (the generator's
+// OneStatePerInputOfOneKey); a recall of a slot the action no longer
+// writes goes.
+void OneKeyWithGet(Scenario& scenario) {
+  if (!scenario.durable.execution || scenario.inputs.empty()) return;
+  const std::string key = scenario.inputs.front().key;
+  for (InputSpec& input : scenario.inputs) input.key = key;
+  if (scenario.inputs.size() < 2) {
+    InputSpec second = scenario.inputs.front();
+    second.value = (second.value + 1) % 100;
+    scenario.inputs.push_back(second);
+  }
+  const std::string name = scenario.actions.front().name;
+  auto keep_one = [&name, &scenario](std::vector<ActionSpec>& actions) {
+    const auto it = std::find_if(actions.begin(), actions.end(), [&](const ActionSpec& a) { return a.name == name; });
+    ActionSpec kept = it != actions.end() ? *it : scenario.actions.front();
+    OnlyOnInput(kept);
+    actions = {kept};
+  };
+  for (AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan) keep_one(attempt.plan->actions);
+  }
+  keep_one(scenario.actions);
+  const std::set<std::string> written = scenario.MemorySlotsWritten();
+  auto drop_unwritten_recalls = [&written](ActionSpec& action) {
+    std::erase_if(action.steps, [&](const ActionStep& step) {
+      return step.kind == ActionStep::Kind::kRecall && !written.contains(step.name);
+    });
+    if (action.steps.empty()) OnlyOnInput(action);
+  };
+  drop_unwritten_recalls(scenario.actions.front());
+  for (AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan) drop_unwritten_recalls(attempt.plan->actions.front());
+    for (AttemptStep& step : attempt.steps) {
+      if (step.select.key) step.select.key = key;
+      if (step.select.action) step.select.action = name;
+    }
+  }
+  DURASIM_CHECK(scenario.actions.size() == 1 && scenario.inputs.size() >= 2);
+  scenario.store_options.get = GetEviction::kOnDivergence;
+}
+
+void Reshape(AimedPoint point, AimStage stage, Choices& choices, Scenario& scenario) {
+  switch (point) {
+    case AimedPoint::kReconcileInFlight:
+      if (stage == AimStage::kLog) CrashWithACallInFlight(choices, scenario);
+      if (stage == AimStage::kRuntime) ScriptReconcilers(choices, scenario);
+      return;
+    case AimedPoint::kOneKeyGet:
+      if (stage == AimStage::kRuntime) OneKeyWithGet(scenario);
+      return;
+    case AimedPoint::kLegacyMarkers:
+      if (stage == AimStage::kLog) NoTombstones(scenario);
+      if (stage == AimStage::kMarkers) LegacyMarkers(choices, scenario);
+      return;
+    case AimedPoint::kRewriteFaults:
+      if (stage == AimStage::kLog) ArmRewriteFaults(choices, scenario);
+      return;
+    case AimedPoint::kCleanupUnderCompaction:
+      if (stage == AimStage::kLog) EnableTombstoneRemoval(choices, scenario);
+      return;
+    case AimedPoint::kAddedPartitionsRestored:
+      if (stage == AimStage::kLog) AddPartitionsAfterCheckpoint(choices, scenario);
+      if (stage == AimStage::kRuntime && scenario.store != StoreDesign::kFluss) {
+        scenario.store_options.added_partitions = AddedPartitions::kReadFromStart;
+      }
+      return;
+    case AimedPoint::kRecreateTopic:
+      if (stage == AimStage::kLog) RecreateTopic(choices, scenario);
+      return;
+  }
+}
+
+}  // namespace
+
+std::optional<EnumInfo> EnumInfoOf(AimedPoint point) {
+  switch (point) {
+    case AimedPoint::kReconcileInFlight:
+      return EnumInfo{"reconcile_in_flight", "scripted reconcilers and a crash with a call's PENDING slot saved"};
+    case AimedPoint::kOneKeyGet: return EnumInfo{"one_key_get", "one key, one action on the input, the real get()"};
+    case AimedPoint::kLegacyMarkers: return EnumInfo{"legacy_markers", "version-1 markers where a restore can read one"};
+    case AimedPoint::kRewriteFaults:
+      return EnumInfo{"rewrite_faults", "kafka-rewrite, a fault at a rewrite in every faulty attempt"};
+    case AimedPoint::kCleanupUnderCompaction:
+      return EnumInfo{"cleanup_under_compaction", "tombstones a compaction removes, the cleanup chain"};
+    case AimedPoint::kAddedPartitionsRestored:
+      return EnumInfo{"added_partitions_restored", "partitions added after a completed checkpoint, then restored"};
+    case AimedPoint::kRecreateTopic: return EnumInfo{"recreate_topic", "the topic re-created in a faulty attempt"};
+  }
+  return std::nullopt;
+}
+
+std::vector<AimedPoint> DrawAimedPoints(Choices& choices) {
+  std::vector<AimedPoint> aimed;
+  for (AimedPoint point : AllOf<AimedPoint>()) {
+    if (choices.Percent(kAimedPointPercent)) aimed.push_back(point);
+  }
+  return aimed;
+}
+
+Aims::Aims(uint64_t stream_seed, const std::vector<AimedPoint>& points) {
+  for (AimedPoint point : points) {
+    // Each point's own stream: the aim stream mixed with the point's index.
+    const uint64_t index = static_cast<uint64_t>(point) + 1;
+    points_.emplace_back(point, PrngChoices(stream_seed ^ (index * 0x9e3779b97f4a7c15ULL)));
+  }
+}
+
+bool Aims::Has(AimedPoint point) const {
+  return std::any_of(points_.begin(), points_.end(), [point](const auto& aimed) { return aimed.first == point; });
+}
+
+void Aims::Apply(AimStage stage, Scenario& scenario) {
+  for (auto& [point, choices] : points_) Reshape(point, stage, choices, scenario);
+}
+
+}  // namespace durasim
