@@ -15,13 +15,19 @@
 namespace durasim {
 namespace {
 
-// How often a boosted seed aims at each point: two points meet in about a
-// tenth of the boosted seeds, a point in about a third.
-constexpr uint64_t kAimedPointPercent = 30;
+// How often a boosted seed aims at each point: a point in 40% of the
+// boosted seeds, two given points together in 16%.
+constexpr uint64_t kAimedPointPercent = 40;
 
 AttemptStep Step(AttemptStep::Kind kind) {
   AttemptStep step;
   step.kind = kind;
+  return step;
+}
+
+AttemptStep CheckpointStep(AttemptStep::Kind kind, const std::string& id) {
+  AttemptStep step = Step(kind);
+  step.checkpoint = id;
   return step;
 }
 
@@ -38,6 +44,16 @@ std::vector<size_t> FaultyAttempts(const Scenario& scenario, Fits fits) {
     if (fits(a, scenario.attempts[a])) found.push_back(a);
   }
   return found;
+}
+
+// Just after the first checkpoint completion of an attempt's steps (the
+// job's opening one, in its first attempt).
+std::ptrdiff_t AfterFirstCompletion(const std::vector<AttemptStep>& steps) {
+  const auto completed = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& step) {
+    return step.kind == AttemptStep::Kind::kComplete;
+  });
+  DURASIM_CHECK(completed != steps.end());  // AttemptBuilder: the opening checkpoint completes
+  return completed - steps.begin() + 1;
 }
 
 // Just after the attempt's last checkpoint completion, or at its end.
@@ -68,8 +84,11 @@ void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
   DURASIM_CHECK_EQ(first_steps.size(), 2u);  // AttemptBuilder: cp0, taken and completed
   std::erase_if(was_first.steps, opening);
   was_first.restore = kRestoreLatest;
+  // Mostly the put of a PENDING slot persisted and the job died (every
+  // call writes one first); else an async call in flight, or a crash
+  // between two calls (an action needs two).
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
-  switch (choices.Below(3)) {
+  switch (choices.Weighted({2, 1, 1})) {
     case 0:
       arm.fault = FaultKind::kCrashAfterPutPersisted;
       arm.select.put = PutPoint::kPending;
@@ -101,18 +120,18 @@ void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
   }
 }
 
-// Every supplier, in every plan that declares it, gets one to three
-// scripted answers, the first of which says something (not `truth`).
+// Every supplier, in every plan that declares it, gets the three answers
+// that say something (not `truth`) in a drawn order, `done` first least
+// often (a `truth` elsewhere says it most): the first asking gets the
+// first, and a run that asks again meets another.
 void ScriptReconcilers(Choices& choices, Scenario& scenario) {
-  static const std::vector<ReconcileAnswer> kSaying = {ReconcileAnswer::kDone, ReconcileAnswer::kNotDone,
-                                                       ReconcileAnswer::kUnknown};
-  static const std::vector<uint64_t> kSayingWeights = {1, 1, 2};  // `unknown` is met least elsewhere
-  const std::vector<ReconcileAnswer>& all = AllOf<ReconcileAnswer>();
   std::vector<std::pair<std::string, std::vector<ReconcileAnswer>>> drawn;
   for (const SupplierSpec& supplier : scenario.suppliers) {
-    std::vector<ReconcileAnswer> answers = {kSaying[choices.Weighted(kSayingWeights)]};
-    for (int64_t n = choices.Range(0, 2); n > 0; --n) answers.push_back(all[choices.Below(all.size())]);
-    DURASIM_CHECK(answers.front() != ReconcileAnswer::kTruth && answers.size() <= 3);
+    std::vector<ReconcileAnswer> answers = {ReconcileAnswer::kUnknown, ReconcileAnswer::kNotDone,
+                                            ReconcileAnswer::kDone};
+    std::swap(answers[0], answers[choices.Weighted({3, 3, 2})]);
+    if (choices.Percent(50)) std::swap(answers[1], answers[2]);
+    DURASIM_CHECK(std::find(answers.begin(), answers.end(), ReconcileAnswer::kTruth) == answers.end());
     drawn.emplace_back(supplier.name, std::move(answers));
   }
   auto apply = [&drawn](std::vector<SupplierSpec>& suppliers) {
@@ -128,35 +147,64 @@ void ScriptReconcilers(Choices& choices, Scenario& scenario) {
   }
 }
 
-// A fault at a rewrite (kafka-rewrite's copy of an unfinished state at a
-// snapshot), armed ahead of a checkpoint of every faulty attempt that takes
-// one past the job's opening checkpoint (which rewrites nothing).
-void ArmRewriteFaults(Choices& choices, Scenario& scenario) {
-  if (scenario.store != StoreDesign::kKafkaRewrite) return;
-  // Mostly a refused put or a lost acknowledgement: the rewrite fails and
-  // the checkpoint is declined (rewrite_failed); now and then a crash.
+constexpr const char* kMidRun = "cp_mid_run";
+
+// Mostly a refused put or a lost acknowledgement at a rewrite: the rewrite
+// fails and the checkpoint is declined (rewrite_failed); now and then a crash.
+AttemptStep RewriteArm(Choices& choices) {
   static const std::vector<FaultKind> kKinds = {FaultKind::kRejectPut, FaultKind::kLoseAck,
                                                 FaultKind::kCrashAfterPutPersisted, FaultKind::kCrashAfterPutAcked};
   static const std::vector<uint64_t> kWeights = {4, 4, 1, 1};
-  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+  AttemptStep arm = Step(AttemptStep::Kind::kArm);
+  arm.fault = kKinds[choices.Weighted(kWeights)];
+  arm.select.put = PutPoint::kRewrite;
+  arm.nth = 1;
+  return arm;
+}
+
+// A checkpoint taken while actions are in flight (kafka-rewrite rewrites
+// their unfinished states at it), right after the job's opening one: some
+// inputs are read, the job runs a few milliseconds, the checkpoint is taken
+// and completed. Every design gets it (ArmRewriteFaults aims at it on
+// kafka-rewrite).
+void CheckpointMidRun(Choices& choices, Scenario& scenario) {
+  AttemptStep read = Step(AttemptStep::Kind::kRead);
+  read.count = choices.Range(1, std::max<int64_t>(static_cast<int64_t>(scenario.inputs.size()), 1));
+  AttemptStep run = Step(AttemptStep::Kind::kRunFor);
+  run.duration_ms = choices.Range(1, 6);  // most often an action is under way
+  const std::vector<AttemptStep> mid_run = {read, run, CheckpointStep(AttemptStep::Kind::kCheckpoint, kMidRun),
+                                            CheckpointStep(AttemptStep::Kind::kComplete, kMidRun)};
+  std::vector<AttemptStep>& first = scenario.attempts.front().steps;
+  first.insert(first.begin() + AfterFirstCompletion(first), mid_run.begin(), mid_run.end());
+}
+
+// On kafka-rewrite, a fault at the rewrites of the checkpoint taken mid-run
+// (CheckpointMidRun) and of a checkpoint of every other faulty attempt that
+// takes one.
+void ArmRewriteFaults(Choices& choices, Scenario& scenario) {
+  if (scenario.store != StoreDesign::kKafkaRewrite) return;
+  std::vector<AttemptStep>& first = scenario.attempts.front().steps;
+  const auto mid_run = std::find_if(first.begin(), first.end(), [](const AttemptStep& step) {
+    return step.kind == AttemptStep::Kind::kCheckpoint && step.checkpoint == kMidRun;
+  });
+  DURASIM_CHECK(mid_run != first.end());  // CheckpointMidRun put it there
+  first.insert(mid_run, RewriteArm(choices));
+  for (size_t a = 1; a + 1 < scenario.attempts.size(); ++a) {
     std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
     std::vector<size_t> checkpoints;
-    bool opening = a == 0;
     for (size_t i = 0; i < steps.size(); ++i) {
-      if (steps[i].kind != AttemptStep::Kind::kCheckpoint) continue;
-      if (!opening) checkpoints.push_back(i);
-      opening = false;
+      if (steps[i].kind == AttemptStep::Kind::kCheckpoint) checkpoints.push_back(i);
     }
     if (checkpoints.empty()) continue;
-    AttemptStep arm = Step(AttemptStep::Kind::kArm);
-    arm.fault = kKinds[choices.Weighted(kWeights)];
-    arm.select.put = PutPoint::kRewrite;
-    arm.nth = 1;
     const size_t at = checkpoints[choices.Below(checkpoints.size())];
     DURASIM_CHECK(steps[at].kind == AttemptStep::Kind::kCheckpoint);  // armed just ahead of it
-    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), RewriteArm(choices));
   }
 }
+
+// kafka-rewrite rewrites only with a store: the aimed seeds run with
+// durable execution on, on every design alike.
+void RewritableRuntime(Scenario& scenario) { scenario.durable.execution = true; }
 
 // Tombstones that a compaction may remove; the generator's cleanup stream
 // then always compacts past the horizon (DrawCleanupUnderCompaction).
@@ -222,6 +270,27 @@ void NoTombstones(Scenario& scenario) {
     });
   }
   DURASIM_CHECK(!scenario.TombstonesEver());
+}
+
+// The fault kinds whose points are met least (an async call in flight, two
+// calls of one action, a put or a call cancelled, a checkpoint's edges),
+// one armed at a drawn place of each faulty attempt, early (small nth).
+void ArmRareFaults(Choices& choices, Scenario& scenario) {
+  static const std::vector<FaultKind> kRare = {FaultKind::kCrashAsyncInFlight,  FaultKind::kCrashBetweenCalls,
+                                               FaultKind::kCancelPut,           FaultKind::kCancelCall,
+                                               FaultKind::kCrashBeforeCheckpoint, FaultKind::kCrashAfterCheckpoint};
+  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+    AttemptStep arm = Step(AttemptStep::Kind::kArm);
+    arm.fault = kRare[choices.Below(kRare.size())];
+    arm.nth = choices.Range(1, 2);
+    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    // Never before the job's opening checkpoint completes: every later
+    // attempt restores one.
+    const size_t from = a == 0 ? static_cast<size_t>(AfterFirstCompletion(steps)) : 0;
+    const size_t at = from + choices.Below(steps.size() - from + 1);
+    DURASIM_CHECK_LE(at, steps.size());
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
+  }
 }
 
 // Most restores that can read a version-1 marker (no tombstones ever, no
@@ -313,7 +382,9 @@ void Reshape(AimedPoint point, AimStage stage, Choices& choices, Scenario& scena
       if (stage == AimStage::kMarkers) LegacyMarkers(choices, scenario);
       return;
     case AimedPoint::kRewriteFaults:
-      if (stage == AimStage::kLog) ArmRewriteFaults(choices, scenario);
+      if (stage == AimStage::kLog) CheckpointMidRun(choices, scenario);
+      if (stage == AimStage::kDesign) ArmRewriteFaults(choices, scenario);
+      if (stage == AimStage::kRuntime) RewritableRuntime(scenario);
       return;
     case AimedPoint::kCleanupUnderCompaction:
       if (stage == AimStage::kLog) EnableTombstoneRemoval(choices, scenario);
@@ -326,6 +397,9 @@ void Reshape(AimedPoint point, AimStage stage, Choices& choices, Scenario& scena
       return;
     case AimedPoint::kRecreateTopic:
       if (stage == AimStage::kLog) RecreateTopic(choices, scenario);
+      return;
+    case AimedPoint::kRareFaults:
+      if (stage == AimStage::kLog) ArmRareFaults(choices, scenario);
       return;
   }
 }
@@ -345,6 +419,7 @@ std::optional<EnumInfo> EnumInfoOf(AimedPoint point) {
     case AimedPoint::kAddedPartitionsRestored:
       return EnumInfo{"added_partitions_restored", "partitions added after a completed checkpoint, then restored"};
     case AimedPoint::kRecreateTopic: return EnumInfo{"recreate_topic", "the topic re-created in a faulty attempt"};
+    case AimedPoint::kRareFaults: return EnumInfo{"rare_faults", "each faulty attempt arms a fault whose point is met least"};
   }
   return std::nullopt;
 }

@@ -6,11 +6,10 @@
 // "Aimed points"). Each reshapes the scenario so that its point is likely
 // hit whatever else the seed drew, so that the point meets the others.
 //
-// A point reshapes in up to three stages of GenerateFromSeed, each from the
+// A point reshapes in up to four stages of GenerateFromSeed, each from the
 // point's own stream of choices (Aims), so that what one point draws never
-// moves another's draws, and a point's draws do not depend on the store
-// design but where its point is one design's (rewrite faults, drawn last
-// in its stream).
+// moves another's draws. Every stage but kDesign reshapes alike whatever
+// the store design; kDesign's draws come last in their point's stream.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +27,11 @@ enum class AimedPoint {
   kReconcileInFlight,        // scripted reconcilers, a crash with a call's PENDING slot saved
   kOneKeyGet,                // one key, one action on the input, the real get()
   kLegacyMarkers,            // the restores that can read a version-1 marker read one
-  kRewriteFaults,            // kafka-rewrite, a fault at a rewrite in every faulty attempt
   kCleanupUnderCompaction,   // tombstones a compaction removes (DrawCleanupUnderCompaction, always)
   kAddedPartitionsRestored,  // partitions added after a completed checkpoint, then that checkpoint restored
   kRecreateTopic,            // the topic re-created in a faulty attempt
+  kRareFaults,               // each faulty attempt arms a fault whose point is met least
+  kRewriteFaults,            // a checkpoint mid-run; on kafka-rewrite, faults at its rewrites
 };
 std::optional<EnumInfo> EnumInfoOf(AimedPoint point);
 
@@ -40,7 +40,8 @@ std::vector<AimedPoint> DrawAimedPoints(Choices& choices);
 
 // Where in GenerateFromSeed a point reshapes the scenario.
 enum class AimStage {
-  kLog,      // after the design's faults, before the cleanup stream: log steps and arms
+  kLog,      // before the store design is drawn: log steps and arms, alike for every design
+  kDesign,   // after the design and its faults: what only one design does
   kMarkers,  // after the hand-made markers' draw, before the design's fit
   kRuntime,  // after every other draw but the get option's
 };

@@ -1041,6 +1041,30 @@ std::vector<AttemptStep> TakeArmsBefore(std::vector<AttemptStep>& steps, std::pt
   return arms;
 }
 
+// The fault aimed at a cleanup record of DrawCleanupUnderCompaction's chain:
+// the first one (a lost acknowledgement drops its tombstones, which wait
+// for it). `aimed`: past the chain's first cleanup record, so that its
+// tombstones are written (and removed) before the fault meets another; or,
+// as often, a refused or corrupted tombstone past the first (no crash: the
+// chain goes on).
+AttemptStep CleanupFault(Choices& choices, bool aimed) {
+  AttemptStep arm = Step(AttemptStep::Kind::kArm);
+  const std::vector<FaultKind> kinds = {FaultKind::kRejectPut, FaultKind::kCrashAfterPutPersisted,
+                                        FaultKind::kCorruptRecord, FaultKind::kLoseAck,
+                                        FaultKind::kCrashAfterPutAcked};
+  arm.fault = kinds[choices.Below(kinds.size())];
+  arm.select.put = PutPoint::kCleanup;
+  arm.nth = 1;
+  if (aimed) {
+    arm.nth = 2;
+    if (choices.Percent(50)) {
+      arm.fault = choices.Percent(50) ? FaultKind::kRejectPut : FaultKind::kCorruptRecord;
+      arm.select.put = PutPoint::kTombstone;
+    }
+  }
+  return arm;
+}
+
 // A point inside the log-shapes gate (issue 32's rare pairs, finding 3):
 // where a scenario has tombstones a compaction can remove
 // (log.delete_retention_ms), for 70% of them one faulty attempt that
@@ -1090,15 +1114,7 @@ void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario, bool aimed
   }
   steps->insert(steps->begin() + after, compaction.begin(), compaction.end());
   if (!choices.Percent(75)) return;
-  AttemptStep arm = Step(AttemptStep::Kind::kArm);
-  const std::vector<FaultKind> kinds = {FaultKind::kRejectPut, FaultKind::kCrashAfterPutPersisted,
-                                        FaultKind::kCorruptRecord, FaultKind::kLoseAck,
-                                        FaultKind::kCrashAfterPutAcked};
-  arm.fault = kinds[choices.Below(kinds.size())];
-  arm.select.put = PutPoint::kCleanup;
-  // Aimed: past the chain's first cleanup record, so that its tombstones
-  // are written (and removed) before the fault meets another.
-  arm.nth = aimed ? 2 : 1;
+  const AttemptStep arm = CleanupFault(choices, aimed);
   steps->insert(steps->begin(), arm);
   // A restore of an older checkpoint stays within one job: none where a
   // later attempt starts fresh (DrawBlame's new job).
@@ -1462,11 +1478,12 @@ Generated GenerateFromSeed(uint64_t seed, std::optional<StoreDesign> given,
   // are the same draws with or without --store. It is drawn in two steps: a
   // Kafka design and its faults, then fluss for a third of the seeds, so
   // that a seed that draws a Kafka design means what it meant before fluss
-  // existed (the seeds the docs and snapshots quote).
-  DrawDesign(choices, generated.scenario, store, drawable, aims.Has(AimedPoint::kRewriteFaults));
-  // Before the design's fit, so that every design gets the same draws
-  // (but the rewrite faults' arms, kafka-rewrite's own).
+  // existed (the seeds the docs and snapshots quote). The aimed points'
+  // log steps and arms come first, alike for every design.
   aims.Apply(AimStage::kLog, generated.scenario);
+  DrawDesign(choices, generated.scenario, store, drawable, aims.Has(AimedPoint::kRewriteFaults));
+  aims.Apply(AimStage::kDesign, generated.scenario);
+  // Before the design's fit, so that every design gets the same draws.
   PrngChoices cleanup_choices(seed ^ kCleanupStream);
   DrawCleanupUnderCompaction(cleanup_choices, generated.scenario, aims.Has(AimedPoint::kCleanupUnderCompaction));
   PrngChoices migration_choices(seed ^ kMigrationStream);

@@ -70,9 +70,11 @@ TEST(GeneratedScenarios, ExploreSeedsStayWithinTheLimits) {
     ASSERT_TRUE(parsed.ok()) << "seed " << seed << ": " << parsed.status().ToString();
     work_max = std::max(work_max, CostOf(*parsed).work_units);
   }
-  // 250,646 at seeds 1..3000 since the boosted draws of issue 32 (more
-  // faulty attempts, most late gates open); 100,028 before.
-  EXPECT_LT(work_max, limits::kWorkUnitsMax / 3);
+  // 371,044 at seeds 1..3000 since the aimed points of issue 32 (an
+  // attempt that crashes with a call in flight, a cleanup chain, a
+  // checkpoint mid-run: more steps and attempts); 250,646 with the boosted
+  // draws before them, 100,028 before those.
+  EXPECT_LT(work_max, limits::kWorkUnitsMax / 2);
 }
 
 // Strategy: different seeds give different scenarios (the generator is not
