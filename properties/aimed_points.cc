@@ -120,6 +120,33 @@ void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
   }
 }
 
+// An `unknown` answer fails its call, and an action that fails the job over
+// on a failure (`on_error: fail`, the default) fails every later attempt
+// too: nothing after it is met. Most such actions of an aimed seed catch
+// their failures instead (retry, ignore or continue), alike in every plan.
+void CatchMostFailures(Choices& choices, Scenario& scenario) {
+  std::vector<std::pair<std::string, ErrorHandling>> drawn;
+  for (const ActionSpec& action : scenario.actions) {
+    if (action.on_error.kind != OnError::kFail || !choices.Percent(70)) continue;
+    switch (choices.Below(3)) {
+      case 0: drawn.emplace_back(action.name, ErrorHandling{OnError::kRetry, choices.Range(1, 2)}); break;
+      case 1: drawn.emplace_back(action.name, ErrorHandling{OnError::kIgnore, 0}); break;
+      default: drawn.emplace_back(action.name, ErrorHandling{OnError::kContinue, 0, choices.Range(-3, 50)}); break;
+    }
+  }
+  auto apply = [&drawn](std::vector<ActionSpec>& actions) {
+    for (ActionSpec& action : actions) {
+      for (const auto& [name, handling] : drawn) {
+        if (action.name == name && action.on_error.kind == OnError::kFail) action.on_error = handling;
+      }
+    }
+  };
+  apply(scenario.actions);
+  for (AttemptSpec& attempt : scenario.attempts) {
+    if (attempt.plan) apply(attempt.plan->actions);
+  }
+}
+
 // Every supplier, in every plan that declares it, gets the three answers
 // that say something (not `truth`) in a drawn order, `done` first least
 // often (a `truth` elsewhere says it most): the first asking gets the
@@ -145,6 +172,7 @@ void ScriptReconcilers(Choices& choices, Scenario& scenario) {
   for (AttemptSpec& attempt : scenario.attempts) {
     if (attempt.plan) apply(attempt.plan->suppliers);
   }
+  CatchMostFailures(choices, scenario);
 }
 
 constexpr const char* kMidRun = "cp_mid_run";

@@ -27,6 +27,7 @@
 #include "properties/mutants/reused_failure_not_a_try.h"
 #include "properties/mutants/fire_and_forget_put.h"
 #include "properties/mutants/leak_checkpoint_map_on_abort.h"
+#include "properties/mutants/legacy_marker_ignores_new_partitions.h"
 #include "properties/mutants/no_release_on_skipped_notification.h"
 #include "properties/mutants/leak_completed_boundaries.h"
 #include "properties/mutants/legacy_end_offset_marker.h"
@@ -250,6 +251,10 @@ void AddRestoreMutants(std::vector<Mutant>& mutants) {
        "legacy entry holding the smallest offsets is lost, and the rebuild starts past states it needs",
        "apache/flink-agents rebuildState (skips every marker that is not a Map)", Invariant::kOnce,
        StoreOf<MarkerListSkipsLegacyStore>(), {}, KafkaDesigns()},
+      {"legacy-marker-ignores-new-partitions", "a rebuild from a union list holding a version-1 marker reads only "
+       "the partitions the list names: partitions added after the checkpoint are skipped on the legacy path alone",
+       "a legacy-format path older than topics that gain partitions (apache/flink-agents #1101 handles them for "
+       "the current marker)", Invariant::kOnce, StoreOf<LegacyMarkerIgnoresNewPartitionsStore>(), {}, KafkaDesigns()},
       {"fresh-start-reads-topic", "a fresh start (a new job, no checkpoint) rebuilds its store from the log start, "
        "taking an earlier job's saved results as its own", "a missing recovery marker read as \"read everything\"",
        Invariant::kProvenance, {}, RuntimeOf<FreshStartReadsTopicRuntime>()},

@@ -1,0 +1,270 @@
+// Aimed points (properties/aimed_points.h): each reshapes a generated
+// scenario toward its point, and nothing else than it says.
+#include "properties/aimed_points.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "model/store_designs.h"
+#include "properties/scenario_generator.h"
+#include "store/recovery_marker.h"
+
+namespace durasim {
+namespace {
+
+constexpr uint64_t kSeeds = 60;
+
+// A generated scenario (every fault kind and script fault on) with one
+// point aimed at, reshaped through `last` (every stage before it too).
+Scenario Aimed(uint64_t seed, AimedPoint point, AimStage last, StoreDesign design = StoreDesign::kKafkaRewind) {
+  PrngChoices choices(seed);
+  Scenario scenario = GenerateScenario(choices, FullSwarm());
+  Aims aims(seed * 7919, {point});
+  for (AimStage stage : {AimStage::kLog, AimStage::kDesign, AimStage::kMarkers, AimStage::kRuntime}) {
+    if (stage == AimStage::kDesign) scenario.store = design;
+    aims.Apply(stage, scenario);
+    if (stage == last) break;
+  }
+  return scenario;
+}
+
+size_t FirstCompletion(const AttemptSpec& attempt) {
+  const auto it = std::find_if(attempt.steps.begin(), attempt.steps.end(),
+                               [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kComplete; });
+  return static_cast<size_t>(it - attempt.steps.begin());
+}
+
+// Strategy: each point is drawn for about 40% of the streams, and the same
+// stream draws the same points.
+TEST(AimedPointsTest, EachPointIsDrawnForSomeStreams) {
+  for (AimedPoint point : AllOf<AimedPoint>()) {
+    int drawn = 0;
+    for (uint64_t stream = 1; stream <= 1000; ++stream) {
+      PrngChoices choices(stream);
+      const std::vector<AimedPoint> points = DrawAimedPoints(choices);
+      if (std::find(points.begin(), points.end(), point) != points.end()) ++drawn;
+      PrngChoices again(stream);
+      EXPECT_EQ(DrawAimedPoints(again), points);
+    }
+    EXPECT_GT(drawn, 300) << NameOf(point);
+    EXPECT_LT(drawn, 500) << NameOf(point);
+  }
+}
+
+// Invariant: a crash with a call in flight comes first: a fresh attempt
+// that completes the opening checkpoint, arms a crash at a PENDING slot or a
+// call, reads and runs; the attempt that was first restores that checkpoint
+// and reads first. Every supplier's reconciler says done, not done and
+// unknown, in some order.
+TEST(AimedPointsTest, ReconcileInFlightCrashesFirstAndScriptsEveryAnswer) {
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    PrngChoices choices(seed);
+    const Scenario before = GenerateScenario(choices, FullSwarm());
+    const Scenario after = Aimed(seed, AimedPoint::kReconcileInFlight, AimStage::kRuntime);
+    ASSERT_EQ(after.attempts.size(), before.attempts.size() + 1);
+    const AttemptSpec& crashing = after.attempts[0];
+    EXPECT_FALSE(crashing.restore.has_value());
+    ASSERT_EQ(crashing.steps.size(), 5u);
+    EXPECT_EQ(crashing.steps[0].checkpoint, "cp0");
+    EXPECT_EQ(crashing.steps[1].kind, AttemptStep::Kind::kComplete);
+    EXPECT_EQ(crashing.steps[2].kind, AttemptStep::Kind::kArm);
+    const std::set<FaultKind> in_flight = {FaultKind::kCrashAfterPutPersisted, FaultKind::kCrashAsyncInFlight,
+                                           FaultKind::kCrashBetweenCalls};
+    EXPECT_TRUE(in_flight.contains(crashing.steps[2].fault));
+    const AttemptSpec& replaying = after.attempts[1];
+    EXPECT_EQ(replaying.restore, std::optional<std::string>(kRestoreLatest));
+    EXPECT_EQ(replaying.steps.front().kind, AttemptStep::Kind::kRead);
+    EXPECT_EQ(replaying.steps.front().count, crashing.steps[3].count);
+    EXPECT_TRUE(std::none_of(replaying.steps.begin(), replaying.steps.end(),
+                             [](const AttemptStep& s) { return s.checkpoint == "cp0"; }));
+    for (const SupplierSpec& supplier : after.suppliers) {
+      const std::set<ReconcileAnswer> answers(supplier.reconcile.begin(), supplier.reconcile.end());
+      EXPECT_EQ(answers, (std::set<ReconcileAnswer>{ReconcileAnswer::kDone, ReconcileAnswer::kNotDone,
+                                                    ReconcileAnswer::kUnknown}));
+    }
+    // An action's error handling is one in every plan.
+    for (const AttemptSpec& attempt : after.attempts) {
+      if (!attempt.plan) continue;
+      for (const ActionSpec& planned : attempt.plan->actions) {
+        for (const ActionSpec& action : after.actions) {
+          if (action.name == planned.name) {
+            EXPECT_EQ(action.on_error.kind, planned.on_error.kind);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Invariant: most actions that fail the job over on a failure catch it
+// once a reconciler may answer `unknown` (which fails the call).
+TEST(AimedPointsTest, ReconcileInFlightCatchesMostFailures) {
+  int failing_before = 0;
+  int failing_after = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    PrngChoices choices(seed);
+    const Scenario before = GenerateScenario(choices, FullSwarm());
+    const Scenario after = Aimed(seed, AimedPoint::kReconcileInFlight, AimStage::kRuntime);
+    for (const ActionSpec& action : before.actions) failing_before += action.on_error.kind == OnError::kFail;
+    for (const ActionSpec& action : after.actions) failing_after += action.on_error.kind == OnError::kFail;
+  }
+  EXPECT_GT(failing_before, 20);
+  EXPECT_LT(failing_after * 2, failing_before);
+}
+
+// Invariant: every input has one key, every plan one action on the input
+// that emits nothing, and the real get() is on.
+TEST(AimedPointsTest, OneKeyGetLeavesOneStatePerInput) {
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const Scenario after = Aimed(seed, AimedPoint::kOneKeyGet, AimStage::kRuntime);
+    ASSERT_GE(after.inputs.size(), 2u);
+    for (const InputSpec& input : after.inputs) EXPECT_EQ(input.key, after.inputs.front().key);
+    std::vector<const std::vector<ActionSpec>*> plans = {&after.actions};
+    for (const AttemptSpec& attempt : after.attempts) {
+      if (attempt.plan) plans.push_back(&attempt.plan->actions);
+    }
+    for (const std::vector<ActionSpec>* actions : plans) {
+      ASSERT_EQ(actions->size(), 1u);
+      EXPECT_EQ(actions->front().on, std::vector<std::string>{kInputEventType});
+      EXPECT_TRUE(std::none_of(actions->front().steps.begin(), actions->front().steps.end(),
+                               [](const ActionStep& s) { return s.kind == ActionStep::Kind::kEmit; }));
+    }
+    EXPECT_EQ(after.store_options.get, GetEviction::kOnDivergence);
+  }
+}
+
+// Invariant: no tombstones anywhere, and where restores get markers, a
+// version-1 marker is among them, none after a re-created topic.
+TEST(AimedPointsTest, LegacyMarkersTurnTombstonesOff) {
+  int legacy = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const Scenario after = Aimed(seed, AimedPoint::kLegacyMarkers, AimStage::kMarkers);
+    EXPECT_FALSE(after.TombstonesEver());
+    bool recreated = false;
+    for (const AttemptSpec& attempt : after.attempts) {
+      if (attempt.markers) {
+        EXPECT_FALSE(recreated);
+        EXPECT_EQ(attempt.markers->back().version, RecoveryMarker::kLegacyVersion);
+        ++legacy;
+      }
+      for (const AttemptStep& step : attempt.steps) {
+        recreated = recreated || step.kind == AttemptStep::Kind::kRecreateTopic;
+        EXPECT_FALSE(step.select.put == PutPoint::kTombstone || step.select.put == PutPoint::kCleanup);
+      }
+    }
+  }
+  EXPECT_GT(legacy, 20);
+}
+
+// Invariant: tombstones on, with a delete horizon compaction can pass.
+TEST(AimedPointsTest, CleanupUnderCompactionEnablesTombstoneRemoval) {
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const Scenario after = Aimed(seed, AimedPoint::kCleanupUnderCompaction, AimStage::kLog);
+    EXPECT_TRUE(after.log.tombstones);
+    EXPECT_GE(after.log.delete_retention_ms, 1);
+  }
+}
+
+// Invariant: partitions are added right after the last completion of a
+// faulty attempt whose next attempt restores the latest checkpoint, and the
+// store reads them (no rejecting option).
+TEST(AimedPointsTest, AddedPartitionsComeAfterACompletedCheckpointAndAreRead) {
+  int added = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const Scenario after = Aimed(seed, AimedPoint::kAddedPartitionsRestored, AimStage::kRuntime);
+    EXPECT_EQ(after.store_options.added_partitions, AddedPartitions::kReadFromStart);
+    for (size_t a = 0; a + 1 < after.attempts.size(); ++a) {
+      const std::vector<AttemptStep>& steps = after.attempts[a].steps;
+      for (size_t i = 0; i < steps.size(); ++i) {
+        if (steps[i].kind != AttemptStep::Kind::kAddPartitions) continue;
+        if (i == 0 || steps[i - 1].kind != AttemptStep::Kind::kComplete) continue;  // the generator's own
+        ++added;
+        EXPECT_EQ(after.attempts[a + 1].restore, std::optional<std::string>(kRestoreLatest));
+      }
+    }
+  }
+  EXPECT_GT(added, kSeeds / 2);
+}
+
+// Invariant: one re-created topic, in a faulty attempt, never before the
+// job's opening checkpoint completes.
+TEST(AimedPointsTest, RecreateTopicOnceInAFaultyAttempt) {
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const Scenario after = Aimed(seed, AimedPoint::kRecreateTopic, AimStage::kLog);
+    int recreated = 0;
+    for (size_t a = 0; a < after.attempts.size(); ++a) {
+      const std::vector<AttemptStep>& steps = after.attempts[a].steps;
+      for (size_t i = 0; i < steps.size(); ++i) {
+        if (steps[i].kind != AttemptStep::Kind::kRecreateTopic) continue;
+        ++recreated;
+        EXPECT_LT(a + 1, after.attempts.size());
+        if (a == 0) {
+          EXPECT_GT(i, FirstCompletion(after.attempts[0]));
+        }
+      }
+    }
+    EXPECT_EQ(recreated, 1) << "seed " << seed;
+  }
+}
+
+// Invariant: every faulty attempt arms one of the rare kinds, the first
+// attempt after its opening checkpoint completes.
+TEST(AimedPointsTest, RareFaultsArmEveryFaultyAttempt) {
+  const std::set<FaultKind> rare = {FaultKind::kCrashAsyncInFlight,   FaultKind::kCrashBetweenCalls,
+                                    FaultKind::kCancelPut,            FaultKind::kCancelCall,
+                                    FaultKind::kCrashBeforeCheckpoint, FaultKind::kCrashAfterCheckpoint};
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    PrngChoices choices(seed);
+    const Scenario before = GenerateScenario(choices, FullSwarm());
+    const Scenario after = Aimed(seed, AimedPoint::kRareFaults, AimStage::kLog);
+    for (size_t a = 0; a + 1 < after.attempts.size(); ++a) {
+      const auto arms = [&rare](const AttemptSpec& attempt) {
+        return std::count_if(attempt.steps.begin(), attempt.steps.end(), [&rare](const AttemptStep& s) {
+          return s.kind == AttemptStep::Kind::kArm && s.select.empty() && rare.contains(s.fault);
+        });
+      };
+      EXPECT_EQ(arms(after.attempts[a]), arms(before.attempts[a]) + 1);
+    }
+    const auto rare_before_opening = [&rare](const AttemptSpec& attempt) {
+      return std::count_if(attempt.steps.begin(), attempt.steps.begin() + static_cast<std::ptrdiff_t>(FirstCompletion(attempt)),
+                           [&rare](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kArm && rare.contains(s.fault); });
+    };
+    EXPECT_EQ(rare_before_opening(after.attempts[0]), rare_before_opening(before.attempts[0]));
+  }
+}
+
+// Invariant: every design gets the checkpoint taken mid-run after the
+// opening one; only kafka-rewrite gets a fault at its rewrites.
+TEST(AimedPointsTest, RewriteFaultsOnlyOnKafkaRewrite) {
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    for (StoreDesign design : AllOf<StoreDesign>()) {
+      const Scenario after = Aimed(seed, AimedPoint::kRewriteFaults, AimStage::kDesign, design);
+      const std::vector<AttemptStep>& first = after.attempts[0].steps;
+      const auto mid_run = std::find_if(first.begin(), first.end(), [](const AttemptStep& s) {
+        return s.kind == AttemptStep::Kind::kCheckpoint && s.checkpoint == "cp_mid_run";
+      });
+      ASSERT_NE(mid_run, first.end());
+      const bool armed = mid_run != first.begin() && (mid_run - 1)->select.put == PutPoint::kRewrite;
+      EXPECT_EQ(armed, design == StoreDesign::kKafkaRewrite) << NameOf(design);
+    }
+  }
+}
+
+// Invariant: a generated seed that aims at points says so in its swarm
+// line, and only boosted seeds (forced gates) aim.
+TEST(AimedPointsTest, OnlyBoostedSeedsAimAndSaySo) {
+  int aimed = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const Generated generated = GenerateFromSeed(seed);
+    if (generated.swarm.aimed_points.empty()) continue;
+    ++aimed;
+    EXPECT_FALSE(generated.swarm.forced_gates.empty());
+    EXPECT_NE(generated.swarm.Describe().find(" aimed_points=["), std::string::npos);
+  }
+  EXPECT_GT(aimed, 50);
+}
+
+}  // namespace
+}  // namespace durasim
