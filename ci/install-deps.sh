@@ -2,6 +2,9 @@
 # Installs what durasim needs from Debian bookworm, idempotently: packages
 # already present are left alone, and apt-get update runs only when
 # something is missing.
+#   ci/install-deps.sh                    what building and the regression suite need (quick start 1)
+#   ci/install-deps.sh --with-test-tools  that and what only tests use: a JDK and Maven for the real
+#                                         Kafka broker and Fluss cluster, kcat, Chromium (quick start 2)
 set -euo pipefail
 
 packages=(
@@ -10,13 +13,20 @@ packages=(
   libcli11-dev libgtest-dev nlohmann-json3-dev
   # tcmalloc for the simulator's programs (CMakeLists.txt, DURASIM_TCMALLOC)
   libgoogle-perftools-dev
-  # the real-broker tests: Apache Kafka from Maven jars, kcat to probe it
-  openjdk-17-jre-headless maven kcat
-  # the real-Fluss tests: javac compiles durasim's Fluss gateway (ci/fluss/)
-  openjdk-17-jdk-headless
-  # the timeline's rendering test: headless Chromium draws the HTML to a PNG
-  chromium
 )
+if [[ ${1:-} == --with-test-tools ]]; then
+  packages+=(
+    # the real-broker tests: Apache Kafka from Maven jars, kcat to probe it
+    openjdk-17-jre-headless maven kcat
+    # the real-Fluss tests: javac compiles durasim's Fluss gateway (ci/fluss/)
+    openjdk-17-jdk-headless
+    # the timeline's rendering test: headless Chromium draws the HTML to a PNG
+    chromium
+  )
+elif [[ $# -gt 0 ]]; then
+  echo "install-deps: unknown argument $1 (expected nothing or --with-test-tools)" >&2
+  exit 2
+fi
 
 missing=()
 for package in "${packages[@]}"; do
