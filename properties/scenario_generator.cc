@@ -1043,10 +1043,10 @@ std::vector<AttemptStep> TakeArmsBefore(std::vector<AttemptStep>& steps, std::pt
 
 // The fault aimed at a cleanup record of DrawCleanupUnderCompaction's chain:
 // the first one (a lost acknowledgement drops its tombstones, which wait
-// for it). `aimed`: past the chain's first cleanup record, so that its
-// tombstones are written (and removed) before the fault meets another; or,
-// as often, a refused or corrupted tombstone past the first (no crash: the
-// chain goes on).
+// for it). `aimed`: a third of them so; a third past the chain's first
+// cleanup record, so that its tombstones are written (and removed) before
+// the fault meets another; a third a refused or corrupted tombstone past
+// the first (no crash: the chain goes on).
 AttemptStep CleanupFault(Choices& choices, bool aimed) {
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
   const std::vector<FaultKind> kinds = {FaultKind::kRejectPut, FaultKind::kCrashAfterPutPersisted,
@@ -1056,10 +1056,14 @@ AttemptStep CleanupFault(Choices& choices, bool aimed) {
   arm.select.put = PutPoint::kCleanup;
   arm.nth = 1;
   if (aimed) {
-    arm.nth = 2;
-    if (choices.Percent(50)) {
-      arm.fault = choices.Percent(50) ? FaultKind::kRejectPut : FaultKind::kCorruptRecord;
-      arm.select.put = PutPoint::kTombstone;
+    switch (choices.Below(3)) {
+      case 0: break;  // the chain's own cleanup record, as unaimed (finding 3)
+      case 1: arm.nth = 2; break;
+      default:
+        arm.nth = 2;
+        arm.fault = choices.Percent(50) ? FaultKind::kRejectPut : FaultKind::kCorruptRecord;
+        arm.select.put = PutPoint::kTombstone;
+        break;
     }
   }
   return arm;
