@@ -9,6 +9,7 @@
 #include "model/reconcile.h"
 #include "model/scenario_limits.h"
 #include "model/store_designs.h"
+#include "properties/step_builders.h"
 #include "store/check.h"
 #include "store/recovery_marker.h"
 
@@ -18,18 +19,6 @@ namespace {
 // How often a boosted seed aims at each point: a point in 40% of the
 // boosted seeds, two given points together in 16%.
 constexpr uint64_t kAimedPointPercent = 40;
-
-AttemptStep Step(AttemptStep::Kind kind) {
-  AttemptStep step;
-  step.kind = kind;
-  return step;
-}
-
-AttemptStep CheckpointStep(AttemptStep::Kind kind, const std::string& id) {
-  AttemptStep step = Step(kind);
-  step.checkpoint = id;
-  return step;
-}
 
 bool HasStep(const AttemptSpec& attempt, AttemptStep::Kind kind) {
   return std::any_of(attempt.steps.begin(), attempt.steps.end(),
@@ -44,16 +33,6 @@ std::vector<size_t> FaultyAttempts(const Scenario& scenario, Fits fits) {
     if (fits(a, scenario.attempts[a])) found.push_back(a);
   }
   return found;
-}
-
-// Just after the first checkpoint completion of an attempt's steps (the
-// job's opening one, in its first attempt).
-std::ptrdiff_t AfterFirstCompletion(const std::vector<AttemptStep>& steps) {
-  const auto completed = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& step) {
-    return step.kind == AttemptStep::Kind::kComplete;
-  });
-  DURASIM_CHECK(completed != steps.end());  // AttemptBuilder: the opening checkpoint completes
-  return completed - steps.begin() + 1;
 }
 
 // Just after the attempt's last checkpoint completion, or at its end.
@@ -273,15 +252,8 @@ void RecreateTopic(Choices& choices, Scenario& scenario) {
                                                      : choices.Below(faulty);
   DURASIM_CHECK_LT(a, faulty);  // never the healed last attempt
   std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
-  size_t at = choices.Below(steps.size() + 1);
-  if (a == 0) {
-    const auto completed = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& step) {
-      return step.kind == AttemptStep::Kind::kComplete;
-    });
-    at = std::max(at, static_cast<size_t>(completed - steps.begin()) + 1);
-  }
-  steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(std::min(at, steps.size())),
-               Step(AttemptStep::Kind::kRecreateTopic));
+  const size_t at = NotBeforeOpening(a, steps, choices.Below(steps.size() + 1));
+  steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), Step(AttemptStep::Kind::kRecreateTopic));
 }
 
 // A store that reads a version-1 marker holds no boundaries, so it is one

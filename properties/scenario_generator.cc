@@ -13,6 +13,7 @@
 #include "model/key_shapes.h"
 #include "model/scenario_limits.h"
 #include "model/typed_key.h"
+#include "properties/step_builders.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -109,18 +110,6 @@ constexpr uint64_t kChangingCallsGateHigh = 20;
 
 bool Has(const std::vector<ScriptFault>& faults, ScriptFault fault) {
   return std::find(faults.begin(), faults.end(), fault) != faults.end();
-}
-
-AttemptStep Step(AttemptStep::Kind kind) {
-  AttemptStep step;
-  step.kind = kind;
-  return step;
-}
-
-AttemptStep CheckpointStep(AttemptStep::Kind kind, const std::string& id) {
-  AttemptStep step = Step(kind);
-  step.checkpoint = id;
-  return step;
 }
 
 // Small numbers are the interesting ones: most draws are small, a few large.
@@ -541,15 +530,8 @@ void DrawLogEvents(Choices& choices, Scenario& scenario, bool forced) {
   if (scenario.attempts.size() > 1 && choices.Percent(35)) {
     const size_t a = choices.Below(scenario.attempts.size() - 1);
     std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
-    size_t at = choices.Below(steps.size() + 1);
-    if (a == 0) {
-      const auto completed = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& step) {
-        return step.kind == AttemptStep::Kind::kComplete;
-      });
-      at = std::max(at, static_cast<size_t>(completed - steps.begin()) + 1);
-    }
-    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(std::min(at, steps.size())),
-                 Step(AttemptStep::Kind::kRecreateTopic));
+    const size_t at = NotBeforeOpening(a, steps, choices.Below(steps.size() + 1));
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), Step(AttemptStep::Kind::kRecreateTopic));
   }
 }
 
@@ -1004,15 +986,6 @@ void DrawKeyShape(Choices& choices, Scenario& scenario, bool boosted) {
   RenameAimedKeys(scenario, renamed);
 }
 
-// Just after the first checkpoint completion of an attempt's steps.
-std::ptrdiff_t AfterOpening(const std::vector<AttemptStep>& steps) {
-  const auto completed = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& s) {
-    return s.kind == AttemptStep::Kind::kComplete;
-  });
-  DURASIM_CHECK(completed != steps.end());  // the job's opening checkpoint completes
-  return completed - steps.begin() + 1;
-}
-
 // The aimed cleanup chain (the aimed point cleanup_under_compaction,
 // properties/aimed_points.h) comes first, right after the job's opening
 // checkpoint, with a checkpoint of its own once some inputs are read and
@@ -1103,7 +1076,7 @@ void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario, bool aimed
   if (aimed) {
     a = 0;
     steps = &scenario.attempts[a].steps;
-    after = AfterOpening(*steps);
+    after = AfterFirstCompletion(*steps);
     compaction = AimedChainHead(choices, scenario);
   }
   AttemptStep acked = Step(AttemptStep::Kind::kRunFor);  // the tombstones follow their cleanup's ack

@@ -3,22 +3,23 @@
 // reads only the partitions that list names, as code written for the old
 // format before a topic could gain partitions would: the current format's
 // path reads a partition past the marker from its start, the legacy path
-// does not. After partitions were added, keys that moved there wrote their
-// states since the checkpoint; the restore misses them and their calls are
-// made again (once). Only the pair reaches it: a restore that reads a
-// version-1 marker (hand-made markers, no tombstones) and partitions added
-// after its checkpoint (issue 32's aimed points).
+// does not (its reads are marker-ignores-new-partitions'). After partitions
+// were added, keys that moved there wrote their states since the
+// checkpoint; the restore misses them and their calls are made again
+// (once). Only the pair reaches it: a restore that reads a version-1 marker
+// (hand-made markers, no tombstones) and partitions added after its
+// checkpoint (issue 32's aimed points).
 #pragma once
 
 #include <vector>
 
-#include "store/kafka_action_state_store.h"
+#include "properties/mutants/marker_ignores_new_partitions.h"
 
 namespace durasim {
 
-class LegacyMarkerIgnoresNewPartitionsStore : public KafkaActionStateStore {
+class LegacyMarkerIgnoresNewPartitionsStore : public MarkerIgnoresNewPartitionsStore {
  public:
-  using KafkaActionStateStore::KafkaActionStateStore;
+  using MarkerIgnoresNewPartitionsStore::MarkerIgnoresNewPartitionsStore;
 
   Status RebuildFromList(const std::vector<RecoveryMarker>& markers) override;
 
