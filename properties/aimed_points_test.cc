@@ -48,9 +48,68 @@ TEST(AimedPointsTest, EachPointIsDrawnForSomeStreams) {
       PrngChoices again(stream);
       EXPECT_EQ(DrawAimedPoints(again), points);
     }
-    EXPECT_GT(drawn, 300) << NameOf(point);
+    EXPECT_GT(drawn, 250) << NameOf(point);
     EXPECT_LT(drawn, 500) << NameOf(point);
   }
+}
+
+// Invariant: a seed never aims at version-1 markers and a cleanup under
+// compaction together (no store reads both).
+TEST(AimedPointsTest, LegacyMarkersAndCleanupAreNeverAimedTogether) {
+  for (uint64_t stream = 1; stream <= 2000; ++stream) {
+    PrngChoices choices(stream);
+    const std::vector<AimedPoint> points = DrawAimedPoints(choices);
+    const auto has = [&points](AimedPoint point) { return std::find(points.begin(), points.end(), point) != points.end(); };
+    EXPECT_FALSE(has(AimedPoint::kLegacyMarkers) && has(AimedPoint::kCleanupUnderCompaction)) << stream;
+  }
+}
+
+// Invariant: on the final scenario of a generated seed, each point it aims
+// at holds what it reshaped: `legacy_markers` no tombstones, `one_key_get`
+// the real get() with one key, `reconcile_in_flight` a store and every
+// supplier reconciled, `rewrite_faults` kafka-rewrite (the mix may draw it)
+// with the checkpoint mid-run; and no re-created topic or crash at a
+// checkpoint comes before a job's opening checkpoint completes.
+TEST(AimedPointsTest, GeneratedSeedsKeepWhatTheirPointsReshaped) {
+  int aimed = 0;
+  for (uint64_t seed = 1; seed <= 600; ++seed) {
+    const Generated generated = GenerateFromSeed(seed);
+    const Scenario& scenario = generated.scenario;
+    const std::vector<AimedPoint>& points = generated.swarm.aimed_points;
+    const auto has = [&points](AimedPoint point) { return std::find(points.begin(), points.end(), point) != points.end(); };
+    aimed += !points.empty();
+    if (has(AimedPoint::kLegacyMarkers)) {
+      EXPECT_FALSE(scenario.TombstonesEver()) << seed;
+    }
+    if (has(AimedPoint::kOneKeyGet)) {
+      EXPECT_EQ(scenario.store_options.get, GetEviction::kOnDivergence) << seed;
+      for (const InputSpec& input : scenario.inputs) EXPECT_EQ(input.key, scenario.inputs.front().key) << seed;
+    }
+    if (has(AimedPoint::kReconcileInFlight)) {
+      EXPECT_TRUE(scenario.durable.execution) << seed;
+      for (const SupplierSpec& supplier : scenario.suppliers) EXPECT_FALSE(supplier.reconcile.empty()) << seed;
+    }
+    if (has(AimedPoint::kRewriteFaults)) {
+      EXPECT_EQ(scenario.store, StoreDesign::kKafkaRewrite) << seed;
+      const std::vector<AttemptStep>& first = scenario.attempts.front().steps;
+      EXPECT_TRUE(std::any_of(first.begin(), first.end(), [](const AttemptStep& s) { return s.checkpoint == "cp_mid_run"; }))
+          << seed;
+    }
+    for (const AttemptSpec& attempt : scenario.attempts) {
+      if (attempt.restore) continue;
+      // What would fail a job's opening checkpoint or make it stale: a
+      // re-created topic, a crash at a checkpoint.
+      for (size_t i = 0; i < FirstCompletion(attempt) && i < attempt.steps.size(); ++i) {
+        const AttemptStep& step = attempt.steps[i];
+        const bool at_checkpoint = step.kind == AttemptStep::Kind::kArm &&
+                                   (step.fault == FaultKind::kCrashBeforeCheckpoint ||
+                                    step.fault == FaultKind::kCrashAfterCheckpoint);
+        EXPECT_FALSE(step.kind == AttemptStep::Kind::kRecreateTopic || at_checkpoint)
+            << "seed " << seed << ": step " << i << " before a job's opening checkpoint completes";
+      }
+    }
+  }
+  EXPECT_GT(aimed, 200);
 }
 
 // Invariant: a crash with a call in flight comes first: a fresh attempt

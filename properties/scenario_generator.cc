@@ -80,7 +80,7 @@ constexpr uint64_t kRebuildStepStream = 0x7265627569006417;
 
 // Mixed into a seed for its aim stream (DrawAimedPoints; each point's own
 // stream mixes the point in, Aims). Only boosted seeds draw from it, and no
-// pinned or quoted seed is boosted (kPairStream).
+// pinned seed is boosted (kPairStream); seeds quoted since may be.
 constexpr uint64_t kAimStream = 0x61696d2d706f696e;  // "aim-poin"
 
 // Mixed into a seed for its cleanup stream (DrawCleanupUnderCompaction).
@@ -530,7 +530,8 @@ void DrawLogEvents(Choices& choices, Scenario& scenario, bool forced) {
   if (scenario.attempts.size() > 1 && choices.Percent(35)) {
     const size_t a = choices.Below(scenario.attempts.size() - 1);
     std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
-    const size_t at = NotBeforeOpening(a, steps, choices.Below(steps.size() + 1));
+    DURASIM_CHECK(a == 0 || scenario.attempts[a].restore.has_value());  // drawn before DrawBlame's new job
+    const size_t at = NotBeforeOpening(scenario.attempts[a], choices.Below(steps.size() + 1));
     steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), Step(AttemptStep::Kind::kRecreateTopic));
   }
 }
@@ -804,7 +805,8 @@ void DrawBlame(Choices& choices, Scenario& scenario, bool forced) {
   // A broker still down when the new job starts would make it decline its
   // first checkpoint, and the healed attempt would restore the old job's:
   // no broker goes down before it. (One that goes down in the new job's
-  // attempt does so after that checkpoint, which comes first.)
+  // attempt does so after that checkpoint, which comes first; the healed
+  // last attempt has no faults.)
   const bool broker_down =
       attempts >= 3 && std::any_of(scenario.attempts.begin(), scenario.attempts.end() - 2, [](const AttemptSpec& a) {
         return std::any_of(a.steps.begin(), a.steps.end(),
@@ -1054,7 +1056,13 @@ AttemptStep CleanupFault(Choices& choices, bool aimed) {
 // older than the prune. `choices` is the seed's own cleanup stream: a seed this draws
 // nothing for keeps its scenario. `aimed` (the aimed point
 // cleanup_under_compaction): always, not for 70%, in the first attempt
-// right after the opening checkpoint (AimedChainHead).
+// right after the opening checkpoint (AimedChainHead); the attempt and place
+// drawn for the unaimed chain are drawn all the same (the stream's draws
+// stay those of an unaimed seed) and not used. The next attempt's restore
+// of the previous checkpoint is then older than the prune only where the
+// first attempt completes no later checkpoint (cp_mid_run, its own), and it
+// replaces a `latest` the reconcile aim set (the replay meets an older
+// checkpoint).
 void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario, bool aimed) {
   if (!scenario.log.tombstones || scenario.log.delete_retention_ms <= 0) return;
   if (!choices.Percent(70) && !aimed) return;

@@ -35,11 +35,13 @@ inline std::ptrdiff_t AfterFirstCompletion(const std::vector<AttemptStep>& steps
   return completed - steps.begin() + 1;
 }
 
-// Where a step drawn at index `drawn` of attempt `attempt`'s steps goes:
-// never before the job's opening checkpoint completes (in the first
-// attempt), so every later attempt has a checkpoint to restore.
-inline size_t NotBeforeOpening(size_t attempt, const std::vector<AttemptStep>& steps, size_t drawn) {
-  const size_t at = attempt == 0 ? std::max(drawn, static_cast<size_t>(AfterFirstCompletion(steps))) : drawn;
+// Where a step drawn at index `drawn` of an attempt's steps goes: in an
+// attempt that starts a job (no restore: the first, or DrawBlame's new
+// job), never before its opening checkpoint completes, so every later
+// attempt has a checkpoint of that job to restore.
+inline size_t NotBeforeOpening(const AttemptSpec& attempt, size_t drawn) {
+  const std::vector<AttemptStep>& steps = attempt.steps;
+  const size_t at = attempt.restore ? drawn : std::max(drawn, static_cast<size_t>(AfterFirstCompletion(steps)));
   return std::min(at, steps.size());
 }
 

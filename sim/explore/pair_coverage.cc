@@ -28,8 +28,8 @@ bool Reaches(StoreDesign design, const std::string& name) {
 // restore reads a marker to find stale or a partition added since; and the
 // log events that count only where records leave the log (a compaction
 // that removed one, deleted records, retention) meet it only on records
-// from outside, which nothing in such a run reads: the pair checks nothing,
-// and the generator gives such a run no foreign records to act on. The real
+// from outside (a `foreign` step), which nothing in such a run reads: the
+// pair checks nothing. The real
 // get() is drawn where every input has one key: no pair of keys (a
 // separator-prefix pair, typed twins) meets it.
 bool Exclusive(const std::string& a, const std::string& b) {

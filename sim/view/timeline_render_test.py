@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Strategy: the timeline as a browser shows it (issue 14 part 5). Headless
-Chromium (Debian's `chromium`, installed by ci/install-deps.sh) renders the
+Chromium (Debian's `chromium`, installed by ci/install-deps.sh --with-test-tools) renders the
 HTML timeline of the seed regression under legacy-end-offset-marker to a PNG;
 the PNG, decoded with the standard library (zlib), must not be blank and not
 broken: enough of it drawn, many colours, and the colours the style sheet
@@ -69,9 +69,9 @@ def near(colour, target, tolerance=40):
 browser = shutil.which("chromium") or shutil.which("chromium-browser")
 if browser is None:
     if os.environ.get("CI"):
-        print("FAIL: no chromium, but CI installs it (ci/install-deps.sh)")
+        print("FAIL: no chromium, but CI installs it (ci/install-deps.sh --with-test-tools)")
         sys.exit(1)
-    print("SKIPPED: no chromium (ci/install-deps.sh installs it)")
+    print("SKIPPED: no chromium (ci/install-deps.sh --with-test-tools installs it)")
     sys.exit(77)
 shutil.rmtree(WORK, ignore_errors=True)
 WORK.mkdir(parents=True)
