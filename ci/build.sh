@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
 # Configures and builds durasim with warnings as errors.
-#   ci/build.sh             -> build/ (RelWithDebInfo)
-#   ci/build.sh --sanitize  -> build-asan/ (Debug, ASan + UBSan)
+#   ci/build.sh                   -> build/ (RelWithDebInfo), every target
+#   ci/build.sh --target durasim  -> build/, that target only (quick start 1: the regression
+#                                    suite needs the simulator, not the tests and benchmarks)
+#   ci/build.sh --sanitize        -> build-asan/ (Debug, ASan + UBSan), every target
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build_dir=build
 options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DDURASIM_WERROR=ON)
-if [[ ${1:-} == --sanitize ]]; then
-  build_dir=build-asan
-  options=(-DCMAKE_BUILD_TYPE=Debug -DDURASIM_WERROR=ON -DDURASIM_SANITIZE=ON)
-fi
+targets=()
+case ${1:-} in
+  --sanitize)
+    build_dir=build-asan
+    options=(-DCMAKE_BUILD_TYPE=Debug -DDURASIM_WERROR=ON -DDURASIM_SANITIZE=ON)
+    ;;
+  --target)
+    targets=(--target "${2:?ci/build.sh --target needs a target name}")
+    ;;
+  "") ;;
+  *)
+    echo "build: unknown argument $1 (expected nothing, --sanitize or --target T)" >&2
+    exit 2
+    ;;
+esac
 
 cmake -S . -B "$build_dir" -G Ninja "${options[@]}" >/dev/null
-cmake --build "$build_dir" -j "$(nproc)"
-echo "build: $build_dir ready"
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
+echo "build: $build_dir ready${targets:+ (${targets[1]})}"

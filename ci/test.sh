@@ -7,8 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/regress.sh
-# What only tests use (a JDK, Maven, kcat, Chromium): quick start 1 leaves it out.
+# What only tests use (a JDK, Maven, kcat, Chromium) and every other
+# target (the tests, benchmarks): quick start 1 leaves them out.
 bash ci/install-deps.sh --with-test-tools
+bash ci/build.sh
 # Everything but the real-broker and real-Fluss tests, then each with its
 # cluster running.
 (cd build && ctest --output-on-failure -j "$(nproc)" -LE 'kafka|fluss')
