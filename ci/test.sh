@@ -19,6 +19,7 @@ bash ci/fluss/with-cluster.sh bash -c 'cd build && ctest --output-on-failure -L 
 
 if [[ ${1:-} == --sanitize ]]; then
   bash ci/build.sh --sanitize
-  # The per-design kill matrix runs in the plain build only (its label says why).
-  (cd build-asan && ctest --output-on-failure -j "$(nproc)" -LE 'kafka|fluss|per-design')
+  # The per-design kill matrix and the pair table run in the plain build only
+  # (their labels say why).
+  (cd build-asan && ctest --output-on-failure -j "$(nproc)" -LE 'kafka|fluss|per-design|pairs')
 fi

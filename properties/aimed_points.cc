@@ -16,9 +16,13 @@
 namespace durasim {
 namespace {
 
-// How often a boosted seed aims at each point: a point in 40% of the
-// boosted seeds, two given points together in 16%.
+// How often a boosted seed aims at each point: most at 40% (two given
+// points together in 16%); the rare fault kinds, which only add arms, at
+// 70%; the cleanup chain, whose tombstone points meet the most other
+// points' failures and crashes, at 55%.
 constexpr uint64_t kAimedPointPercent = 40;
+constexpr uint64_t kRareFaultsPercent = 70;
+constexpr uint64_t kCleanupPercent = 55;
 
 bool HasStep(const AttemptSpec& attempt, AttemptStep::Kind kind) {
   return std::any_of(attempt.steps.begin(), attempt.steps.end(),
@@ -35,6 +39,49 @@ std::vector<size_t> FaultyAttempts(const Scenario& scenario, Fits fits) {
   return found;
 }
 
+// Whether some action, of the scenario or of a plan, holds a step for which
+// `fits` holds over its action (`fits(action)`).
+template <typename Fits>
+bool SomeAction(const Scenario& scenario, Fits fits) {
+  if (std::any_of(scenario.actions.begin(), scenario.actions.end(), fits)) return true;
+  return std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [&fits](const AttemptSpec& attempt) {
+    return attempt.plan && std::any_of(attempt.plan->actions.begin(), attempt.plan->actions.end(), fits);
+  });
+}
+
+size_t CallsOf(const ActionSpec& action) {
+  return static_cast<size_t>(std::count_if(action.steps.begin(), action.steps.end(),
+                                           [](const ActionStep& step) { return step.kind == ActionStep::Kind::kCall; }));
+}
+
+bool HasAsyncCall(const ActionSpec& action) {
+  return std::any_of(action.steps.begin(), action.steps.end(), [](const ActionStep& step) {
+    return step.kind == ActionStep::Kind::kCall && step.mode == CallMode::kAsync;
+  });
+}
+
+// Whether an armed fault of `kind` can meet its point in some run of the
+// scenario's actions: an async call in flight needs an async call, a crash
+// between calls an action with two, a cancelled call one call.
+bool ActionsCanMeet(const Scenario& scenario, FaultKind kind) {
+  switch (kind) {
+    case FaultKind::kCrashAsyncInFlight: return SomeAction(scenario, HasAsyncCall);
+    case FaultKind::kCrashBetweenCalls:
+      return SomeAction(scenario, [](const ActionSpec& action) { return CallsOf(action) >= 2; });
+    case FaultKind::kCancelCall:
+      return SomeAction(scenario, [](const ActionSpec& action) { return CallsOf(action) >= 1; });
+    default: return true;
+  }
+}
+
+bool ArmsEver(const Scenario& scenario, FaultKind kind) {
+  return std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [kind](const AttemptSpec& attempt) {
+    return std::any_of(attempt.steps.begin(), attempt.steps.end(), [kind](const AttemptStep& step) {
+      return step.kind == AttemptStep::Kind::kArm && step.fault == kind;
+    });
+  });
+}
+
 // Just after the attempt's last checkpoint completion, or at its end.
 size_t AfterLastCompletion(const AttemptSpec& attempt) {
   for (size_t i = attempt.steps.size(); i > 0; --i) {
@@ -44,13 +91,15 @@ size_t AfterLastCompletion(const AttemptSpec& attempt) {
 }
 
 // A first attempt that crashes while a call's PENDING slot is saved and its
-// result is not (the put of the slot persisted and the job died, a call in
-// flight, or a crash between a call's answer and its result's put): it
-// takes and completes the job's opening checkpoint, reads some inputs and
-// runs until the fault. The attempt that was first restores that
-// checkpoint instead of taking it and reads the same inputs first, so that
-// its replay finds the slot PENDING and asks the call's reconciler; its
-// other steps stay.
+// result is not (the put of the slot persisted and the job died, or an
+// async call in flight; now and then a crash between two calls instead,
+// after the first one's result is saved): it takes and completes the job's
+// opening checkpoint, reads some inputs and runs until the fault. The
+// attempt that was first restores that checkpoint instead of taking it and
+// reads the same inputs first, so that its replay finds the slot PENDING
+// and asks the call's reconciler; its other steps stay. Drawn at kMarkers,
+// after every draw that shapes the attempts: the crashing attempt holds
+// nothing else, and its arm counts no point another draw put before it.
 void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
   AttemptSpec& was_first = scenario.attempts.front();
   DURASIM_CHECK(!was_first.restore.has_value());  // the job's first attempt starts fresh
@@ -64,10 +113,15 @@ void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
   std::erase_if(was_first.steps, opening);
   was_first.restore = kRestoreLatest;
   // Mostly the put of a PENDING slot persisted and the job died (every
-  // call writes one first); else an async call in flight, or a crash
-  // between two calls (an action needs two).
+  // call writes one first); else an async call in flight (where an action
+  // makes one: the runtime then gets an executor, ExecutorForAsyncArms), or
+  // a crash between two calls (where an action makes two: the first's
+  // result is saved, nothing is reconciled, but the crash kind meets the
+  // reconcilers' other points).
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
-  switch (choices.Weighted({2, 1, 1})) {
+  const uint64_t async = ActionsCanMeet(scenario, FaultKind::kCrashAsyncInFlight) ? 1 : 0;
+  const uint64_t between = ActionsCanMeet(scenario, FaultKind::kCrashBetweenCalls) ? 1 : 0;
+  switch (choices.Weighted({3, async, between})) {
     case 0:
       arm.fault = FaultKind::kCrashAfterPutPersisted;
       arm.select.put = PutPoint::kPending;
@@ -85,9 +139,10 @@ void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
   crashing.steps = std::move(first_steps);
   scenario.attempts.insert(scenario.attempts.begin(), crashing);
   // A call whose argument carries the attempt number is another call after
-  // the restore: the saved slots are discarded, none is reconciled. Most
-  // such seeds keep their arguments across restores.
-  if (!choices.Percent(70)) return;
+  // the restore: the saved slots are discarded, none is reconciled. Half
+  // of such seeds keep their arguments across restores (the others meet a
+  // saved call that is not the call at its index).
+  if (!choices.Percent(50)) return;
   auto same_argument = [](std::vector<ActionSpec>& actions) {
     for (ActionSpec& action : actions) {
       for (ActionStep& step : action.steps) step.arg = ArgSource::kAcc;
@@ -223,7 +278,7 @@ void EnableTombstoneRemoval(Choices& choices, Scenario& scenario) {
 
 // Partitions added right after a faulty attempt's last completed
 // checkpoint; the next attempt restores the latest checkpoint, taken before
-// them (the store option that rejects such a restore is undone at
+// them (the store option that rejects such a restore is undone for most at
 // kRuntime).
 void AddPartitionsAfterCheckpoint(Choices& choices, Scenario& scenario) {
   const std::vector<size_t> candidates = FaultyAttempts(scenario, [&scenario](size_t a, const AttemptSpec& attempt) {
@@ -273,25 +328,81 @@ void NoTombstones(Scenario& scenario) {
   DURASIM_CHECK(!scenario.TombstonesEver());
 }
 
+bool AtACheckpoint(FaultKind kind) {
+  return kind == FaultKind::kCrashBeforeCheckpoint || kind == FaultKind::kCrashAfterCheckpoint;
+}
+
+// An arm at a checkpoint's edges in `steps`, from `from`: just before a
+// drawn checkpoint (one of its own at a drawn place where none comes, never
+// completed: the crash comes first), its nth past the checkpoints before
+// (a barrier is met once per subtask: past the first, the arm counts
+// subtask 0's).
+void ArmAtACheckpoint(Choices& choices, AttemptStep arm, std::vector<AttemptStep>& steps, size_t from,
+                      const std::string& own_id) {
+  std::vector<size_t> checkpoints;
+  for (size_t i = from; i < steps.size(); ++i) {
+    if (steps[i].kind == AttemptStep::Kind::kCheckpoint) checkpoints.push_back(i);
+  }
+  if (checkpoints.empty()) {
+    const size_t place = from + choices.Below(steps.size() - from + 1);
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(place), CheckpointStep(AttemptStep::Kind::kCheckpoint, own_id));
+    checkpoints.push_back(place);
+  }
+  const size_t at = checkpoints[choices.Below(checkpoints.size())];
+  const int64_t before = std::count_if(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(at),
+                                       [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kCheckpoint; });
+  arm.nth = before + 1;
+  if (arm.fault == FaultKind::kCrashBeforeCheckpoint && before > 0) arm.subtask = 0;
+  DURASIM_CHECK_EQ(steps[at].kind, AttemptStep::Kind::kCheckpoint);  // armed just ahead of it
+  steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
+}
+
+// Arms `kind` in attempt `a` where it meets its point soonest. A fault's
+// points are counted from its attempt's start (FaultPlan::Arm), so an arm
+// never counts on a point the attempt passed before it: one at a
+// checkpoint's edges goes just before a checkpoint (ArmAtACheckpoint); any
+// other goes first (after a new job's opening checkpoint), with a small
+// nth, a third of them aimed at one input's key (fault_selected, which
+// every mode of the runtime meets, a store or none).
+void ArmSoonest(Choices& choices, FaultKind kind, Scenario& scenario, size_t a) {
+  std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+  AttemptStep arm = Step(AttemptStep::Kind::kArm);
+  arm.fault = kind;
+  const size_t from = NotBeforeOpening(scenario.attempts[a], 0);
+  if (AtACheckpoint(kind)) {
+    ArmAtACheckpoint(choices, arm, steps, from, "cp_edge_" + std::to_string(a));
+    return;
+  }
+  arm.nth = choices.Range(1, 2);
+  if (!scenario.inputs.empty() && choices.Percent(30)) {
+    arm.select.key = scenario.inputs[choices.Below(scenario.inputs.size())].key;
+  }
+  steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(from), arm);
+}
+
 // The fault kinds whose points are met least (an async call in flight, two
-// calls of one action, a put or a call cancelled, a checkpoint's edges),
-// one armed at a drawn place of each faulty attempt, early (small nth).
+// calls of one action, a put or a call cancelled, a checkpoint's edges):
+// one the actions can meet (ActionsCanMeet) armed in each faulty attempt
+// where it meets its point soonest (ArmSoonest).
 void ArmRareFaults(Choices& choices, Scenario& scenario) {
   static const std::vector<FaultKind> kRare = {FaultKind::kCrashAsyncInFlight,  FaultKind::kCrashBetweenCalls,
                                                FaultKind::kCancelPut,           FaultKind::kCancelCall,
                                                FaultKind::kCrashBeforeCheckpoint, FaultKind::kCrashAfterCheckpoint};
+  std::vector<FaultKind> fitting;
+  std::copy_if(kRare.begin(), kRare.end(), std::back_inserter(fitting),
+               [&scenario](FaultKind kind) { return ActionsCanMeet(scenario, kind); });
+  DURASIM_CHECK(!fitting.empty());  // a put is always cancellable, a checkpoint always taken
   for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
-    AttemptStep arm = Step(AttemptStep::Kind::kArm);
-    arm.fault = kRare[choices.Below(kRare.size())];
-    arm.nth = choices.Range(1, 2);
-    std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
-    // Never before a job's opening checkpoint completes: every later
-    // attempt restores one of that job.
-    const size_t from = NotBeforeOpening(scenario.attempts[a], 0);
-    const size_t at = from + choices.Below(steps.size() - from + 1);
-    DURASIM_CHECK_LE(at, steps.size());
-    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
+    ArmSoonest(choices, fitting[choices.Below(fitting.size())], scenario, a);
   }
+}
+
+// An armed async call in flight meets its point only where the runtime has
+// an executor: half the seeds that aim one and drew the sync fallback get
+// one (the rest keep it, whose points meet the aimed others).
+void ExecutorForAsyncArms(Choices& choices, Scenario& scenario) {
+  if (scenario.durable.async_executor || !ArmsEver(scenario, FaultKind::kCrashAsyncInFlight)) return;
+  if (choices.Percent(50)) scenario.durable.async_executor = true;
 }
 
 // Most restores that can read a version-1 marker (no tombstones ever, no
@@ -373,8 +484,15 @@ void OneKeyWithGet(Scenario& scenario) {
 void Reshape(AimedPoint point, AimStage stage, Choices& choices, Scenario& scenario) {
   switch (point) {
     case AimedPoint::kReconcileInFlight:
-      if (stage == AimStage::kLog) CrashWithACallInFlight(choices, scenario);
-      if (stage == AimStage::kRuntime) ScriptReconcilers(choices, scenario);
+      // Last among the draws that shape the attempts, so that its crashing
+      // attempt is its own: what they insert after the opening checkpoint
+      // (a checkpoint mid-run, the cleanup chain) goes to the attempt that
+      // replays, and no point the crash counts on passes before its arm.
+      if (stage == AimStage::kMarkers) CrashWithACallInFlight(choices, scenario);
+      if (stage == AimStage::kRuntime) {
+        ScriptReconcilers(choices, scenario);
+        ExecutorForAsyncArms(choices, scenario);
+      }
       return;
     case AimedPoint::kOneKeyGet:
       if (stage == AimStage::kRuntime) OneKeyWithGet(scenario);
@@ -393,13 +511,17 @@ void Reshape(AimedPoint point, AimStage stage, Choices& choices, Scenario& scena
       return;
     case AimedPoint::kAddedPartitionsRestored:
       if (stage == AimStage::kLog) AddPartitionsAfterCheckpoint(choices, scenario);
-      if (stage == AimStage::kRuntime) scenario.store_options.added_partitions = AddedPartitions::kReadFromStart;
+      // Mostly restored; else the store option drawn stays (a rejected restore).
+      if (stage == AimStage::kRuntime && choices.Percent(70)) {
+        scenario.store_options.added_partitions = AddedPartitions::kReadFromStart;
+      }
       return;
     case AimedPoint::kRecreateTopic:
       if (stage == AimStage::kLog) RecreateTopic(choices, scenario);
       return;
     case AimedPoint::kRareFaults:
       if (stage == AimStage::kLog) ArmRareFaults(choices, scenario);
+      if (stage == AimStage::kRuntime) ExecutorForAsyncArms(choices, scenario);
       return;
   }
 }
@@ -424,10 +546,18 @@ std::optional<EnumInfo> EnumInfoOf(AimedPoint point) {
   return std::nullopt;
 }
 
+uint64_t AimPercent(AimedPoint point) {
+  switch (point) {
+    case AimedPoint::kRareFaults: return kRareFaultsPercent;
+    case AimedPoint::kCleanupUnderCompaction: return kCleanupPercent;
+    default: return kAimedPointPercent;
+  }
+}
+
 std::vector<AimedPoint> DrawAimedPoints(Choices& choices) {
   std::vector<AimedPoint> aimed;
   for (AimedPoint point : AllOf<AimedPoint>()) {
-    if (choices.Percent(kAimedPointPercent)) aimed.push_back(point);
+    if (choices.Percent(AimPercent(point))) aimed.push_back(point);
   }
   // A version-1 marker is read only by a store without tombstones, and a
   // cleanup under compaction needs them: where both were drawn, one of them

@@ -35,7 +35,9 @@ enum class AimedPoint {
 };
 std::optional<EnumInfo> EnumInfoOf(AimedPoint point);
 
-// Each point with kAimedPointPercent, from a boosted seed's aim stream.
+// How often a boosted seed aims at `point`, in percent.
+uint64_t AimPercent(AimedPoint point);
+// Each point with its AimPercent, from a boosted seed's aim stream.
 std::vector<AimedPoint> DrawAimedPoints(Choices& choices);
 
 // Where in GenerateFromSeed a point reshapes the scenario.

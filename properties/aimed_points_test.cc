@@ -36,8 +36,9 @@ size_t FirstCompletion(const AttemptSpec& attempt) {
   return static_cast<size_t>(it - attempt.steps.begin());
 }
 
-// Strategy: each point is drawn for about 40% of the streams, and the same
-// stream draws the same points.
+// Strategy: each point is drawn for about its AimPercent of the streams
+// (legacy markers and the cleanup chain a little less: a draw keeps one of
+// the two), and the same stream draws the same points.
 TEST(AimedPointsTest, EachPointIsDrawnForSomeStreams) {
   for (AimedPoint point : AllOf<AimedPoint>()) {
     int drawn = 0;
@@ -48,8 +49,9 @@ TEST(AimedPointsTest, EachPointIsDrawnForSomeStreams) {
       PrngChoices again(stream);
       EXPECT_EQ(DrawAimedPoints(again), points);
     }
-    EXPECT_GT(drawn, 250) << NameOf(point);
-    EXPECT_LT(drawn, 500) << NameOf(point);
+    const int expected = static_cast<int>(AimPercent(point)) * 10;  // of 1,000 streams
+    EXPECT_GT(drawn, expected * 6 / 10) << NameOf(point);
+    EXPECT_LT(drawn, expected + 60) << NameOf(point);
   }
 }
 
@@ -66,9 +68,12 @@ TEST(AimedPointsTest, LegacyMarkersAndCleanupAreNeverAimedTogether) {
 
 // Invariant: on the final scenario of a generated seed, each point it aims
 // at holds what it reshaped: `legacy_markers` no tombstones, `one_key_get`
-// the real get() with one key, `reconcile_in_flight` a store and every
-// supplier reconciled, `rewrite_faults` kafka-rewrite (the mix may draw it)
-// with the checkpoint mid-run; and no re-created topic or crash at a
+// the real get() with one key, `reconcile_in_flight` a store, every
+// supplier reconciled and a crashing first attempt of its own (the opening
+// checkpoint, the arm, a read and a run: what other draws put after the
+// opening checkpoint went to the replaying attempt), `rewrite_faults`
+// kafka-rewrite (the mix may draw it) with the checkpoint mid-run in the
+// first attempt that runs on; and no re-created topic or crash at a
 // checkpoint comes before a job's opening checkpoint completes.
 TEST(AimedPointsTest, GeneratedSeedsKeepWhatTheirPointsReshaped) {
   int aimed = 0;
@@ -85,13 +90,18 @@ TEST(AimedPointsTest, GeneratedSeedsKeepWhatTheirPointsReshaped) {
       EXPECT_EQ(scenario.store_options.get, GetEviction::kOnDivergence) << seed;
       for (const InputSpec& input : scenario.inputs) EXPECT_EQ(input.key, scenario.inputs.front().key) << seed;
     }
-    if (has(AimedPoint::kReconcileInFlight)) {
+    const bool reconciled = has(AimedPoint::kReconcileInFlight);
+    if (reconciled) {
       EXPECT_TRUE(scenario.durable.execution) << seed;
       for (const SupplierSpec& supplier : scenario.suppliers) EXPECT_FALSE(supplier.reconcile.empty()) << seed;
+      const std::vector<AttemptStep>& crashing = scenario.attempts.front().steps;
+      ASSERT_EQ(crashing.size(), 5u) << seed;
+      EXPECT_EQ(crashing[2].kind, AttemptStep::Kind::kArm) << seed;
+      EXPECT_EQ(scenario.attempts[1].restore, std::optional<std::string>(kRestoreLatest)) << seed;
     }
     if (has(AimedPoint::kRewriteFaults)) {
       EXPECT_EQ(scenario.store, StoreDesign::kKafkaRewrite) << seed;
-      const std::vector<AttemptStep>& first = scenario.attempts.front().steps;
+      const std::vector<AttemptStep>& first = scenario.attempts[reconciled ? 1 : 0].steps;
       EXPECT_TRUE(std::any_of(first.begin(), first.end(), [](const AttemptStep& s) { return s.checkpoint == "cp_mid_run"; }))
           << seed;
     }
@@ -227,13 +237,21 @@ TEST(AimedPointsTest, CleanupUnderCompactionEnablesTombstoneRemoval) {
 }
 
 // Invariant: partitions are added right after the last completion of a
-// faulty attempt whose next attempt restores the latest checkpoint, and the
-// store reads them (no rejecting option).
-TEST(AimedPointsTest, AddedPartitionsComeAfterACompletedCheckpointAndAreRead) {
+// faulty attempt whose next attempt restores the latest checkpoint, and
+// the store of most such seeds reads them: a rejecting option drawn before
+// is undone for most, kept for some.
+TEST(AimedPointsTest, AddedPartitionsComeAfterACompletedCheckpointAndMostAreRead) {
   int added = 0;
+  int read = 0;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
-    const Scenario after = Aimed(seed, AimedPoint::kAddedPartitionsRestored, AimStage::kRuntime);
-    EXPECT_EQ(after.store_options.added_partitions, AddedPartitions::kReadFromStart);
+    PrngChoices choices(seed);
+    Scenario after = GenerateScenario(choices, FullSwarm());
+    after.store_options.added_partitions = AddedPartitions::kReject;  // as DrawStoreOptions may draw
+    Aims aims(seed * 7919, {AimedPoint::kAddedPartitionsRestored});
+    for (AimStage stage : {AimStage::kLog, AimStage::kDesign, AimStage::kMarkers, AimStage::kRuntime}) {
+      aims.Apply(stage, after);
+    }
+    read += after.store_options.added_partitions == AddedPartitions::kReadFromStart;
     for (size_t a = 0; a + 1 < after.attempts.size(); ++a) {
       const std::vector<AttemptStep>& steps = after.attempts[a].steps;
       for (size_t i = 0; i < steps.size(); ++i) {
@@ -245,6 +263,8 @@ TEST(AimedPointsTest, AddedPartitionsComeAfterACompletedCheckpointAndAreRead) {
     }
   }
   EXPECT_GT(added, kSeeds / 2);
+  EXPECT_GT(read, static_cast<int>(kSeeds) / 2);
+  EXPECT_LT(read, static_cast<int>(kSeeds));  // some keep the rejecting option
 }
 
 // Invariant: one re-created topic, in a faulty attempt, never before the
@@ -268,8 +288,12 @@ TEST(AimedPointsTest, RecreateTopicOnceInAFaultyAttempt) {
   }
 }
 
-// Invariant: every faulty attempt arms one of the rare kinds, the first
-// attempt after its opening checkpoint completes.
+bool AtACheckpoint(FaultKind kind) {
+  return kind == FaultKind::kCrashBeforeCheckpoint || kind == FaultKind::kCrashAfterCheckpoint;
+}
+
+// Invariant: every faulty attempt arms one of the rare kinds, none before
+// the first attempt's opening checkpoint completes.
 TEST(AimedPointsTest, RareFaultsArmEveryFaultyAttempt) {
   const std::set<FaultKind> rare = {FaultKind::kCrashAsyncInFlight,   FaultKind::kCrashBetweenCalls,
                                     FaultKind::kCancelPut,            FaultKind::kCancelCall,
@@ -281,7 +305,7 @@ TEST(AimedPointsTest, RareFaultsArmEveryFaultyAttempt) {
     for (size_t a = 0; a + 1 < after.attempts.size(); ++a) {
       const auto arms = [&rare](const AttemptSpec& attempt) {
         return std::count_if(attempt.steps.begin(), attempt.steps.end(), [&rare](const AttemptStep& s) {
-          return s.kind == AttemptStep::Kind::kArm && s.select.empty() && rare.contains(s.fault);
+          return s.kind == AttemptStep::Kind::kArm && rare.contains(s.fault);
         });
       };
       EXPECT_EQ(arms(after.attempts[a]), arms(before.attempts[a]) + 1);
@@ -291,6 +315,80 @@ TEST(AimedPointsTest, RareFaultsArmEveryFaultyAttempt) {
                            [&rare](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kArm && rare.contains(s.fault); });
     };
     EXPECT_EQ(rare_before_opening(after.attempts[0]), rare_before_opening(before.attempts[0]));
+  }
+}
+
+// Invariant: a fault's points are counted from its attempt's start, so a
+// rare arm at a checkpoint's edges sits just before a checkpoint and counts
+// it (nth = the checkpoints before it + 1; past the first, a barrier arm
+// counts subtask 0's); any other rare arm comes first in its attempt
+// (after a new job's opening checkpoint), with nth 1 or 2.
+TEST(AimedPointsTest, RareFaultsCountOnPointsAfterTheirArm) {
+  int at_checkpoints = 0;
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    PrngChoices choices(seed);
+    Scenario after = GenerateScenario(choices, FullSwarm());
+    for (AttemptSpec& attempt : after.attempts) {  // the rare arms are then the only ones
+      std::erase_if(attempt.steps, [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kArm; });
+    }
+    Aims aims(seed * 7919, {AimedPoint::kRareFaults});
+    aims.Apply(AimStage::kLog, after);
+    for (size_t a = 0; a + 1 < after.attempts.size(); ++a) {
+      const std::vector<AttemptStep>& steps = after.attempts[a].steps;
+      const auto arm = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kArm; });
+      ASSERT_NE(arm, steps.end()) << seed;
+      const size_t i = static_cast<size_t>(arm - steps.begin());
+      if (AtACheckpoint(arm->fault)) {
+        ++at_checkpoints;
+        ASSERT_LT(i + 1, steps.size()) << seed;
+        EXPECT_EQ(steps[i + 1].kind, AttemptStep::Kind::kCheckpoint) << seed;
+        const int64_t before_it = std::count_if(steps.begin(), arm,
+                                                [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kCheckpoint; });
+        EXPECT_EQ(arm->nth, before_it + 1) << seed;
+        if (arm->fault == FaultKind::kCrashBeforeCheckpoint && before_it > 0) {
+          EXPECT_EQ(arm->subtask, std::optional<int32_t>(0)) << seed;
+        }
+      } else {
+        EXPECT_EQ(i, after.attempts[a].restore ? 0u : FirstCompletion(after.attempts[a]) + 1) << seed;
+        EXPECT_LE(arm->nth, 2) << seed;
+      }
+    }
+  }
+  EXPECT_GT(at_checkpoints, 10);
+}
+
+// Invariant: a rare kind is armed only where the actions can meet it: an
+// async call in flight where some action makes an async call, a crash
+// between calls where one makes two.
+TEST(AimedPointsTest, RareFaultsFitTheActions) {
+  for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    PrngChoices choices(seed);
+    Scenario before = GenerateScenario(choices, FullSwarm());
+    for (ActionSpec& action : before.actions) {  // every call sync, one call an action at most
+      bool first = true;
+      std::erase_if(action.steps, [&first](const ActionStep& step) {
+        if (step.kind != ActionStep::Kind::kCall) return false;
+        const bool drop = !first;
+        first = false;
+        return drop;
+      });
+      for (ActionStep& step : action.steps) step.mode = CallMode::kSync;
+    }
+    for (AttemptSpec& attempt : before.attempts) attempt.plan.reset();
+    Scenario after = before;
+    Aims aims(seed * 7919, {AimedPoint::kRareFaults});
+    aims.Apply(AimStage::kLog, after);
+    for (size_t a = 0; a < after.attempts.size(); ++a) {
+      for (size_t i = 0; i < after.attempts[a].steps.size(); ++i) {
+        const AttemptStep& step = after.attempts[a].steps[i];
+        if (step.kind != AttemptStep::Kind::kArm) continue;
+        const bool old = std::count_if(before.attempts[a].steps.begin(), before.attempts[a].steps.end(),
+                                       [&step](const AttemptStep& s) { return s.kind == step.kind && s.fault == step.fault; }) > 0;
+        if (old) continue;
+        EXPECT_NE(step.fault, FaultKind::kCrashAsyncInFlight) << seed;
+        EXPECT_NE(step.fault, FaultKind::kCrashBetweenCalls) << seed;
+      }
+    }
   }
 }
 

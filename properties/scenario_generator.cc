@@ -96,6 +96,12 @@ constexpr uint64_t kBoostedPercent = 90;       // reconcilers, modes, store opti
 constexpr uint64_t kBoostedRarePercent = 70;   // markers, typed keys, rebuild steps, migration
 constexpr uint64_t kBoostedReconcilerPercent = 80;  // each supplier gets one
 constexpr uint64_t kBoostedTruthPercent = 20;       // it answers the truth, else scripted answers
+// Of a boosted seed's runtime modes, runs without a store: the aimed points
+// that need one turn it back on in most boosted seeds (aimed_points.cc).
+constexpr uint64_t kBoostedNoStorePercent = 30;
+// Of a boosted seed's runtime modes, runs with the sync fallback: the aimed
+// async faults give half of them an executor back.
+constexpr uint64_t kBoostedSyncFallbackPercent = 30;
 constexpr int64_t kBoostedFaultyAttemptsMax = 4;
 constexpr uint64_t kBoostedFaultPercentMin = 60;
 
@@ -296,10 +302,11 @@ void RecallOnlyWrittenSlots(Scenario& scenario) {
   }
 }
 
-// Suppliers that fail some calls, and each action's error handling.
-void DrawFailingCalls(Choices& choices, Scenario& scenario) {
+// Suppliers that fail some calls (more of a boosted seed's: its failures
+// meet its other points), and each action's error handling.
+void DrawFailingCalls(Choices& choices, Scenario& scenario, bool boosted) {
   for (SupplierSpec& supplier : scenario.suppliers) {
-    if (choices.Percent(70)) supplier.fail_percent = choices.Range(10, 50);
+    if (choices.Percent(boosted ? 90 : 70)) supplier.fail_percent = choices.Range(10, 50);
   }
   for (ActionSpec& action : scenario.actions) {
     // Failing over is rare: a saved failure fails every later attempt too,
@@ -333,7 +340,7 @@ void DrawWorldAdditions(Choices& choices, Scenario& scenario, bool forced) {
     DrawMemoryReads(choices, scenario);
     RecallOnlyWrittenSlots(scenario);
   }
-  if (failures) DrawFailingCalls(choices, scenario);
+  if (failures) DrawFailingCalls(choices, scenario, forced);
 }
 
 // A supplier whose answer is its argument times a scale and never fails: a
@@ -975,8 +982,19 @@ void RenameAimedKeys(Scenario& scenario, const std::map<std::string, std::string
 void DrawKeyShape(Choices& choices, Scenario& scenario, bool boosted) {
   if (scenario.inputs.empty() || !choices.Percent(boosted ? kBoostedPercent : 40)) return;
   const std::vector<KeyShape>& shapes = AllOf<KeyShape>();
-  std::vector<std::string> keys = KeysOfShape(shapes[choices.Below(shapes.size())]);
+  const KeyShape shape = shapes[choices.Below(shapes.size())];
+  std::vector<std::string> keys = KeysOfShape(shape);
   for (size_t i = keys.size() - 1; i > 2; --i) std::swap(keys[i], keys[2 + choices.Below(i - 1)]);  // the pair stays first
+  // A boosted seed's third key is, half the time, the one of the shape's keys
+  // that is of another shape too (the empty shape's "_ü" is not ASCII), so
+  // that two shapes meet in a run of three keys.
+  if (boosted && choices.Percent(50)) {
+    const auto other = std::find_if(keys.begin() + 2, keys.end(), [shape](const std::string& key) {
+      const std::vector<KeyShape> its = KeyShapesOf({InputSpec{key, 0, {}}});
+      return std::any_of(its.begin(), its.end(), [shape](KeyShape of) { return of != shape; });
+    });
+    if (other != keys.end()) std::iter_swap(keys.begin() + 2, other);
+  }
   const std::vector<std::string> distinct = DistinctKeys(scenario);
   DURASIM_CHECK_LE(distinct.size(), keys.size());  // a generated scenario has at most 8 keys
   std::map<std::string, std::string> renamed;
@@ -991,10 +1009,13 @@ void DrawKeyShape(Choices& choices, Scenario& scenario, bool boosted) {
 // The aimed cleanup chain (the aimed point cleanup_under_compaction,
 // properties/aimed_points.h) comes first, right after the job's opening
 // checkpoint, with a checkpoint of its own once some inputs are read and
-// done, so that it prunes something: these are its first steps.
-std::vector<AttemptStep> AimedChainHead(Choices& choices, const Scenario& scenario) {
+// done, so that it prunes something: these are its first steps. It reads
+// one input: the others are left for the faults moved after it
+// (TakeArmsBefore) to meet a run, and a call that fails the job over
+// rarely comes before the chain's tombstones.
+std::vector<AttemptStep> AimedChainHead() {
   AttemptStep read = Step(AttemptStep::Kind::kRead);
-  read.count = SmallBiased(choices, std::max<int64_t>(static_cast<int64_t>(scenario.inputs.size()), 1));
+  read.count = 1;
   return {read, Step(AttemptStep::Kind::kRun), CheckpointStep(AttemptStep::Kind::kCheckpoint, "cp_cleanup"),
           CheckpointStep(AttemptStep::Kind::kComplete, "cp_cleanup")};
 }
@@ -1060,9 +1081,9 @@ AttemptStep CleanupFault(Choices& choices, bool aimed) {
 // drawn for the unaimed chain are drawn all the same (the stream's draws
 // stay those of an unaimed seed) and not used. The next attempt's restore
 // of the previous checkpoint is then older than the prune only where the
-// first attempt completes no later checkpoint (cp_mid_run, its own), and it
-// replaces a `latest` the reconcile aim set (the replay meets an older
-// checkpoint).
+// first attempt completes no later checkpoint (cp_mid_run, its own). (The
+// reconcile aim, drawn after this, puts its crashing attempt before the
+// chain's: the chain's attempt then replays it.)
 void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario, bool aimed) {
   if (!scenario.log.tombstones || scenario.log.delete_retention_ms <= 0) return;
   if (!choices.Percent(70) && !aimed) return;
@@ -1085,7 +1106,7 @@ void DrawCleanupUnderCompaction(Choices& choices, Scenario& scenario, bool aimed
     a = 0;
     steps = &scenario.attempts[a].steps;
     after = AfterFirstCompletion(*steps);
-    compaction = AimedChainHead(choices, scenario);
+    compaction = AimedChainHead();
   }
   AttemptStep acked = Step(AttemptStep::Kind::kRunFor);  // the tombstones follow their cleanup's ack
   acked.duration_ms = choices.Range(1, 20);
@@ -1251,7 +1272,10 @@ void DrawTypedKeys(Choices& choices, Scenario& scenario, bool boosted) {
   const int64_t n = choices.Range(0, 9);
   // The last two keys when there are four or more: the first two are the
   // key-shape draw's pair (DrawKeyShape), which stays.
-  const size_t first = distinct.size() >= 4 ? distinct.size() - 2 : 0;
+  // Of three keys, a boosted seed's twins are half the time the last two
+  // (the pair's first key, an empty one say, meets the twins).
+  const bool last_two = distinct.size() >= 4 || (boosted && distinct.size() == 3 && choices.Percent(50));
+  const size_t first = last_two ? distinct.size() - 2 : 0;
   std::map<std::string, std::string> all = {{distinct[first], std::to_string(n)}, {distinct[first + 1], LongKey(n)}};
   // The String twin's text may be another key's already: that key takes the
   // String twin's old name.
@@ -1365,7 +1389,7 @@ void DrawGetEviction(Choices& choices, Scenario& scenario) {
 // The runtime's other modes (issue 28): for 30% of the seeds, half persist
 // a call without a reconciler only at its completion (`durable: {pending:
 // reconcilable}`, Flink Agents main's pattern), a tenth run without a store
-// (`durable: {execution: off}`), a fifth run async calls synchronously
+// (`durable: {execution: off}`; 40% of a boosted seed's), a fifth run async calls synchronously
 // (`durable: {async: sync_fallback}`), 30% of the rest run the
 // worker-pool engine (`durable: {engine: worker_pool}`), and each action whose
 // failures fail the job or end it gets, with 40%, `on_error: {continue:
@@ -1374,7 +1398,7 @@ void DrawGetEviction(Choices& choices, Scenario& scenario) {
 void DrawRuntimeModes(Choices& choices, Scenario& scenario, bool boosted) {
   if (!choices.Percent(boosted ? kBoostedPercent : 30)) return;
   if (choices.Percent(50)) scenario.durable.pending = PendingSlots::kReconcilable;
-  if (choices.Percent(10)) scenario.durable.execution = false;
+  if (choices.Percent(boosted ? kBoostedNoStorePercent : 10)) scenario.durable.execution = false;
   std::map<std::string, ErrorHandling> drawn;  // the same handling in every plan that has the action
   for (const ActionSpec& action : scenario.actions) {
     if (action.on_error.kind == OnError::kRetry || !choices.Percent(40)) continue;
@@ -1391,7 +1415,7 @@ void DrawRuntimeModes(Choices& choices, Scenario& scenario, bool boosted) {
     if (attempt.plan) apply(attempt.plan->actions);
   }
   // Drawn last, so that the draws above keep what they drew before it.
-  if (choices.Percent(20)) scenario.durable.async_executor = false;
+  if (choices.Percent(boosted ? kBoostedSyncFallbackPercent : 20)) scenario.durable.async_executor = false;
   // The worker-pool engine replaces the sync fallback (the parser refuses
   // both): drawn for 30% of the others, after every draw above.
   if (scenario.durable.async_executor && choices.Percent(30)) scenario.durable.engine = ExecutionEngine::kWorkerPool;
