@@ -18,11 +18,13 @@ namespace {
 
 // How often a boosted seed aims at each point: most at 40% (two given
 // points together in 16%); the rare fault kinds, which only add arms, at
-// 70%; the cleanup chain, whose tombstone points meet the most other
-// points' failures and crashes, at 55%.
+// 80%; the cleanup chain, whose tombstone points meet the most other
+// points' failures and crashes, at 55%; one key with the real get(), which
+// keeps one action alone, at 45%.
 constexpr uint64_t kAimedPointPercent = 40;
-constexpr uint64_t kRareFaultsPercent = 70;
+constexpr uint64_t kRareFaultsPercent = 80;
 constexpr uint64_t kCleanupPercent = 55;
+constexpr uint64_t kOneKeyGetPercent = 45;
 
 bool HasStep(const AttemptSpec& attempt, AttemptStep::Kind kind) {
   return std::any_of(attempt.steps.begin(), attempt.steps.end(),
@@ -39,13 +41,17 @@ std::vector<size_t> FaultyAttempts(const Scenario& scenario, Fits fits) {
   return found;
 }
 
-// Whether some action, of the scenario or of a plan, holds a step for which
-// `fits` holds over its action (`fits(action)`).
+// Whether an action the runs can take, of the scenario or of a plan, is one
+// `fits` holds for. `first_only`: the first action alone (each plan's of
+// its name), which is all a seed aiming at one_key_get keeps (OneKeyWithGet).
 template <typename Fits>
-bool SomeAction(const Scenario& scenario, Fits fits) {
-  if (std::any_of(scenario.actions.begin(), scenario.actions.end(), fits)) return true;
-  return std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [&fits](const AttemptSpec& attempt) {
-    return attempt.plan && std::any_of(attempt.plan->actions.begin(), attempt.plan->actions.end(), fits);
+bool AnyActionWhere(const Scenario& scenario, bool first_only, Fits fits) {
+  if (scenario.actions.empty()) return false;
+  const std::string& first = scenario.actions.front().name;
+  const auto counted = [&](const ActionSpec& action) { return (!first_only || action.name == first) && fits(action); };
+  if (std::any_of(scenario.actions.begin(), scenario.actions.end(), counted)) return true;
+  return std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [&counted](const AttemptSpec& attempt) {
+    return attempt.plan && std::any_of(attempt.plan->actions.begin(), attempt.plan->actions.end(), counted);
   });
 }
 
@@ -63,18 +69,18 @@ bool HasAsyncCall(const ActionSpec& action) {
 // Whether an armed fault of `kind` can meet its point in some run of the
 // scenario's actions: an async call in flight needs an async call, a crash
 // between calls an action with two, a cancelled call one call.
-bool ActionsCanMeet(const Scenario& scenario, FaultKind kind) {
+bool ActionsCanMeet(const Scenario& scenario, FaultKind kind, bool first_only) {
   switch (kind) {
-    case FaultKind::kCrashAsyncInFlight: return SomeAction(scenario, HasAsyncCall);
+    case FaultKind::kCrashAsyncInFlight: return AnyActionWhere(scenario, first_only, HasAsyncCall);
     case FaultKind::kCrashBetweenCalls:
-      return SomeAction(scenario, [](const ActionSpec& action) { return CallsOf(action) >= 2; });
+      return AnyActionWhere(scenario, first_only, [](const ActionSpec& action) { return CallsOf(action) >= 2; });
     case FaultKind::kCancelCall:
-      return SomeAction(scenario, [](const ActionSpec& action) { return CallsOf(action) >= 1; });
+      return AnyActionWhere(scenario, first_only, [](const ActionSpec& action) { return CallsOf(action) >= 1; });
     default: return true;
   }
 }
 
-bool ArmsEver(const Scenario& scenario, FaultKind kind) {
+bool AnyAttemptArms(const Scenario& scenario, FaultKind kind) {
   return std::any_of(scenario.attempts.begin(), scenario.attempts.end(), [kind](const AttemptSpec& attempt) {
     return std::any_of(attempt.steps.begin(), attempt.steps.end(), [kind](const AttemptStep& step) {
       return step.kind == AttemptStep::Kind::kArm && step.fault == kind;
@@ -100,7 +106,7 @@ size_t AfterLastCompletion(const AttemptSpec& attempt) {
 // and asks the call's reconciler; its other steps stay. Drawn at kMarkers,
 // after every draw that shapes the attempts: the crashing attempt holds
 // nothing else, and its arm counts no point another draw put before it.
-void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
+void CrashWithACallInFlight(Choices& choices, Scenario& scenario, bool first_action_only) {
   AttemptSpec& was_first = scenario.attempts.front();
   DURASIM_CHECK(!was_first.restore.has_value());  // the job's first attempt starts fresh
   const auto opening = [](const AttemptStep& step) {
@@ -114,13 +120,14 @@ void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
   was_first.restore = kRestoreLatest;
   // Mostly the put of a PENDING slot persisted and the job died (every
   // call writes one first); else an async call in flight (where an action
-  // makes one: the runtime then gets an executor, ExecutorForAsyncArms), or
+  // makes one: half of the seeds with the sync fallback get an executor
+  // back, ExecutorForAsyncArms), or
   // a crash between two calls (where an action makes two: the first's
   // result is saved, nothing is reconciled, but the crash kind meets the
   // reconcilers' other points).
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
-  const uint64_t async = ActionsCanMeet(scenario, FaultKind::kCrashAsyncInFlight) ? 1 : 0;
-  const uint64_t between = ActionsCanMeet(scenario, FaultKind::kCrashBetweenCalls) ? 1 : 0;
+  const uint64_t async = ActionsCanMeet(scenario, FaultKind::kCrashAsyncInFlight, first_action_only) ? 1 : 0;
+  const uint64_t between = ActionsCanMeet(scenario, FaultKind::kCrashBetweenCalls, first_action_only) ? 1 : 0;
   switch (choices.Weighted({3, async, between})) {
     case 0:
       arm.fault = FaultKind::kCrashAfterPutPersisted;
@@ -139,10 +146,10 @@ void CrashWithACallInFlight(Choices& choices, Scenario& scenario) {
   crashing.steps = std::move(first_steps);
   scenario.attempts.insert(scenario.attempts.begin(), crashing);
   // A call whose argument carries the attempt number is another call after
-  // the restore: the saved slots are discarded, none is reconciled. Half
+  // the restore: the saved slots are discarded, none is reconciled. 40%
   // of such seeds keep their arguments across restores (the others meet a
   // saved call that is not the call at its index).
-  if (!choices.Percent(50)) return;
+  if (!choices.Percent(40)) return;
   auto same_argument = [](std::vector<ActionSpec>& actions) {
     for (ActionSpec& action : actions) {
       for (ActionStep& step : action.steps) step.arg = ArgSource::kAcc;
@@ -332,45 +339,44 @@ bool AtACheckpoint(FaultKind kind) {
   return kind == FaultKind::kCrashBeforeCheckpoint || kind == FaultKind::kCrashAfterCheckpoint;
 }
 
-// An arm at a checkpoint's edges in `steps`, from `from`: just before a
-// drawn checkpoint (one of its own at a drawn place where none comes, never
-// completed: the crash comes first), its nth past the checkpoints before
-// (a barrier is met once per subtask: past the first, the arm counts
-// subtask 0's).
-void ArmAtACheckpoint(Choices& choices, AttemptStep arm, std::vector<AttemptStep>& steps, size_t from,
-                      const std::string& own_id) {
-  std::vector<size_t> checkpoints;
-  for (size_t i = from; i < steps.size(); ++i) {
-    if (steps[i].kind == AttemptStep::Kind::kCheckpoint) checkpoints.push_back(i);
+// An arm at a checkpoint's edges in `steps`, from `from`: just before the
+// first checkpoint from there (one of its own where none comes, never
+// completed: before the first run, where inputs read are queued, or at the
+// end; no draw, so that every design, whose faults add arms, gets it at the
+// same place), its nth past the checkpoints before it. A fault
+// counts only taken checkpoints (a declined one is no snapshot): the first
+// from `from` has none of the attempt's own before it but a new job's
+// opening one, which is taken. A barrier is met once per subtask: past the
+// first checkpoint, the arm counts subtask 0's.
+void ArmAtACheckpoint(AttemptStep arm, std::vector<AttemptStep>& steps, size_t from, const std::string& own_id) {
+  const auto rest = steps.begin() + static_cast<std::ptrdiff_t>(from);
+  auto at = std::find_if(rest, steps.end(), [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kCheckpoint; });
+  if (at == steps.end()) {
+    const auto run = std::find_if(rest, steps.end(), [](const AttemptStep& step) {
+      return step.kind == AttemptStep::Kind::kRun || step.kind == AttemptStep::Kind::kRunFor;
+    });
+    at = steps.insert(run, CheckpointStep(AttemptStep::Kind::kCheckpoint, own_id));
   }
-  if (checkpoints.empty()) {
-    const size_t place = from + choices.Below(steps.size() - from + 1);
-    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(place), CheckpointStep(AttemptStep::Kind::kCheckpoint, own_id));
-    checkpoints.push_back(place);
-  }
-  const size_t at = checkpoints[choices.Below(checkpoints.size())];
-  const int64_t before = std::count_if(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(at),
-                                       [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kCheckpoint; });
+  const int64_t before = std::count_if(steps.begin(), at, [](const AttemptStep& step) { return step.kind == AttemptStep::Kind::kCheckpoint; });
   arm.nth = before + 1;
   if (arm.fault == FaultKind::kCrashBeforeCheckpoint && before > 0) arm.subtask = 0;
-  DURASIM_CHECK_EQ(steps[at].kind, AttemptStep::Kind::kCheckpoint);  // armed just ahead of it
-  steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(at), arm);
+  steps.insert(at, arm);
 }
 
 // Arms `kind` in attempt `a` where it meets its point soonest. A fault's
-// points are counted from its attempt's start (FaultPlan::Arm), so an arm
-// never counts on a point the attempt passed before it: one at a
-// checkpoint's edges goes just before a checkpoint (ArmAtACheckpoint); any
-// other goes first (after a new job's opening checkpoint), with a small
-// nth, a third of them aimed at one input's key (fault_selected, which
-// every mode of the runtime meets, a store or none).
+// points are counted from its attempt's start (FaultPlan::Arm), so the arm
+// goes where the attempt has passed none yet: one at a checkpoint's edges
+// just before the attempt's first checkpoint (ArmAtACheckpoint); any other
+// first (after a new job's opening checkpoint), with a small nth, a third
+// of them aimed at one input's key (fault_selected, which every mode of the
+// runtime meets, a store or none).
 void ArmSoonest(Choices& choices, FaultKind kind, Scenario& scenario, size_t a) {
   std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
   AttemptStep arm = Step(AttemptStep::Kind::kArm);
   arm.fault = kind;
   const size_t from = NotBeforeOpening(scenario.attempts[a], 0);
   if (AtACheckpoint(kind)) {
-    ArmAtACheckpoint(choices, arm, steps, from, "cp_edge_" + std::to_string(a));
+    ArmAtACheckpoint(arm, steps, from, "cp_edge_" + std::to_string(a));
     return;
   }
   arm.nth = choices.Range(1, 2);
@@ -380,19 +386,32 @@ void ArmSoonest(Choices& choices, FaultKind kind, Scenario& scenario, size_t a) 
   steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(from), arm);
 }
 
+// Whether attempt `steps` hold a checkpoint another aimed point put after
+// the opening one (the cleanup chain's, the one taken mid-run), with the
+// reads and runs before it: an arm there would count their points.
+bool HoldsAimedWork(const std::vector<AttemptStep>& steps) {
+  return std::any_of(steps.begin(), steps.end(), [](const AttemptStep& step) {
+    return step.kind == AttemptStep::Kind::kCheckpoint && (step.checkpoint == kMidRun || step.checkpoint == kCleanupCheckpoint);
+  });
+}
+
 // The fault kinds whose points are met least (an async call in flight, two
 // calls of one action, a put or a call cancelled, a checkpoint's edges):
-// one the actions can meet (ActionsCanMeet) armed in each faulty attempt
-// where it meets its point soonest (ArmSoonest).
-void ArmRareFaults(Choices& choices, Scenario& scenario) {
+// one the actions can meet (ActionsCanMeet) armed where it meets its point
+// soonest (ArmSoonest), in each faulty attempt but those that hold another
+// aimed point's work (HoldsAimedWork) and the reconcile aim's crashing
+// attempt (`skip_first`). Drawn at kMarkers, after every draw that puts
+// steps into the attempts.
+void ArmRareFaults(Choices& choices, Scenario& scenario, bool skip_first, bool first_action_only) {
   static const std::vector<FaultKind> kRare = {FaultKind::kCrashAsyncInFlight,  FaultKind::kCrashBetweenCalls,
                                                FaultKind::kCancelPut,           FaultKind::kCancelCall,
                                                FaultKind::kCrashBeforeCheckpoint, FaultKind::kCrashAfterCheckpoint};
   std::vector<FaultKind> fitting;
   std::copy_if(kRare.begin(), kRare.end(), std::back_inserter(fitting),
-               [&scenario](FaultKind kind) { return ActionsCanMeet(scenario, kind); });
+               [&](FaultKind kind) { return ActionsCanMeet(scenario, kind, first_action_only); });
   DURASIM_CHECK(!fitting.empty());  // a put is always cancellable, a checkpoint always taken
-  for (size_t a = 0; a + 1 < scenario.attempts.size(); ++a) {
+  for (size_t a = skip_first ? 1 : 0; a + 1 < scenario.attempts.size(); ++a) {
+    if (HoldsAimedWork(scenario.attempts[a].steps)) continue;
     ArmSoonest(choices, fitting[choices.Below(fitting.size())], scenario, a);
   }
 }
@@ -401,7 +420,7 @@ void ArmRareFaults(Choices& choices, Scenario& scenario) {
 // an executor: half the seeds that aim one and drew the sync fallback get
 // one (the rest keep it, whose points meet the aimed others).
 void ExecutorForAsyncArms(Choices& choices, Scenario& scenario) {
-  if (scenario.durable.async_executor || !ArmsEver(scenario, FaultKind::kCrashAsyncInFlight)) return;
+  if (scenario.durable.async_executor || !AnyAttemptArms(scenario, FaultKind::kCrashAsyncInFlight)) return;
   if (choices.Percent(50)) scenario.durable.async_executor = true;
 }
 
@@ -481,14 +500,15 @@ void OneKeyWithGet(Scenario& scenario) {
   scenario.store_options.get = GetEviction::kOnDivergence;
 }
 
-void Reshape(AimedPoint point, AimStage stage, Choices& choices, Scenario& scenario) {
+void Reshape(AimedPoint point, AimStage stage, Choices& choices, Scenario& scenario, const Aims& aims) {
+  const bool one_action = aims.Has(AimedPoint::kOneKeyGet);  // OneKeyWithGet keeps the first alone
   switch (point) {
     case AimedPoint::kReconcileInFlight:
       // Last among the draws that shape the attempts, so that its crashing
       // attempt is its own: what they insert after the opening checkpoint
       // (a checkpoint mid-run, the cleanup chain) goes to the attempt that
       // replays, and no point the crash counts on passes before its arm.
-      if (stage == AimStage::kMarkers) CrashWithACallInFlight(choices, scenario);
+      if (stage == AimStage::kMarkers) CrashWithACallInFlight(choices, scenario, one_action);
       if (stage == AimStage::kRuntime) {
         ScriptReconcilers(choices, scenario);
         ExecutorForAsyncArms(choices, scenario);
@@ -520,7 +540,11 @@ void Reshape(AimedPoint point, AimStage stage, Choices& choices, Scenario& scena
       if (stage == AimStage::kLog) RecreateTopic(choices, scenario);
       return;
     case AimedPoint::kRareFaults:
-      if (stage == AimStage::kLog) ArmRareFaults(choices, scenario);
+      // After the reconcile aim's crashing attempt (points are applied in
+      // AimedPoint order), which gets none.
+      if (stage == AimStage::kMarkers) {
+        ArmRareFaults(choices, scenario, aims.Has(AimedPoint::kReconcileInFlight), one_action);
+      }
       if (stage == AimStage::kRuntime) ExecutorForAsyncArms(choices, scenario);
       return;
   }
@@ -550,6 +574,7 @@ uint64_t AimPercent(AimedPoint point) {
   switch (point) {
     case AimedPoint::kRareFaults: return kRareFaultsPercent;
     case AimedPoint::kCleanupUnderCompaction: return kCleanupPercent;
+    case AimedPoint::kOneKeyGet: return kOneKeyGetPercent;
     default: return kAimedPointPercent;
   }
 }
@@ -583,7 +608,7 @@ bool Aims::Has(AimedPoint point) const {
 }
 
 void Aims::Apply(AimStage stage, Scenario& scenario) {
-  for (auto& [point, choices] : points_) Reshape(point, stage, choices, scenario);
+  for (auto& [point, choices] : points_) Reshape(point, stage, choices, scenario, *this);
 }
 
 }  // namespace durasim

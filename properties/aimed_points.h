@@ -35,6 +35,9 @@ enum class AimedPoint {
 };
 std::optional<EnumInfo> EnumInfoOf(AimedPoint point);
 
+// The checkpoint of the aimed cleanup chain (DrawCleanupUnderCompaction).
+inline constexpr const char* kCleanupCheckpoint = "cp_cleanup";
+
 // How often a boosted seed aims at `point`, in percent.
 uint64_t AimPercent(AimedPoint point);
 // Each point with its AimPercent, from a boosted seed's aim stream.

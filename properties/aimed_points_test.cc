@@ -30,6 +30,17 @@ Scenario Aimed(uint64_t seed, AimedPoint point, AimStage last, StoreDesign desig
   return scenario;
 }
 
+bool AtACheckpoint(FaultKind kind) {
+  return kind == FaultKind::kCrashBeforeCheckpoint || kind == FaultKind::kCrashAfterCheckpoint;
+}
+
+const std::set<FaultKind>& RareKinds() {
+  static const std::set<FaultKind> kRare = {FaultKind::kCrashAsyncInFlight,   FaultKind::kCrashBetweenCalls,
+                                            FaultKind::kCancelPut,            FaultKind::kCancelCall,
+                                            FaultKind::kCrashBeforeCheckpoint, FaultKind::kCrashAfterCheckpoint};
+  return kRare;
+}
+
 size_t FirstCompletion(const AttemptSpec& attempt) {
   const auto it = std::find_if(attempt.steps.begin(), attempt.steps.end(),
                                [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kComplete; });
@@ -63,6 +74,39 @@ TEST(AimedPointsTest, LegacyMarkersAndCleanupAreNeverAimedTogether) {
     const std::vector<AimedPoint> points = DrawAimedPoints(choices);
     const auto has = [&points](AimedPoint point) { return std::find(points.begin(), points.end(), point) != points.end(); };
     EXPECT_FALSE(has(AimedPoint::kLegacyMarkers) && has(AimedPoint::kCleanupUnderCompaction)) << stream;
+  }
+}
+
+// On a generated seed's final scenario, every faulty attempt the rare
+// faults arm (all but the reconcile aim's crashing attempt and those that
+// hold the cleanup chain or the checkpoint mid-run) has a rare arm that no
+// point passed before it: a non-checkpoint kind before any read or run, a
+// checkpoint kind right before the first checkpoint it counts.
+void ExpectRareArmsMeetTheirPoints(const Scenario& scenario, bool reconciled, uint64_t seed) {
+  for (size_t a = reconciled ? 1 : 0; a + 1 < scenario.attempts.size(); ++a) {
+    const std::vector<AttemptStep>& steps = scenario.attempts[a].steps;
+    const bool aimed_work = std::any_of(steps.begin(), steps.end(), [](const AttemptStep& s) {
+      return s.checkpoint == "cp_mid_run" || s.checkpoint == "cp_cleanup";
+    });
+    if (aimed_work) continue;
+    // A new job's steps before its opening checkpoint completes read nothing.
+    const size_t from = scenario.attempts[a].restore ? 0 : FirstCompletion(scenario.attempts[a]) + 1;
+    bool met = false;
+    int64_t checkpoints = std::count_if(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(from),
+                                        [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kCheckpoint; });
+    bool working = false;  // a read or a run came
+    for (size_t i = from; i < steps.size() && !met; ++i) {
+      const AttemptStep& step = steps[i];
+      if (step.kind == AttemptStep::Kind::kArm && RareKinds().contains(step.fault)) {
+        met = AtACheckpoint(step.fault) ? i + 1 < steps.size() && steps[i + 1].kind == AttemptStep::Kind::kCheckpoint &&
+                                              step.nth == checkpoints + 1
+                                        : !working;
+      }
+      checkpoints += step.kind == AttemptStep::Kind::kCheckpoint;
+      working = working || step.kind == AttemptStep::Kind::kRead || step.kind == AttemptStep::Kind::kRun ||
+                step.kind == AttemptStep::Kind::kRunFor;
+    }
+    EXPECT_TRUE(met) << "seed " << seed << ": attempt " << a + 1 << " has no rare arm that can meet its point";
   }
 }
 
@@ -105,6 +149,7 @@ TEST(AimedPointsTest, GeneratedSeedsKeepWhatTheirPointsReshaped) {
       EXPECT_TRUE(std::any_of(first.begin(), first.end(), [](const AttemptStep& s) { return s.checkpoint == "cp_mid_run"; }))
           << seed;
     }
+    if (has(AimedPoint::kRareFaults)) ExpectRareArmsMeetTheirPoints(scenario, reconciled, seed);
     for (const AttemptSpec& attempt : scenario.attempts) {
       if (attempt.restore) continue;
       // What would fail a job's opening checkpoint or make it stale: a
@@ -288,20 +333,14 @@ TEST(AimedPointsTest, RecreateTopicOnceInAFaultyAttempt) {
   }
 }
 
-bool AtACheckpoint(FaultKind kind) {
-  return kind == FaultKind::kCrashBeforeCheckpoint || kind == FaultKind::kCrashAfterCheckpoint;
-}
-
 // Invariant: every faulty attempt arms one of the rare kinds, none before
 // the first attempt's opening checkpoint completes.
 TEST(AimedPointsTest, RareFaultsArmEveryFaultyAttempt) {
-  const std::set<FaultKind> rare = {FaultKind::kCrashAsyncInFlight,   FaultKind::kCrashBetweenCalls,
-                                    FaultKind::kCancelPut,            FaultKind::kCancelCall,
-                                    FaultKind::kCrashBeforeCheckpoint, FaultKind::kCrashAfterCheckpoint};
+  const std::set<FaultKind>& rare = RareKinds();
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     PrngChoices choices(seed);
     const Scenario before = GenerateScenario(choices, FullSwarm());
-    const Scenario after = Aimed(seed, AimedPoint::kRareFaults, AimStage::kLog);
+    const Scenario after = Aimed(seed, AimedPoint::kRareFaults, AimStage::kMarkers);
     for (size_t a = 0; a + 1 < after.attempts.size(); ++a) {
       const auto arms = [&rare](const AttemptSpec& attempt) {
         return std::count_if(attempt.steps.begin(), attempt.steps.end(), [&rare](const AttemptStep& s) {
@@ -332,7 +371,7 @@ TEST(AimedPointsTest, RareFaultsCountOnPointsAfterTheirArm) {
       std::erase_if(attempt.steps, [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kArm; });
     }
     Aims aims(seed * 7919, {AimedPoint::kRareFaults});
-    aims.Apply(AimStage::kLog, after);
+    for (AimStage stage : {AimStage::kLog, AimStage::kDesign, AimStage::kMarkers}) aims.Apply(stage, after);
     for (size_t a = 0; a + 1 < after.attempts.size(); ++a) {
       const std::vector<AttemptStep>& steps = after.attempts[a].steps;
       const auto arm = std::find_if(steps.begin(), steps.end(), [](const AttemptStep& s) { return s.kind == AttemptStep::Kind::kArm; });
@@ -377,7 +416,7 @@ TEST(AimedPointsTest, RareFaultsFitTheActions) {
     for (AttemptSpec& attempt : before.attempts) attempt.plan.reset();
     Scenario after = before;
     Aims aims(seed * 7919, {AimedPoint::kRareFaults});
-    aims.Apply(AimStage::kLog, after);
+    for (AimStage stage : {AimStage::kLog, AimStage::kDesign, AimStage::kMarkers}) aims.Apply(stage, after);
     for (size_t a = 0; a < after.attempts.size(); ++a) {
       for (size_t i = 0; i < after.attempts[a].steps.size(); ++i) {
         const AttemptStep& step = after.attempts[a].steps[i];

@@ -302,11 +302,12 @@ void RecallOnlyWrittenSlots(Scenario& scenario) {
   }
 }
 
-// Suppliers that fail some calls (more of a boosted seed's: its failures
-// meet its other points), and each action's error handling.
-void DrawFailingCalls(Choices& choices, Scenario& scenario, bool boosted) {
+// Suppliers that fail some calls (more where the world gate is forced, a
+// boosted seed's: its failures meet its other points), and each action's
+// error handling.
+void DrawFailingCalls(Choices& choices, Scenario& scenario, bool gate_forced) {
   for (SupplierSpec& supplier : scenario.suppliers) {
-    if (choices.Percent(boosted ? 90 : 70)) supplier.fail_percent = choices.Range(10, 50);
+    if (choices.Percent(gate_forced ? 90 : 70)) supplier.fail_percent = choices.Range(10, 50);
   }
   for (ActionSpec& action : scenario.actions) {
     // Failing over is rare: a saved failure fails every later attempt too,
@@ -985,9 +986,11 @@ void DrawKeyShape(Choices& choices, Scenario& scenario, bool boosted) {
   const KeyShape shape = shapes[choices.Below(shapes.size())];
   std::vector<std::string> keys = KeysOfShape(shape);
   for (size_t i = keys.size() - 1; i > 2; --i) std::swap(keys[i], keys[2 + choices.Below(i - 1)]);  // the pair stays first
-  // A boosted seed's third key is, half the time, the one of the shape's keys
-  // that is of another shape too (the empty shape's "_ü" is not ASCII), so
-  // that two shapes meet in a run of three keys.
+  // A boosted seed's third key is, half the time, the first (after the
+  // shuffle) of the shape's keys that is of another shape too, so that two
+  // shapes meet in a run of three keys. Only the empty shape has such keys
+  // ("1" is numeric, "_ü" not ASCII); a typed-key draw may rename the third
+  // key again (DrawTypedKeys).
   if (boosted && choices.Percent(50)) {
     const auto other = std::find_if(keys.begin() + 2, keys.end(), [shape](const std::string& key) {
       const std::vector<KeyShape> its = KeyShapesOf({InputSpec{key, 0, {}}});
@@ -1016,8 +1019,8 @@ void DrawKeyShape(Choices& choices, Scenario& scenario, bool boosted) {
 std::vector<AttemptStep> AimedChainHead() {
   AttemptStep read = Step(AttemptStep::Kind::kRead);
   read.count = 1;
-  return {read, Step(AttemptStep::Kind::kRun), CheckpointStep(AttemptStep::Kind::kCheckpoint, "cp_cleanup"),
-          CheckpointStep(AttemptStep::Kind::kComplete, "cp_cleanup")};
+  return {read, Step(AttemptStep::Kind::kRun), CheckpointStep(AttemptStep::Kind::kCheckpoint, kCleanupCheckpoint),
+          CheckpointStep(AttemptStep::Kind::kComplete, kCleanupCheckpoint)};
 }
 
 // Takes the arms among the steps before `after` out (but those at
@@ -1261,7 +1264,8 @@ bool OneStatePerInputOfOneKey(const Scenario& scenario) {
 
 // Typed keys (issue 28, #1099; model/typed_key.h): for 20% of the seeds
 // with two keys or more, two become twins of one text (the first two, or
-// the last two of four or more, so that a key-shape pair stays), the
+// the last two of four or more, so that a key-shape pair stays; of three,
+// half of a boosted seed's twins are the last two), the
 // String key "<n>" and the Long key n (n in 0..9), so that a store naming
 // states by the key's text (mutant key-to-string) mixes them up where one
 // subtask holds both. The faults aimed at either key follow it. `choices`
@@ -1389,8 +1393,9 @@ void DrawGetEviction(Choices& choices, Scenario& scenario) {
 // The runtime's other modes (issue 28): for 30% of the seeds, half persist
 // a call without a reconciler only at its completion (`durable: {pending:
 // reconcilable}`, Flink Agents main's pattern), a tenth run without a store
-// (`durable: {execution: off}`; 40% of a boosted seed's), a fifth run async calls synchronously
-// (`durable: {async: sync_fallback}`), 30% of the rest run the
+// (`durable: {execution: off}`; 30% of a boosted seed's), a fifth run async
+// calls synchronously (`durable: {async: sync_fallback}`; 30% of a boosted
+// seed's), 30% of the rest run the
 // worker-pool engine (`durable: {engine: worker_pool}`), and each action whose
 // failures fail the job or end it gets, with 40%, `on_error: {continue:
 // <fallback>}` (its catch block goes on). `choices` is the seed's own
