@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "model/fault_catalog.h"
 #include "model/reconcile.h"
 #include "model/scenario_limits.h"
 #include "model/store_designs.h"
@@ -335,9 +336,8 @@ void NoTombstones(Scenario& scenario) {
   DURASIM_CHECK(!scenario.TombstonesEver());
 }
 
-bool AtACheckpoint(FaultKind kind) {
-  return kind == FaultKind::kCrashBeforeCheckpoint || kind == FaultKind::kCrashAfterCheckpoint;
-}
+// Whether `kind`'s points are checkpoints (the fault catalog's target).
+bool AtACheckpoint(FaultKind kind) { return FaultEntryOf(kind)->target == ArmTarget::kCheckpoint; }
 
 // An arm at a checkpoint's edges in `steps`, from `from`: just before the
 // first checkpoint from there (one of its own where none comes, never

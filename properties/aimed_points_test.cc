@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "model/fault_catalog.h"
 #include "model/store_designs.h"
 #include "properties/scenario_generator.h"
 #include "store/recovery_marker.h"
@@ -30,9 +31,7 @@ Scenario Aimed(uint64_t seed, AimedPoint point, AimStage last, StoreDesign desig
   return scenario;
 }
 
-bool AtACheckpoint(FaultKind kind) {
-  return kind == FaultKind::kCrashBeforeCheckpoint || kind == FaultKind::kCrashAfterCheckpoint;
-}
+bool AtACheckpoint(FaultKind kind) { return FaultEntryOf(kind)->target == ArmTarget::kCheckpoint; }
 
 const std::set<FaultKind>& RareKinds() {
   static const std::set<FaultKind> kRare = {FaultKind::kCrashAsyncInFlight,   FaultKind::kCrashBetweenCalls,
