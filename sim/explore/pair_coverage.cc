@@ -89,8 +89,11 @@ std::vector<PairCount> CountPairs(const std::vector<SeedHits>& seeds) {
   for (const SeedHits& seed : seeds) {
     DURASIM_CHECK(seed.hits != nullptr);  // every seed names its hits
     hit.clear();
-    for (size_t i = 0; i < n; ++i) {
-      if (seed.hits->count(points[i]) != 0) hit.push_back(i);
+    // Both are in name order: one pass over each, not a lookup per point.
+    auto next = seed.hits->begin();
+    for (size_t i = 0; i < n && next != seed.hits->end(); ++i) {
+      while (next != seed.hits->end() && next->first < points[i]) ++next;
+      if (next != seed.hits->end() && next->first == points[i]) hit.push_back(i);
     }
     for (size_t x = 0; x < hit.size(); ++x) {
       for (size_t y = x + 1; y < hit.size(); ++y) ++together[hit[x] * n + hit[y]];
