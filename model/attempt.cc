@@ -227,11 +227,14 @@ boost::asio::awaitable<void> Attempt::TakeCheckpoint(const std::string& id) {
   SaveCheckpoint(std::move(checkpoint), queued);
 }
 
-void Attempt::SaveCheckpoint(Checkpoint checkpoint, size_t queued) {
-  const std::string& id = checkpoint.id;
-  const std::string markers = checkpoint.markers.size() == 1 ? fmt::format("marker={}", checkpoint.markers[0])
-                                                             : fmt::format("markers={}", checkpoint.markers);
-  world_.checkpoints().Save(checkpoint);  // a copy: its union lists are read below
+void Attempt::SaveCheckpoint(Checkpoint taking, size_t queued) {
+  const std::string markers = taking.markers.size() == 1 ? fmt::format("marker={}", taking.markers[0])
+                                                         : fmt::format("markers={}", taking.markers);
+  const std::string id = taking.id;
+  world_.checkpoints().Save(std::move(taking));
+  // The saved one, whose union lists are read below (the storage never
+  // drops a checkpoint, so the reference stays valid).
+  const Checkpoint& checkpoint = *world_.checkpoints().Find(id);
   const size_t taken = world_.Record(
       "checkpoint.taken", "id={} {} source={} queued_tasks={}", id, markers, source_offset_, queued);
   world_.Notify([&](RunObserver& o) { o.OnCheckpointTaken(id, taken); });
@@ -457,9 +460,7 @@ bool Attempt::Restore(End& end) {
   }
   if (world_.scenario().durable.execution) {  // off: nothing is read
     // The records a rebuild reads lie from the list it is handed.
-    Checkpoint read = *checkpoint;
-    if (hand_made) read.markers = hand_made->markers;
-    log_operator_.NoteForeignReads(read);
+    log_operator_.NoteForeignReads(*checkpoint, hand_made ? hand_made->markers : checkpoint->markers);
   }
   return RestoreSubtasks(*checkpoint, hand_made ? &*hand_made : nullptr, end);
 }

@@ -100,10 +100,10 @@ Status LogOperator::AppendForeign(int32_t partition, const ForeignRecordSpec& sp
   return Status::Ok();
 }
 
-void LogOperator::NoteForeignReads(const Checkpoint& checkpoint) {
-  if (checkpoint.markers.empty() || checkpoint.topic_incarnation != world_.lifecycle().incarnation()) return;
+void LogOperator::NoteForeignReads(const Checkpoint& checkpoint, const std::vector<RecoveryMarker>& markers) {
+  if (markers.empty() || checkpoint.topic_incarnation != world_.lifecycle().incarnation()) return;
   const std::vector<World::ForeignRead> reads =
-      world_.ForeignInRange(MinimumMarker(checkpoint.markers).offsets, world_.lineage(), checkpoint.attempt);
+      world_.ForeignInRange(MinimumMarker(markers).offsets, world_.lineage(), checkpoint.attempt);
   if (reads.empty()) return;
   World::ForeignRead first = reads.front();
   DURASIM_CHECK_NE(first.writer_lineage, world_.lineage());  // its lineage wrote it: no foreign read

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "model/checkpoint.h"
 #include "model/scenario.h"
@@ -42,10 +43,10 @@ class LogOperator {
   // it). An error when the partition does not exist yet, or a record it
   // takes its key or value from is not in the log.
   [[nodiscard]] Status AppendForeign(int32_t partition, const ForeignRecordSpec& spec);
-  // The records a restore of `checkpoint` reads that the current lineage
-  // did not write: traced, and the first kept for the verdict
-  // (World::NoteForeignRead).
-  void NoteForeignReads(const Checkpoint& checkpoint);
+  // The records a restore of `checkpoint` reads from `markers` (its own, or
+  // a hand-made list) that the current lineage did not write: traced, and
+  // the first kept for the verdict (World::NoteForeignRead).
+  void NoteForeignReads(const Checkpoint& checkpoint, const std::vector<RecoveryMarker>& markers);
   // delete_records: the records of `partition` below `before_offset` leave
   // the log. REQUIRES: 0 <= partition < the topic's partitions.
   [[nodiscard]] Status DeleteRecords(int32_t partition, int64_t before_offset);

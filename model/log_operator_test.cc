@@ -102,7 +102,7 @@ TEST_F(LogOperatorTest, AppendForeignAddsARecordTheRunDidNotWrite) {
   checkpoint.id = "c";
   checkpoint.attempt = 1;
   checkpoint.markers.push_back(MarkerOf(world_->log().topic(), {{0, 0}, {1, 0}}));
-  operator_->NoteForeignReads(checkpoint);
+  operator_->NoteForeignReads(checkpoint, checkpoint.markers);
   ASSERT_TRUE(world_->foreign_read().has_value());
   EXPECT_EQ(world_->foreign_read()->offset, 1);
   EXPECT_EQ(LastLine(),

@@ -80,6 +80,15 @@ Status CheckMarker(const RecoveryMarker& marker, const TopicIdentity& topic,
 
 Result<RecoveryMarker> MergeMarkers(const std::vector<RecoveryMarker>& markers) {
   if (markers.empty()) return Status(StatusCode::kInvalidRecovery, "the recovery marker list is empty");
+  // One subtask's list, nearly every restore's: the merge of one marker is
+  // the marker (a version-1 one names no topic), copied whole rather than
+  // entry by entry.
+  if (const RecoveryMarker& only = markers.front();
+      markers.size() == 1 && (only.version == RecoveryMarker::kVersion || only.version == RecoveryMarker::kLegacyVersion)) {
+    RecoveryMarker merged = only;
+    if (merged.version == RecoveryMarker::kLegacyVersion) merged.topic = TopicIdentity{};
+    return merged;
+  }
   RecoveryMarker merged;
   merged.version = RecoveryMarker::kLegacyVersion;
   const RecoveryMarker* first_current = nullptr;

@@ -111,6 +111,27 @@ TEST(RecoveryMarkerTest, MergingAUnionListTakesEachPartitionsSmallestOffset) {
   EXPECT_EQ(legacy_only->version, RecoveryMarker::kLegacyVersion);
 }
 
+TEST(RecoveryMarkerTest, AListOfOneMergesIntoItsMarker) {
+  // Strategy: the merge of a one-entry list (its fast path) is what merging
+  // entry by entry gives: the marker itself; a legacy entry without its
+  // topic (version 1 names none); an entry of an unknown version rejected.
+  RecoveryMarker current = MarkerOf(kTopic, {{0, 7}, {1, 5}});
+  current.completed = {{"a", 2}, {"b", 1}};
+  const Result<RecoveryMarker> merged = MergeMarkers({current});
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  EXPECT_EQ(*merged, current);
+  RecoveryMarker legacy = MarkerOf(kTopic, {{0, 3}});
+  legacy.version = RecoveryMarker::kLegacyVersion;
+  const Result<RecoveryMarker> legacy_merged = MergeMarkers({legacy});
+  ASSERT_TRUE(legacy_merged.ok());
+  EXPECT_EQ(legacy_merged->version, RecoveryMarker::kLegacyVersion);
+  EXPECT_EQ(legacy_merged->topic, TopicIdentity{});
+  EXPECT_EQ(legacy_merged->offsets, legacy.offsets);
+  RecoveryMarker future = current;
+  future.version = 3;
+  EXPECT_TRUE(Says(MergeMarkers({future}).status(), "recovery marker 1 of 1: version 3 is not supported"));
+}
+
 TEST(RecoveryMarkerTest, AUnionListItCannotMergeIsRejectedNamingTheEntry) {
   // Strategy: an empty list, an entry of a version no store writes, and
   // current entries of two topics or two incarnations are each rejected.
