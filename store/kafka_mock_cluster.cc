@@ -9,13 +9,16 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "store/check.h"
+#include "store/rdkafka_reaper.h"
 #include "store/rdkafka_support.h"
 
 namespace durasim {
@@ -81,7 +84,21 @@ int DisableNagleOnListeners(const std::string& bootstrap_servers) {
   return found;
 }
 
+// How long a control waits after the previous one ended (Spaced): the mock
+// thread, which the previous answer may have preempted, runs meanwhile to
+// the end of its loop.
+constexpr std::chrono::microseconds kControlSpacing{1000};
+
 }  // namespace
+
+template <typename Control>
+rd_kafka_resp_err_t KafkaMockCluster::Spaced(Control control) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now < last_control_end_ + kControlSpacing) std::this_thread::sleep_until(last_control_end_ + kControlSpacing);
+  const rd_kafka_resp_err_t err = control();
+  last_control_end_ = std::chrono::steady_clock::now();
+  return err;
+}
 
 Result<std::unique_ptr<KafkaMockCluster>> KafkaMockCluster::Start(int brokers) {
   if (brokers < 1) return Status(StatusCode::kInvalidArgument, "a mock cluster needs at least one broker");
@@ -123,36 +140,51 @@ KafkaMockCluster::KafkaMockCluster(rd_kafka_t* owner, rd_kafka_mock_cluster_t* c
   DURASIM_CHECK(owner_ != nullptr && cluster_ != nullptr);  // Start checked both
 }
 
-// The cluster dies with its owner handle.
-KafkaMockCluster::~KafkaMockCluster() { rd_kafka_destroy(owner_); }
+// The cluster dies with its owner handle, after the handles of its clients
+// handed to the background destroyer before (rdkafka_reaper.h): none of
+// them is left to reconnect to a cluster that is gone.
+KafkaMockCluster::~KafkaMockCluster() { rdkafka::DestroyInBackground(owner_); }
 
 Status KafkaMockCluster::CreateTopic(const std::string& name, int32_t partitions) {
-  return MockStatus(rd_kafka_mock_topic_create(cluster_, name.c_str(), partitions, 1),
+  return MockStatus(Spaced([&] { return rd_kafka_mock_topic_create(cluster_, name.c_str(), partitions, 1); }),
                     fmt::format("create topic '{}'", name));
 }
 
 void KafkaMockCluster::PushProduceErrors(size_t count, rd_kafka_resp_err_t err) {
+  faulted_ = true;
   std::vector<rd_kafka_resp_err_t> errors(count, err);
-  rd_kafka_mock_push_request_errors_array(cluster_, kApiKeyProduce, errors.size(), errors.data());
+  Spaced([&] {
+    rd_kafka_mock_push_request_errors_array(cluster_, kApiKeyProduce, errors.size(), errors.data());
+    return RD_KAFKA_RESP_ERR_NO_ERROR;
+  });
 }
 
 Status KafkaMockCluster::PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err,
                                            std::chrono::milliseconds delay) {
-  return MockStatus(rd_kafka_mock_broker_push_request_error_rtts(cluster_, broker_id, kApiKeyProduce, 1, err,
-                                                                 static_cast<int>(delay.count())),
+  faulted_ = true;
+  return MockStatus(Spaced([&] {
+                      return rd_kafka_mock_broker_push_request_error_rtts(cluster_, broker_id, kApiKeyProduce, 1, err,
+                                                                          static_cast<int>(delay.count()));
+                    }),
                     fmt::format("broker {} produce answer {}", broker_id, rd_kafka_err2name(err)));
 }
 
 Status KafkaMockCluster::BrokerDown(int32_t broker_id) {
-  return MockStatus(rd_kafka_mock_broker_set_down(cluster_, broker_id), fmt::format("broker {} down", broker_id));
+  faulted_ = true;
+  return MockStatus(Spaced([&] { return rd_kafka_mock_broker_set_down(cluster_, broker_id); }), fmt::format("broker {} down", broker_id));
 }
 
 Status KafkaMockCluster::BrokerUp(int32_t broker_id) {
-  return MockStatus(rd_kafka_mock_broker_set_up(cluster_, broker_id), fmt::format("broker {} up", broker_id));
+  Status up = MockStatus(Spaced([&] { return rd_kafka_mock_broker_set_up(cluster_, broker_id); }), fmt::format("broker {} up", broker_id));
+  // The mock made a new listening socket when it took the broker down
+  // (to keep its port): Nagle's algorithm is on again there.
+  if (up.ok()) DisableNagleOnListeners(bootstrap_servers_);
+  return up;
 }
 
 Status KafkaMockCluster::SetRtt(int32_t broker_id, std::chrono::milliseconds rtt) {
-  return MockStatus(rd_kafka_mock_broker_set_rtt(cluster_, broker_id, static_cast<int>(rtt.count())),
+  faulted_ = true;
+  return MockStatus(Spaced([&] { return rd_kafka_mock_broker_set_rtt(cluster_, broker_id, static_cast<int>(rtt.count())); }),
                     fmt::format("broker {} rtt", broker_id));
 }
 

@@ -8,7 +8,8 @@
 // are dropped and the log start moves), ignores topic configs (no
 // compaction) and does not deduplicate idempotent produces.
 //
-// Thread-safety: the fault controls may be called from any thread.
+// Thread-safety: the fault controls may be called from any thread, one at a
+// time (pristine() notes their use).
 #pragma once
 
 #include <librdkafka/rdkafka.h>
@@ -52,12 +53,34 @@ class KafkaMockCluster {
   // Delays every response of `broker_id` (-1: all brokers).
   Status SetRtt(int32_t broker_id, std::chrono::milliseconds rtt);
 
+  // Whether no fault control was ever used on it (no error or answer
+  // pushed, no rtt set, no broker taken down): then it holds nothing of
+  // its past users but their topics and the offsets committed for them,
+  // and serves a new user that picks a topic name of its own as a fresh
+  // cluster would. The mock cannot clear a broker's error stack (an empty
+  // one still shadows the cluster's), so a faulted cluster is never clean
+  // again.
+  bool pristine() const { return !faulted_; }
+
  private:
   KafkaMockCluster(rd_kafka_t* owner, rd_kafka_mock_cluster_s* cluster);
+
+  // Runs one control of the mock (`control` returns its error code), at
+  // least kControlSpacing after the previous one ended. librdkafka 2.0.2's
+  // mock thread can lose the wake-up of a control that arrives right after
+  // it answered the one before (it serves its queue, then empties its
+  // wake-up pipe, which may hold the new control's byte by then) and then
+  // sleeps up to its 1 s poll timeout before it sees the control: a broker
+  // brought back up right after it was taken down stayed down for a second
+  // of wall time now and then, its clients reconnecting every millisecond.
+  template <typename Control>
+  rd_kafka_resp_err_t Spaced(Control control);
 
   rd_kafka_t* owner_;
   rd_kafka_mock_cluster_s* cluster_;
   std::string bootstrap_servers_;
+  bool faulted_ = false;  // pristine()
+  std::chrono::steady_clock::time_point last_control_end_{};  // Spaced
 };
 
 }  // namespace durasim

@@ -53,8 +53,8 @@ RdKafkaLogClient::~RdKafkaLogClient() = default;
 Result<std::unique_ptr<RdKafkaLogClient>> RdKafkaLogClient::Connect(const RdKafkaConfig& config) {
   if (Status valid = CheckConfig(config); !valid.ok()) return valid;
   std::unique_ptr<RdKafkaLogClient> client(new RdKafkaLogClient(config));
-  if (Status started = client->producer_.Start(); !started.ok()) return rdkafka::AsInterrupted(started);
-  Result<int32_t> partitions = CheckTopic(client->producer_, client->config_);
+  // The producer is made at the first write (RdKafkaProducer::Start).
+  Result<int32_t> partitions = CheckTopic(client->reader_, client->config_);
   if (!partitions.ok()) return rdkafka::AsInterrupted(partitions.status());
   client->partitions_ =
       config.partitions_visible > 0 ? std::min(*partitions, config.partitions_visible) : *partitions;

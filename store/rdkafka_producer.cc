@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "store/rdkafka_reaper.h"
 #include "store/rdkafka_support.h"
 
 namespace durasim {
@@ -20,16 +21,42 @@ using rdkafka::Where;
 void RdKafkaProducer::HandleDeleter::operator()(rd_kafka_t* rk) const {
   // A crash: whatever is queued or in flight is dropped, not delivered.
   rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
-  rd_kafka_destroy(rk);
+  // The purged records' reports are never served; the teardown (joining
+  // the handle's threads) need not hold up the caller.
+  rdkafka::DestroyInBackground(rk);
 }
 
 RdKafkaProducer::~RdKafkaProducer() { handle_.reset(); }  // before the tickets its callbacks fill
 
 Status RdKafkaProducer::Start() {
+  if (handle_ || started_) return Status::Ok();
   Result<Handle> handle = MakeHandle();
   if (!handle.ok()) return handle.status();
   handle_ = std::move(*handle);
+  started_ = true;
+  // Ask for the metadata at once and wait for it: its answer is what
+  // starts the idempotent producer's ProducerId request; without it, a
+  // record produced now waits for librdkafka's retry of that request, up
+  // to 500 ms (the metadata it would fetch for the record comes too late).
+  // A failure is the first write's to report (its delivery report).
+  const rd_kafka_metadata_t* metadata = nullptr;
+  const rdkafka::Clock::time_point deadline = rdkafka::Clock::now() + config_.deadline;
+  if (rdkafka::CallInSlices(deadline, [&](int slice) {
+        return rd_kafka_metadata(handle_.get(), 1, nullptr, &metadata, slice);
+      }) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    rd_kafka_metadata_destroy(metadata);
+  }
   return Status::Ok();
+}
+
+Result<rd_kafka_t*> RdKafkaProducer::StartedHandle() {
+  if (Status started = Start(); !started.ok()) return started;
+  if (!handle_) {
+    return Status(StatusCode::kUnavailable, fmt::format("no producer for {}: its recreation after a fatal error "
+                                                        "failed{}",
+                                                        config_.bootstrap_servers, LastErrorSuffix(last_error_)));
+  }
+  return handle_.get();
 }
 
 Result<RdKafkaProducer::Handle> RdKafkaProducer::MakeHandle() {
@@ -137,6 +164,7 @@ ProduceTicket RdKafkaProducer::Produce(int32_t partition, std::string key, std::
     return ticket;
   }
   rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__FATAL;
+  if (Status started = Start(); !started.ok()) last_error_ = started.message();
   // Twice at most: a producer found in a fatal state is recreated once, and
   // the record (not sent anywhere yet) goes to the fresh one. The ticket is
   // registered only afterwards, so the recreation does not fail it; its

@@ -34,11 +34,13 @@ class RdKafkaProducer {
   RdKafkaProducer(const RdKafkaProducer&) = delete;
   RdKafkaProducer& operator=(const RdKafkaProducer&) = delete;
 
-  // Creates the librdkafka producer. Errors: kInvalidArgument.
+  // Creates the librdkafka producer unless it has one. Produce calls it: a
+  // client that never writes never connects a producer (on the mock
+  // differential, most do not: a handle is three threads and a connection).
+  // Errors: kInvalidArgument.
   [[nodiscard]] Status Start();
-  // The librdkafka handle (for metadata and admin calls); null when a
-  // recreation after a fatal error failed.
-  rd_kafka_s* handle() const { return handle_.get(); }
+  // The librdkafka handle (for admin calls), created if need be (Start).
+  Result<rd_kafka_s*> StartedHandle();
   // The topic's partition count, once known; Produce refuses others.
   void set_partition_count(int32_t partitions) { partitions_ = partitions; }
 
@@ -84,6 +86,7 @@ class RdKafkaProducer {
   const RdKafkaConfig& config_;
   int32_t partitions_ = 0;
   Handle handle_;
+  bool started_ = false;  // Start made a handle once (a failed recreation leaves none)
   std::map<ProduceTicket, Pending> pending_;
   ProduceTicket next_ticket_ = 1;
   std::string last_error_;

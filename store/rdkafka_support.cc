@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include "store/rdkafka_reaper.h"
+
 namespace durasim::rdkafka {
 
 namespace {
@@ -79,8 +81,11 @@ namespace durasim {
 
 RdKafkaConsumer::~RdKafkaConsumer() {
   if (rk == nullptr) return;
+  // Closed here, serving what its close serves while this object (the
+  // error callback's opaque) is alive; torn down in the background, where
+  // nothing is served (rdkafka_reaper.h).
   rd_kafka_consumer_close(rk);
-  rd_kafka_destroy(rk);
+  rdkafka::DestroyInBackground(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 }
 
 std::string RdKafkaConsumer::LastError() {

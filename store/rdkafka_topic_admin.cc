@@ -7,9 +7,9 @@
 #include <future>
 #include <memory>
 #include <string>
-#include <system_error>
 #include <thread>
 
+#include "store/rdkafka_query_threads.h"
 #include "store/rdkafka_support.h"
 
 namespace durasim {
@@ -185,7 +185,10 @@ Result<std::vector<PartitionOffsets>> QueryWatermarks(RdKafkaConsumer& consumer,
 
 }  // namespace
 
-Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& config) {
+Result<int32_t> CheckTopic(RdKafkaReader& reader, const RdKafkaConfig& config) {
+  Result<std::shared_ptr<RdKafkaConsumer>> consumer = reader.Consumer();
+  if (!consumer.ok()) return consumer.status();
+  rd_kafka_t* rk = (*consumer)->rk;
   const Clock::time_point deadline = Clock::now() + config.deadline;
   bool created = false;
   while (true) {
@@ -193,13 +196,14 @@ Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& confi
     // it (the mock cluster always does; brokers with auto-create do).
     const rd_kafka_metadata_t* metadata = nullptr;
     rd_kafka_resp_err_t err = rdkafka::CallInSlices(
-        deadline, [&](int slice) { return rd_kafka_metadata(producer.handle(), 1, nullptr, &metadata, slice); });
+        deadline, [&](int slice) { return rd_kafka_metadata(rk, 1, nullptr, &metadata, slice); });
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      producer.ServeCallbacks();  // error callbacks into last_error()
+      // Serve the error callbacks into LastError() (nothing is assigned:
+      // no record can come).
+      if (rd_kafka_message_t* stray = rd_kafka_consumer_poll(rk, 0)) rd_kafka_message_destroy(stray);
       return Status(StatusCode::kUnavailable,
                     fmt::format("cannot reach Kafka at {} within {} ms: {}{}", config.bootstrap_servers,
-                                config.deadline.count(), ErrorText(err),
-                                rdkafka::LastErrorSuffix(producer.last_error())));
+                                config.deadline.count(), ErrorText(err), (*consumer)->LastError()));
     }
     const TopicMetadata topic = FindTopic(*metadata, config.topic);
     rd_kafka_metadata_destroy(metadata);
@@ -222,7 +226,7 @@ Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& confi
                                                        config.topic, config.bootstrap_servers));
     }
     if (topic.partitions < 0 && !created) {
-      Status create = CreateTopic(producer.handle(), config, deadline);
+      Status create = CreateTopic(rk, config, deadline);
       if (!create.ok()) return create;
       created = true;
     }
@@ -241,7 +245,9 @@ Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& confi
 
 Status CreatePartitions(RdKafkaProducer& producer, const RdKafkaConfig& config, int32_t partitions) {
   const Clock::time_point deadline = Clock::now() + config.deadline;
-  rd_kafka_t* rk = producer.handle();
+  Result<rd_kafka_t*> started = producer.StartedHandle();
+  if (!started.ok()) return started.status();
+  rd_kafka_t* rk = *started;
   char errstr[512];
   rd_kafka_NewPartitions_t* grown =
       rd_kafka_NewPartitions_new(config.topic.c_str(), static_cast<size_t>(partitions), errstr, sizeof(errstr));
@@ -291,7 +297,9 @@ Status CreatePartitions(RdKafkaProducer& producer, const RdKafkaConfig& config, 
 Status DeleteRecordsBefore(RdKafkaProducer& producer, const RdKafkaConfig& config, int32_t partition,
                            int64_t before_offset) {
   const Clock::time_point deadline = Clock::now() + config.deadline;
-  rd_kafka_t* rk = producer.handle();
+  Result<rd_kafka_t*> started = producer.StartedHandle();
+  if (!started.ok()) return started.status();
+  rd_kafka_t* rk = *started;
   char errstr[512];
   rd_kafka_topic_partition_list_t* before = rd_kafka_topic_partition_list_new(1);
   rd_kafka_topic_partition_list_add(before, config.topic.c_str(), partition)->offset = before_offset;
@@ -337,7 +345,9 @@ Status DeleteRecordsBefore(RdKafkaProducer& producer, const RdKafkaConfig& confi
 
 Status DeleteTopicAndWait(RdKafkaProducer& producer, const RdKafkaConfig& config) {
   const Clock::time_point deadline = Clock::now() + config.deadline;
-  rd_kafka_t* rk = producer.handle();
+  Result<rd_kafka_t*> started = producer.StartedHandle();
+  if (!started.ok()) return started.status();
+  rd_kafka_t* rk = *started;
   char errstr[512];
   rd_kafka_DeleteTopic_t* request = rd_kafka_DeleteTopic_new(config.topic.c_str());
   std::unique_ptr<rd_kafka_DeleteTopic_t, void (*)(rd_kafka_DeleteTopic_t*)> request_guard(request,
@@ -401,17 +411,15 @@ Result<std::vector<PartitionOffsets>> QueryOffsets(RdKafkaReader& reader, const 
   // librdkafka 2.0.2 can block in rd_kafka_query_watermark_offsets past its
   // timeout when the broker dies after the request went out (fixed in 2.3.0,
   // #4460), so the queries run on a thread of their own that is abandoned,
-  // with its consumer, at the deadline. The thread keeps copies of what it uses.
+  // with its consumer, at the deadline (rdkafka_query_threads.h). The call
+  // keeps copies of what it uses.
   auto query = std::make_shared<std::packaged_task<Result<std::vector<PartitionOffsets>>()>>(
       [handle = *consumer, config, partitions, deadline] {
         return QueryWatermarks(*handle, config, partitions, deadline);
       });
   std::future<Result<std::vector<PartitionOffsets>>> answer = query->get_future();
-  try {
-    std::thread([query] { (*query)(); }).detach();
-  } catch (const std::system_error& error) {
-    return Status(StatusCode::kInternal,
-                  fmt::format("offsets of topic '{}': no thread: {}", config.topic, error.what()));
+  if (Status started = rdkafka::RunOnQueryThread([query] { (*query)(); }); !started.ok()) {
+    return Status(started.code(), fmt::format("offsets of topic '{}': {}", config.topic, started.message()));
   }
   bool ready = false;
   while (!ready && !rdkafka::InterruptRequested() && Clock::now() < deadline + rdkafka::kQueryGrace) {

@@ -14,13 +14,13 @@
 
 namespace durasim {
 
-// The partition count of `config.topic`, asked through `producer`'s handle;
-// a missing topic is created when `config.create_topic` is set. Errors:
+// The partition count of `config.topic`, asked through `reader`'s consumer
+// (which every client uses: the producer is made on the first write); a
+// missing topic is created when `config.create_topic` is set. Errors:
 // kInvalidArgument (partition-count mismatch, bad topic config), kNotFound
 // (no such topic), kUnavailable (brokers or topic not usable within the
 // deadline; the message names them).
-// REQUIRES: producer.handle() is not null.
-Result<int32_t> CheckTopic(RdKafkaProducer& producer, const RdKafkaConfig& config);
+Result<int32_t> CheckTopic(RdKafkaReader& reader, const RdKafkaConfig& config);
 
 // Kafka's CreatePartitions: `config.topic` grows to `partitions`, asked
 // through `producer`'s handle. Errors: kInvalidArgument (not more than it

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "model/backends/client_record_sink.h"
+#include "model/backends/mock_cluster_pool.h"
 #include "model/simulated_log_client.h"
 #include "store/check.h"
 #include "store/run_sync.h"
@@ -40,12 +41,15 @@ constexpr std::chrono::milliseconds kLostAckDelay{5000};
 
 Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness& harness) {
   const int32_t partitions = std::max(harness.config.partitions, harness.partitions_max);
-  Result<std::unique_ptr<KafkaMockCluster>> cluster = KafkaMockCluster::Start(1);
+  // A cluster an earlier run of this thread left pristine, or a new one
+  // (mock_cluster_pool.h); the run's topic is a fresh one either way.
+  Result<PooledMockCluster> cluster = TakeMockCluster();
   if (!cluster.ok()) {
     return Status(StatusCode::kUnavailable, "librdkafka's mock cluster did not start: " + cluster.status().ToString());
   }
   std::unique_ptr<RdKafkaBackend> backend(new RdKafkaBackend(harness));
-  backend->mock_ = std::move(cluster).value();
+  backend->mock_runs_ = cluster->runs;
+  backend->mock_ = std::move(cluster->cluster);
   backend->config_.bootstrap_servers = backend->mock_->bootstrap_servers();
   backend->config_.fetch_wait_max = kRunFetchWaitMax;
   // The mock broker is down only while the harness holds it down (the
@@ -60,6 +64,11 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness&
   }
   backend->topic_name_ = backend->config_.topic;
   return backend;
+}
+
+RdKafkaBackend::~RdKafkaBackend() {
+  harness_client_.reset();  // the last client of the cluster
+  if (mock_) ReturnMockCluster(PooledMockCluster{std::move(mock_), mock_runs_});
 }
 
 Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::string& bootstrap_servers,

@@ -42,10 +42,16 @@ class RdKafkaBackend : public LogBackend, public SinkBackend {
     std::string topic_name = {};
   };
 
-  // A mock cluster with one broker and a topic of the scenario's partitions.
+  // A mock cluster with one broker and a fresh topic of the scenario's partitions.
+  // The cluster is this thread's kept one when an earlier run left it
+  // pristine (mock_cluster_pool.h); the destructor gives it back.
   static Result<std::unique_ptr<RdKafkaBackend>> StartMock(const Harness& harness);
   // A fresh topic of the scenario's partitions on the broker at `bootstrap_servers`.
   static Result<std::unique_ptr<RdKafkaBackend>> OnBroker(const std::string& bootstrap_servers, const Harness& harness);
+
+  ~RdKafkaBackend() override;
+  RdKafkaBackend(const RdKafkaBackend&) = delete;
+  RdKafkaBackend& operator=(const RdKafkaBackend&) = delete;
 
   std::string name() const override { return NameOf(mock_ ? BackendKind::kMock : BackendKind::kKafka); }
   Result<BackendConnection> Connect(Scheduler& scheduler, AppendHandler on_append, int clients) override;
@@ -133,6 +139,7 @@ class RdKafkaBackend : public LogBackend, public SinkBackend {
 
   Harness harness_;
   std::unique_ptr<KafkaMockCluster> mock_;
+  int mock_runs_ = 0;  // the runs mock_ has served (mock_cluster_pool.h)
   RdKafkaConfig config_;
   bool broker_down_ = false;
   Status infra_;  // the first infrastructure failure (Note)

@@ -1,0 +1,33 @@
+// The librdkafka client's background destroyer. rd_kafka_destroy joins a
+// handle's threads (its main thread and one per broker connection) and
+// takes about a millisecond; a run of the mock differential destroys a
+// dozen handles, each at a crash or at an attempt's end, on the run's
+// thread. The caller does what makes the destruction a crash at once (a
+// producer's records purged, a consumer closed) and hands the handle over:
+// from then on nothing uses it, no callback of it is served (rd_kafka_destroy
+// serves none), and only its teardown is left, which happens here, in the
+// order handed over.
+//
+// Internal to the client: only its .cc files and the mock cluster's include
+// it (it pulls in librdkafka's header).
+//
+// Thread-safety: any thread may hand a handle over.
+#pragma once
+
+#include <librdkafka/rdkafka.h>
+
+namespace durasim::rdkafka {
+
+// Destroys `rk` with rd_kafka_destroy_flags(rk, flags) on the reaper's
+// thread, after every handle handed over before it; on the caller's thread
+// when kPendingMax handles wait already (the reaper does not keep up) or
+// the reaper cannot run. REQUIRES: nothing uses `rk` after the call.
+void DestroyInBackground(rd_kafka_t* rk, int flags = 0);
+
+// Waits until every handle handed over so far is destroyed. The process
+// does this at exit, so that no librdkafka thread outlives main's objects.
+void AwaitBackgroundDestroys();
+
+inline constexpr int kPendingDestroysMax = 64;
+
+}  // namespace durasim::rdkafka
