@@ -11,9 +11,9 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <thread>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -171,11 +171,13 @@ Status KafkaMockCluster::PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_
 
 Status KafkaMockCluster::BrokerDown(int32_t broker_id) {
   faulted_ = true;
-  return MockStatus(Spaced([&] { return rd_kafka_mock_broker_set_down(cluster_, broker_id); }), fmt::format("broker {} down", broker_id));
+  return MockStatus(Spaced([&] { return rd_kafka_mock_broker_set_down(cluster_, broker_id); }),
+                    fmt::format("broker {} down", broker_id));
 }
 
 Status KafkaMockCluster::BrokerUp(int32_t broker_id) {
-  Status up = MockStatus(Spaced([&] { return rd_kafka_mock_broker_set_up(cluster_, broker_id); }), fmt::format("broker {} up", broker_id));
+  Status up = MockStatus(Spaced([&] { return rd_kafka_mock_broker_set_up(cluster_, broker_id); }),
+                         fmt::format("broker {} up", broker_id));
   // The mock made a new listening socket when it took the broker down
   // (to keep its port): Nagle's algorithm is on again there.
   if (up.ok()) DisableNagleOnListeners(bootstrap_servers_);
@@ -184,8 +186,9 @@ Status KafkaMockCluster::BrokerUp(int32_t broker_id) {
 
 Status KafkaMockCluster::SetRtt(int32_t broker_id, std::chrono::milliseconds rtt) {
   faulted_ = true;
-  return MockStatus(Spaced([&] { return rd_kafka_mock_broker_set_rtt(cluster_, broker_id, static_cast<int>(rtt.count())); }),
-                    fmt::format("broker {} rtt", broker_id));
+  return MockStatus(
+      Spaced([&] { return rd_kafka_mock_broker_set_rtt(cluster_, broker_id, static_cast<int>(rtt.count())); }),
+      fmt::format("broker {} rtt", broker_id));
 }
 
 }  // namespace durasim

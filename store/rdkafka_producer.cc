@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/asio/this_coro.hpp>
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -38,13 +40,18 @@ Status RdKafkaProducer::Start() {
   // starts the idempotent producer's ProducerId request; without it, a
   // record produced now waits for librdkafka's retry of that request, up
   // to 500 ms (the metadata it would fetch for the record comes too late).
-  // A failure is the first write's to report (its delivery report).
+  // It only speeds the first write up, so it waits one blocking slice at
+  // most: a broker that is gone must cost the write one deadline (its
+  // delivery report's), not two. A failure is the write's to report.
   const rd_kafka_metadata_t* metadata = nullptr;
-  const rdkafka::Clock::time_point deadline = rdkafka::Clock::now() + config_.deadline;
-  if (rdkafka::CallInSlices(deadline, [&](int slice) {
-        return rd_kafka_metadata(handle_.get(), 1, nullptr, &metadata, slice);
-      }) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+  const rdkafka::Clock::time_point deadline =
+      rdkafka::Clock::now() + std::min<std::chrono::milliseconds>(config_.deadline, rdkafka::kBlockingSlice);
+  const rd_kafka_resp_err_t asked = rdkafka::CallInSlices(
+      deadline, [&](int slice) { return rd_kafka_metadata(handle_.get(), 1, nullptr, &metadata, slice); });
+  if (asked == RD_KAFKA_RESP_ERR_NO_ERROR) {
     rd_kafka_metadata_destroy(metadata);
+  } else {
+    last_error_ = fmt::format("the producer's first metadata request: {}", rdkafka::ErrorText(asked));
   }
   return Status::Ok();
 }

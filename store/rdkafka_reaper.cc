@@ -1,6 +1,7 @@
 // The background destroyer (rdkafka_reaper.h).
 #include "store/rdkafka_reaper.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -11,6 +12,9 @@
 namespace durasim::rdkafka {
 namespace {
 
+// How long a teardown may take before the reaper is taken for stuck.
+constexpr std::chrono::seconds kStuckAfter{10};
+
 struct Pending {
   rd_kafka_t* rk;
   int flags;
@@ -20,7 +24,7 @@ class Reaper {
  public:
   // Whether the reaper took `rk`; false when the caller must destroy it.
   bool Take(rd_kafka_t* rk, int flags) {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
     if (!started_) {
       try {
         std::thread([this] { Run(); }).detach();
@@ -29,15 +33,23 @@ class Reaper {
       }
       started_ = true;
     }
-    if (static_cast<int>(pending_.size()) >= kPendingDestroysMax) return false;
+    // Behind by kPendingDestroysMax: wait for room, so that the order holds
+    // (a cluster's owner after its clients); a reaper stuck that long in one
+    // teardown leaves the caller to destroy its handle itself.
+    if (!room_.wait_for(lock, kStuckAfter,
+                        [this] { return static_cast<int>(pending_.size()) < kPendingDestroysMax; })) {
+      return false;
+    }
     pending_.push_back(Pending{rk, flags});
     wake_.notify_all();
     return true;
   }
 
+  // Bounded: a teardown stuck in librdkafka must not hold the process at
+  // its exit for ever (the run's report is written by then).
   void AwaitIdle() {
     std::unique_lock<std::mutex> lock(mu_);
-    idle_.wait(lock, [this] { return pending_.empty() && !destroying_; });
+    idle_.wait_for(lock, kStuckAfter, [this] { return pending_.empty() && !destroying_; });
   }
 
  private:
@@ -47,6 +59,7 @@ class Reaper {
       wake_.wait(lock, [this] { return !pending_.empty(); });
       const Pending next = pending_.front();
       pending_.pop_front();
+      room_.notify_all();
       destroying_ = true;
       lock.unlock();
       rd_kafka_destroy_flags(next.rk, next.flags);
@@ -59,6 +72,7 @@ class Reaper {
   std::mutex mu_;
   std::condition_variable wake_;  // a handle was handed over
   std::condition_variable idle_;  // nothing is left to destroy
+  std::condition_variable room_;  // fewer than kPendingDestroysMax wait
   std::deque<Pending> pending_;
   bool destroying_ = false;
   bool started_ = false;

@@ -19,13 +19,17 @@
 namespace durasim::rdkafka {
 
 // Destroys `rk` with rd_kafka_destroy_flags(rk, flags) on the reaper's
-// thread, after every handle handed over before it; on the caller's thread
-// when kPendingMax handles wait already (the reaper does not keep up) or
-// the reaper cannot run. REQUIRES: nothing uses `rk` after the call.
+// thread, after every handle handed over before it. When
+// kPendingDestroysMax handles wait already, the caller waits for room; it
+// destroys `rk` itself, out of order, only when the reaper cannot run or
+// has been stuck in one teardown for 10 s. REQUIRES: nothing uses `rk`
+// after the call.
 void DestroyInBackground(rd_kafka_t* rk, int flags = 0);
 
-// Waits until every handle handed over so far is destroyed. The process
-// does this at exit, so that no librdkafka thread outlives main's objects.
+// Waits until every handle handed over so far is destroyed, 10 s at most
+// (a teardown stuck in librdkafka must not hold the process for ever). The
+// process does this at exit, so that no librdkafka thread outlives main's
+// objects.
 void AwaitBackgroundDestroys();
 
 inline constexpr int kPendingDestroysMax = 64;

@@ -84,7 +84,8 @@ Result<RecoveryMarker> MergeMarkers(const std::vector<RecoveryMarker>& markers) 
   // the marker (a version-1 one names no topic), copied whole rather than
   // entry by entry.
   if (const RecoveryMarker& only = markers.front();
-      markers.size() == 1 && (only.version == RecoveryMarker::kVersion || only.version == RecoveryMarker::kLegacyVersion)) {
+      markers.size() == 1 &&
+      (only.version == RecoveryMarker::kVersion || only.version == RecoveryMarker::kLegacyVersion)) {
     RecoveryMarker merged = only;
     if (merged.version == RecoveryMarker::kLegacyVersion) merged.topic = TopicIdentity{};
     return merged;

@@ -2,12 +2,14 @@
 // run on the mock backend used to start a librdkafka mock cluster of its own
 // (a handle with its threads, connections and listener) and destroy it at
 // its end. A cluster that no fault control touched during a run
-// (KafkaMockCluster::pristine) holds nothing of it but its topic, whose name
-// is never used again, and the offsets committed for that topic; the next
-// run of the thread takes it instead of starting one. A cluster a run
-// faulted (a broker taken down, an error or a delayed answer pushed, an rtt
-// set) is destroyed, and so is one that has served kRunsPerCluster runs, so
-// that the topics a metadata request lists stay few.
+// (KafkaMockCluster::pristine) holds nothing of it that a later run sees:
+// its topics (names never used again), the producer ids it gave out and the
+// offsets committed for its topics; the next run of the thread takes it
+// instead of starting one. A cluster a run faulted (a broker taken down, an
+// error or a delayed answer pushed, an rtt set) is destroyed, so is one on
+// which the run met an infrastructure failure (RdKafkaBackend decides), and
+// so is one that has served kRunsPerCluster runs, so that the topics a
+// metadata request lists stay few.
 //
 // Thread-safety: each thread has its own pool; nothing is shared.
 #pragma once

@@ -93,5 +93,26 @@ TEST(MockClusterPoolTest, ARunAfterARunThatTookTheBrokerDownSeesItUp) {
   EXPECT_TRUE((*next)->InfrastructureFailure().ok());
 }
 
+// Strategy: a run whose cluster failed the harness (an infrastructure
+// failure noted) does not hand that cluster to the thread's next run: the
+// next taker gets a new one (its first run).
+TEST(MockClusterPoolTest, AClusterThatFailedItsRunIsNotKept) {
+  LogConfig config;
+  config.partitions = 1;
+  KafkaLog outage{config.partitions};
+  CorruptedPositions corrupted;
+  LogLifecycle lifecycle{config.partitions};
+  {
+    Result<std::unique_ptr<RdKafkaBackend>> run = RdKafkaBackend::StartMock({config, outage, corrupted, lifecycle});
+    ASSERT_TRUE(run.ok()) << run.status().ToString();
+    (void)(*run)->Note(Status(StatusCode::kUnavailable, "no answer within the deadline"), "a test's call", false);
+    ASSERT_FALSE((*run)->InfrastructureFailure().ok());
+  }
+  Result<PooledMockCluster> next = TakeMockCluster();
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  EXPECT_EQ(next->runs, 1);
+  ReturnMockCluster(std::move(*next));
+}
+
 }  // namespace
 }  // namespace durasim

@@ -68,7 +68,10 @@ Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::StartMock(const Harness&
 
 RdKafkaBackend::~RdKafkaBackend() {
   harness_client_.reset();  // the last client of the cluster
-  if (mock_) ReturnMockCluster(PooledMockCluster{std::move(mock_), mock_runs_});
+  // Only a cluster that served a whole run without failing the harness goes
+  // back for the thread's next run: one that did not answer in time, or on
+  // which the run's topic was not made, is not handed to a healthy run.
+  if (mock_ && infra_.ok() && !topic_name_.empty()) ReturnMockCluster(PooledMockCluster{std::move(mock_), mock_runs_});
 }
 
 Result<std::unique_ptr<RdKafkaBackend>> RdKafkaBackend::OnBroker(const std::string& bootstrap_servers,
