@@ -16,6 +16,19 @@ namespace {
 
 constexpr std::chrono::milliseconds kAnswerDeadline{3000};
 
+// What a run's mock backend is started with: the log's configuration and
+// the harness's views of outages, corrupted records and the log's lifecycle.
+struct RunHarness {
+  explicit RunHarness(int32_t partitions) : outage{partitions}, lifecycle{partitions} { config.partitions = partitions; }
+  Result<std::unique_ptr<RdKafkaBackend>> StartMock() {
+    return RdKafkaBackend::StartMock({config, outage, corrupted, lifecycle});
+  }
+  LogConfig config;
+  KafkaLog outage;
+  CorruptedPositions corrupted;
+  LogLifecycle lifecycle;
+};
+
 // Strategy: a cluster no fault control touched comes back to the thread's
 // next taker, which counts one more run on it.
 TEST(MockClusterPoolTest, APristineClusterServesTheNextRun) {
@@ -68,17 +81,13 @@ TEST(MockClusterPoolTest, AClusterServesABoundedNumberOfRuns) {
 // Strategy: a run that ends with the broker down leaves nothing of it to
 // the next run of its thread: that run's clients connect and read at once.
 TEST(MockClusterPoolTest, ARunAfterARunThatTookTheBrokerDownSeesItUp) {
-  LogConfig config;
-  config.partitions = 2;
-  KafkaLog outage{config.partitions};
-  CorruptedPositions corrupted;
-  LogLifecycle lifecycle{config.partitions};
+  RunHarness harness(2);
   {
-    Result<std::unique_ptr<RdKafkaBackend>> run = RdKafkaBackend::StartMock({config, outage, corrupted, lifecycle});
+    Result<std::unique_ptr<RdKafkaBackend>> run = harness.StartMock();
     ASSERT_TRUE(run.ok()) << run.status().ToString();
     ASSERT_TRUE((*run)->TakeBrokerDown().ok());
   }  // ends with its broker down
-  Result<std::unique_ptr<RdKafkaBackend>> next = RdKafkaBackend::StartMock({config, outage, corrupted, lifecycle});
+  Result<std::unique_ptr<RdKafkaBackend>> next = harness.StartMock();
   ASSERT_TRUE(next.ok()) << next.status().ToString();
   const auto started = std::chrono::steady_clock::now();
   Result<std::unique_ptr<LogClient>> client = (*next)->ConnectClient();
@@ -97,13 +106,9 @@ TEST(MockClusterPoolTest, ARunAfterARunThatTookTheBrokerDownSeesItUp) {
 // failure noted) does not hand that cluster to the thread's next run: the
 // next taker gets a new one (its first run).
 TEST(MockClusterPoolTest, AClusterThatFailedItsRunIsNotKept) {
-  LogConfig config;
-  config.partitions = 1;
-  KafkaLog outage{config.partitions};
-  CorruptedPositions corrupted;
-  LogLifecycle lifecycle{config.partitions};
+  RunHarness harness(1);
   {
-    Result<std::unique_ptr<RdKafkaBackend>> run = RdKafkaBackend::StartMock({config, outage, corrupted, lifecycle});
+    Result<std::unique_ptr<RdKafkaBackend>> run = harness.StartMock();
     ASSERT_TRUE(run.ok()) << run.status().ToString();
     (void)(*run)->Note(Status(StatusCode::kUnavailable, "no answer within the deadline"), "a test's call", false);
     ASSERT_FALSE((*run)->InfrastructureFailure().ok());
