@@ -28,16 +28,7 @@ struct CallIdentity {
   uint64_t args_digest = 0;
   std::string ToString() const;
   bool operator==(const CallIdentity&) const = default;
-  // The defaulted order (state key, call, function, arguments), the function
-  // compared in ByteOrder (store/byte_order.h).
-  std::strong_ordering operator<=>(const CallIdentity& other) const {
-    if (const std::strong_ordering by_state = state_key <=> other.state_key; by_state != 0) return by_state;
-    if (call_index != other.call_index) return call_index <=> other.call_index;
-    if (const std::strong_ordering by_function = CompareBytes(function, other.function); by_function != 0) {
-      return by_function;
-    }
-    return args_digest <=> other.args_digest;
-  }
+  auto operator<=>(const CallIdentity&) const = default;
 };
 
 // What a durable call hands the outside world: the action's accumulator and,

@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "store/byte_order.h"
-
 namespace durasim {
 
 enum class CallStatus { kPending, kSucceeded, kFailed };
@@ -56,14 +54,7 @@ struct StateKey {
   uint64_t event_hash = 0;
   uint64_t action_hash = 0;
   bool operator==(const StateKey&) const = default;
-  // The order the defaulted comparison gives (key, seq, event, action), the
-  // key compared in ByteOrder (byte_order.h).
-  std::strong_ordering operator<=>(const StateKey& other) const {
-    if (const std::strong_ordering by_key = CompareBytes(key, other.key); by_key != 0) return by_key;
-    if (seq != other.seq) return seq <=> other.seq;
-    if (event_hash != other.event_hash) return event_hash <=> other.event_hash;
-    return action_hash <=> other.action_hash;
-  }
+  auto operator<=>(const StateKey&) const = default;
 };
 
 }  // namespace durasim

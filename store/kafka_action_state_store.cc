@@ -252,7 +252,7 @@ Status KafkaActionStateStore::TakeRecord(const LogRecord& record) {
 void KafkaActionStateStore::Prune(const std::string& key, int64_t seq) {
   auto index = record_keys_by_input_.find(key);
   if (index == record_keys_by_input_.end()) return;
-  std::set<std::string, ByteOrder>& record_keys = index->second;
+  std::set<std::string>& record_keys = index->second;
   std::vector<std::pair<std::string, int32_t>> dropped;  // record key, partition
   for (auto it = record_keys.begin(); it != record_keys.end();) {
     auto cached = cache_.find(*it);

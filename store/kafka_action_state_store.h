@@ -162,8 +162,8 @@ class KafkaActionStateStore : public ActionStateStore {
   bool reject_added_partitions_ = false;  // StoreOptions::reject_added_partitions
   bool evict_on_divergence_ = false;      // StoreOptions::evict_on_divergence
   LookupEvictions evictions_by_get_;
-  std::map<std::string, CachedState, ByteOrder> cache_;                             // by record key
-  std::map<std::string, std::set<std::string, ByteOrder>, ByteOrder> record_keys_by_input_;  // input key -> record keys
+  std::map<std::string, CachedState> cache_;                  // by record key
+  std::map<std::string, std::set<std::string>> record_keys_by_input_;  // input key -> record keys
   size_t records_scanned_ = 0;
   size_t snapshot_records_ = 0;
   size_t snapshot_bytes_ = 0;
