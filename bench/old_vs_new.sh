@@ -33,16 +33,17 @@ measure_explore() {  # dir name [extra args]
   shift 2
   local out="$work/out" time="$work/time" n=$seeds
   [[ $* == *--backend* ]] && n=200
-  # The wall time from bash's microsecond clock: time's %e has 10 ms steps,
-  # 1.7% of a 0.6 s run, which quantised the seeds/s of short runs.
-  local start=$EPOCHREALTIME
+  # The wall time from bash's microsecond clock (bash 5), as integer
+  # microseconds whatever the locale's decimal separator: time's %e has
+  # 10 ms steps, 1.7% of a 0.6 s run, which quantised short runs' seeds/s.
+  local start=${EPOCHREALTIME/[.,]/}
   /usr/bin/time -f '%M' -o "$time" "$dir/durasim" explore --seeds "$n" "$@" >"$out" 2>&1 || {
     echo "bench: $dir/durasim explore $* failed:" >&2
     tail -5 "$out" >&2
     exit 1
   }
   local wall rss
-  wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.6f", b - a }')
+  wall=$(awk -v a="$start" -v b="${EPOCHREALTIME/[.,]/}" 'BEGIN { printf "%.6f", (b - a) / 1e6 }')
   read -r rss <"$time"
   local ratio
   ratio=$(sed -n 's/.* = \([0-9.]*\)x wall time.*/\1/p' "$out" | head -1)
