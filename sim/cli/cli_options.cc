@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "properties/mutants/mutant.h"
+#include "sim/cpu_pin.h"
 #include "sim/exit_codes.h"
 #include "sim/output_file.h"
 #include "sim/suggest.h"
@@ -111,7 +112,7 @@ void AddTraceOptions(CLI::App& command, TraceFlags& flags, bool every_run) {
 }
 
 void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& bootstrap_servers, bool& compare_model,
-                       double& broker_check_s, int& infra_errors_max) {
+                       double& broker_check_s, int& infra_errors_max, bool& cpu_pin) {
   command
       .add_option_function<std::string>(
           "--backend", [&backend](const std::string& name) { backend = ParseName<BackendKind>(name).value(); },
@@ -130,7 +131,18 @@ void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& boo
       .add_option("--infra-errors-max", infra_errors_max,
                   "mock, kafka and fluss: stop after this many runs in a row ended infra (the broker failed); 0: never stop")
       ->check(CLI::Range(0, 1'000'000));
+  command.add_flag_callback(
+      "--no-cpu-pin", [&cpu_pin] { cpu_pin = false; },
+      "mock, kafka and fluss: leave each worker (and the client threads it starts) free to run on any CPU; by default "
+      "each is pinned to one CPU, which halves the CPU time of librdkafka's round trips (docs/benchmarks.md)");
 }
+
+void PinCommandThread(BackendKind backend, bool cpu_pin) {
+  if (!PinsThreads(backend, cpu_pin)) return;
+  const Result<int> cpu = CpuPins::FromCallingThread().Pin(0);
+  if (!cpu.ok()) std::cerr << "durasim: " << cpu.status().message() << "; running unpinned\n";
+}
+
 
 std::optional<int> CheckBackendAtStart(const InfraOptions& options) {
   const Status checked = CheckBrokerAtStart(options);

@@ -46,10 +46,16 @@ void PrintTrace(const RunReport& report, const Scenario& scenario, const TraceFl
 // run and replay; explore has no --trace or --trace-raw (thousands of runs).
 void AddTraceOptions(CLI::App& command, TraceFlags& flags, bool every_run = true);
 
-// --backend, --bootstrap-servers, --compare-model, --broker-check-s and
-// --infra-errors-max, for run, explore, replay and shrink.
+// --backend, --bootstrap-servers, --compare-model, --broker-check-s,
+// --infra-errors-max and --no-cpu-pin (clears `cpu_pin`), for run, explore,
+// replay, shrink and compare-stores.
 void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& bootstrap_servers, bool& compare_model,
-                       double& broker_check_s, int& infra_errors_max);
+                       double& broker_check_s, int& infra_errors_max, bool& cpu_pin);
+
+// For the commands that run on their own thread (run, replay, shrink,
+// compare-stores): pins it before any backend starts when PinsThreads says
+// so. A refused pin is said on stderr; the command runs unpinned.
+void PinCommandThread(BackendKind backend, bool cpu_pin);
 
 // The broker check at the start of a command (sim/run/infra_guard.h): nothing
 // when the command may go on, else its exit code (a usage error for kafka

@@ -22,6 +22,7 @@ struct CompareState {
   std::string svg;
   double broker_check_s = kBrokerCheckSDefault;
   int infra_errors_max = kInfraErrorsMaxDefault;
+  bool cpu_pin = true;  // --no-cpu-pin clears it
 };
 
 int Compare(CompareState& state) {
@@ -65,7 +66,7 @@ Command AddCompareStoresCommand(CLI::App& app) {
   compare.add_option("--shape", state->shapes, "only these shapes (repeatable): generated, many-keys, long-actions, "
                                                "frequent-checkpoints, crash-storm");
   AddBackendOptions(compare, state->options.backend, state->options.bootstrap_servers, state->options.compare_model,
-                    state->broker_check_s, state->infra_errors_max);
+                    state->broker_check_s, state->infra_errors_max, state->cpu_pin);
   compare.add_option("--report-json", state->report_json, "write the rows as JSON");
   compare.add_option("--svg", state->svg, "draw snapshot cost against replay cost as checkpoints grow (SVG)");
   return {&compare, [state] {
@@ -74,6 +75,7 @@ Command AddCompareStoresCommand(CLI::App& app) {
             infra.bootstrap_servers = state->options.bootstrap_servers;
             infra.broker_check_s = state->broker_check_s;
             infra.errors_max = state->infra_errors_max;
+            PinCommandThread(state->options.backend, state->cpu_pin);
             if (const std::optional<int> stop = CheckBackendAtStart(infra)) return *stop;
             return Compare(*state);
           }};

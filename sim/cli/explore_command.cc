@@ -129,7 +129,7 @@ Command AddExploreCommand(CLI::App& app) {
   explore.add_option("--mutant", state->mutant, "explore with this known-buggy variant");
   AddStoreOption(explore, sweep.store, "every seed with this store design (default: each seed draws one)");
   AddBackendOptions(explore, sweep.backend, sweep.bootstrap_servers, sweep.compare_model, sweep.broker_check_s,
-                    sweep.infra_errors_max);
+                    sweep.infra_errors_max, sweep.cpu_pin);
   explore.add_option("--time-budget-s", sweep.time_budget_s, "stop starting seeds after this many seconds (0: none)")
       ->check(Seconds());
   explore.add_option("--failures-dir", sweep.failures_dir, "where failing scenarios are written");

@@ -24,6 +24,7 @@ struct ReplayState {
   std::string mutant;
   std::string write;
   TraceFlags trace;
+  bool cpu_pin = true;  // --no-cpu-pin clears it
 };
 
 // Writes the seed's scenario to `path`: a failure of the production code
@@ -90,12 +91,13 @@ Command AddReplayCommand(CLI::App& app) {
                     "also write the generated scenario to this file (a failure of the production code expects pass)");
   RunOptions& options = state->options;
   AddBackendOptions(replay, options.backend, options.bootstrap_servers, options.compare_model, options.broker_check_s,
-                    options.infra_errors_max);
+                    options.infra_errors_max, state->cpu_pin);
   return {&replay, [state] {
             if (!KnownMutant(state->mutant) || !MutantAppliesToStore(state->mutant, state->options.store)) {
               return kExitUsage;
             }
             if (!state->mutant.empty()) state->options.mutant = state->mutant;
+            PinCommandThread(state->options.backend, state->cpu_pin);
             if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(state->options))) return *stop;
             return Replay(state->seed, state->options, state->trace, state->write);
           }};

@@ -43,6 +43,7 @@ struct RunState {
   std::string mutant;
   RunOptions options;
   RunFlags flags;
+  bool cpu_pin = true;  // --no-cpu-pin clears it
 };
 
 // The files whose path contains `filter` (all when it is empty).
@@ -238,7 +239,7 @@ void AddRunFlags(CLI::App& run, RunState& state) {
   run.add_option("--mutant", state.mutant, "run with this known-buggy variant (see `durasim mutants-list`)");
   AddStoreOption(run, state.options.store, "run every file that names no `store:` with this store design");
   AddBackendOptions(run, state.options.backend, state.options.bootstrap_servers, state.options.compare_model,
-                    state.options.broker_check_s, state.options.infra_errors_max);
+                    state.options.broker_check_s, state.options.infra_errors_max, state.cpu_pin);
   AddTraceOptions(run, state.flags.trace);
   run.add_option("--report-json", state.flags.report_json, "write a JSON report to this file");
   run.add_option("--junit", state.flags.junit, "write a JUnit XML report: one test case per scenario file");
@@ -287,6 +288,8 @@ Command AddRunCommand(CLI::App& app) {
               }
               state->options.mutant = state->mutant;
             }
+            // --perturb's workers would all inherit the one CPU: they stay free.
+            PinCommandThread(state->options.backend, state->cpu_pin && state->flags.perturb.schedules == 0);
             if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(state->options))) return *stop;
             return Run(state->paths, state->options, state->flags);
           }};

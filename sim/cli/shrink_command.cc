@@ -138,8 +138,9 @@ Command AddShrinkCommand(CLI::App& app) {
   shrink.add_option("--out", options->out, "write the shrunk file here (default: replace the file)");
   shrink.add_option("--shrink-budget-s", options->budget_s, "wall time to shrink")->check(Seconds());
   AddBackendOptions(shrink, options->run.backend, options->run.bootstrap_servers, options->run.compare_model,
-                    options->run.broker_check_s, options->run.infra_errors_max);
+                    options->run.broker_check_s, options->run.infra_errors_max, options->cpu_pin);
   return {&shrink, [options] {
+            PinCommandThread(options->run.backend, options->cpu_pin);
             if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(options->run))) return *stop;
             return RunShrinkCommand(*options);
           }};

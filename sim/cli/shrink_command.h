@@ -22,6 +22,7 @@ struct ShrinkCommandOptions {
   std::string out;  // empty: the file itself, replaced atomically
   double budget_s = 60;
   RunOptions run;
+  bool cpu_pin = true;  // --no-cpu-pin clears it
 };
 
 // 0 shrunk and written; 2 the file does not parse, or it is no failure

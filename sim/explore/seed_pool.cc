@@ -10,8 +10,10 @@
 #include <iostream>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 
+#include "sim/cpu_pin.h"
 #include "sim/interrupt.h"
 #include "store/check.h"
 
@@ -35,7 +37,10 @@ class SeedPool {
     const Clock::time_point start = start_ = Clock::now();
     std::vector<std::thread> workers;
     workers_left_ = std::max(1, options_.jobs);
-    for (int j = 0; j < std::max(1, options_.jobs); ++j) workers.emplace_back([this] {
+    std::optional<CpuPins> pins;
+    if (options_.pin_workers) pins = CpuPins::FromCallingThread();
+    for (int j = 0; j < std::max(1, options_.jobs); ++j) workers.emplace_back([this, j, &pins] {
+      if (pins.has_value()) PinWorker(*pins, j);
       Work();
       {
         std::lock_guard<std::mutex> lock(progress_mutex_);
@@ -58,6 +63,18 @@ class SeedPool {
   }
 
  private:
+  // Before the worker makes anything: the threads librdkafka starts for its
+  // runs inherit the pin.
+  void PinWorker(const CpuPins& pins, int worker) {
+    const Result<int> cpu = pins.Pin(worker);
+    if (cpu.ok()) return;
+    std::lock_guard<std::mutex> lock(progress_mutex_);
+    if (pin_refused_) return;
+    pin_refused_ = true;
+    std::cerr << fmt::format("explore: {}; the workers run unpinned (slower on librdkafka backends)\n",
+                             cpu.status().message());
+  }
+
   void Work() {
     while (true) {
       const size_t index = next_.fetch_add(1);
@@ -135,6 +152,7 @@ class SeedPool {
   std::mutex mutex_;
   std::mutex progress_mutex_;  // guards the wait on workers_left_
   std::condition_variable workers_done_;
+  bool pin_refused_ = false;  // guarded by progress_mutex_; said once
 };
 
 }  // namespace

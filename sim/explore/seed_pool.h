@@ -24,6 +24,10 @@ struct SeedPoolOptions {
   // Asked before each seed starts: true stops the pool like a budget (the
   // sweep's InfraGuard: infrastructure failures in a row, sim/run/infra_guard.h).
   std::function<bool()> stop;
+  // Pin worker j, and the threads it starts, to one CPU (sim/cpu_pin.h):
+  // for runs that drive librdkafka's threads. A pin the kernel refuses is
+  // said once on stderr and the workers run unpinned.
+  bool pin_workers = false;
 };
 
 // An interrupt (sim/interrupt.h) stops it like a budget: no new

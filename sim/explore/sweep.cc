@@ -10,6 +10,7 @@
 
 #include "properties/mutants/mutant.h"
 #include "properties/scenario_generator.h"
+#include "sim/cpu_pin.h"
 #include "sim/explore/failure_file.h"
 #include "sim/interrupt.h"
 #include "sim/explore/seed_pool.h"
@@ -49,6 +50,7 @@ class Sweep {
     pool.progress = options_.progress;
     pool.progress_tty = options_.progress_tty;
     pool.stop = [this] { return guard_.stopped(); };
+    pool.pin_workers = PinsThreads(options_.backend, options_.cpu_pin);
     const std::vector<uint64_t> shard =
         ShardSeeds(options_.seeds, options_.seed_start, options_.shard_index, options_.shard_count);
     SweepResult result = RunSeedPool(shard, pool, [this](uint64_t seed) { return RunSeed(seed); });

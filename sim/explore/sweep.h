@@ -56,6 +56,9 @@ struct SweepOptions {
   // Stop starting seeds once one failed; every seed before it still runs, so
   // the first failing seed (in seed order) is the same for any job count.
   bool stop_on_first_failure = false;
+  // Pin each worker to one CPU where PinsThreads says so (sim/cpu_pin.h;
+  // --no-cpu-pin clears it).
+  bool cpu_pin = true;
 };
 
 // Runs the sweep and prints progress and the summary to stdout. Returns the

@@ -1,0 +1,58 @@
+// CPU pins: a worker that drives librdkafka keeps itself, and every thread
+// it starts, on one CPU.
+//
+// Why: a run on the mock cluster or a real broker is a chain of round trips
+// between librdkafka's threads (the caller's, each handle's main and broker
+// threads, the mock cluster's own), each a wake-up of another thread. On
+// different CPUs every wake-up is an inter-processor interrupt, which on a
+// virtual machine is an exit to the hypervisor; on one CPU it is a plain
+// context switch. A thread starts with its creator's affinity, so pinning
+// the worker before it makes its handles pins them all. Measured on the
+// 2-core CI machine (docs/benchmarks.md, "Issue 31, session 27"): `explore
+// --backend mock --compare-model`, 1 job 44 -> 78 seeds/s, 2 jobs 79 ->
+// 103 seeds/s, with about half the CPU time.
+//
+// Only the wall clock's threads are pinned (the librdkafka backends, outside
+// the determinism contract): a run's result never depends on it.
+#pragma once
+
+#include <vector>
+
+#include "model/backends/backend_kind.h"
+#include "store/status.h"
+
+namespace durasim {
+
+// The CPUs this process may run on, in the order workers take them: the
+// one the creating thread runs on first (so that two processes started
+// together tend to start on different CPUs), then the rest in order.
+// Thread-safe to read once made.
+class CpuPins {
+ public:
+  // The CPUs of the calling thread's affinity mask; none when it cannot be
+  // read (then Pin refuses).
+  static CpuPins FromCallingThread();
+  // REQUIRES: `cpus` has no duplicates (tests).
+  explicit CpuPins(std::vector<int> cpus);
+
+  // Pins the calling thread to worker `slot`'s CPU: cpus()[slot % size].
+  // Returns that CPU. Errors: kUnavailable (no CPU known, or the kernel
+  // refused the mask).
+  [[nodiscard]] Result<int> Pin(int slot) const;
+
+  const std::vector<int>& cpus() const { return cpus_; }
+
+ private:
+  std::vector<int> cpus_;
+};
+
+// Whether runs on `backend` pin the threads that drive them: the backends
+// outside the model drive librdkafka's (or the gateway client's) threads; a
+// model run has none, and pinning it would only keep the kernel from
+// moving it off a busy CPU. `cpu_pin`: --no-cpu-pin was not given.
+bool PinsThreads(BackendKind backend, bool cpu_pin);
+
+// The CPUs the calling thread may run on now, ascending (tests).
+std::vector<int> CallingThreadCpus();
+
+}  // namespace durasim
