@@ -12,7 +12,7 @@
 
 namespace durasim {
 
-bool PinsThreads(BackendKind backend, bool cpu_pin) { return cpu_pin && backend != BackendKind::kModel; }
+bool PinsThreads(BackendKind backend, bool cpu_pin) { return cpu_pin && backend == BackendKind::kMock; }
 
 std::vector<int> CallingThreadCpus() {
   cpu_set_t set;

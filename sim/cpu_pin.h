@@ -12,8 +12,8 @@
 // --backend mock --compare-model`, 1 job 44 -> 78 seeds/s, 2 jobs 79 ->
 // 103 seeds/s, with about half the CPU time.
 //
-// Only the wall clock's threads are pinned (the librdkafka backends, outside
-// the determinism contract): a run's result never depends on it.
+// Only the wall clock's threads are pinned (the mock backend, outside the
+// determinism contract): a run's result never depends on it.
 #pragma once
 
 #include <vector>
@@ -46,10 +46,12 @@ class CpuPins {
   std::vector<int> cpus_;
 };
 
-// Whether runs on `backend` pin the threads that drive them: the backends
-// outside the model drive librdkafka's (or the gateway client's) threads; a
-// model run has none, and pinning it would only keep the kernel from
-// moving it off a busy CPU. `cpu_pin`: --no-cpu-pin was not given.
+// Whether runs on `backend` pin the threads that drive them: only the mock
+// cluster's, where every thread of a round trip is this process's. A model
+// run has no threads to keep together (pinning it would only keep the
+// kernel from moving it off a busy CPU); on a real broker (kafka, fluss)
+// the round trips wait on the broker's process, and pinning measured no
+// gain (docs/benchmarks.md). `cpu_pin`: --no-cpu-pin was not given.
 bool PinsThreads(BackendKind backend, bool cpu_pin);
 
 // The CPUs the calling thread may run on now, ascending (tests).

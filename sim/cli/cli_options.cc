@@ -133,8 +133,8 @@ void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& boo
       ->check(CLI::Range(0, 1'000'000));
   command.add_flag_callback(
       "--no-cpu-pin", [&cpu_pin] { cpu_pin = false; },
-      "mock, kafka and fluss: leave each worker (and the client threads it starts) free to run on any CPU; by default "
-      "each is pinned to one CPU, which halves the CPU time of librdkafka's round trips (docs/benchmarks.md)");
+      "mock: leave each worker (and the librdkafka threads it starts) free to run on any CPU; by default each is "
+      "pinned to one CPU, which cuts the CPU time of librdkafka's round trips (docs/backends.md)");
 }
 
 void PinCommandThread(BackendKind backend, bool cpu_pin) {

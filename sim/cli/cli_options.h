@@ -53,8 +53,9 @@ void AddBackendOptions(CLI::App& command, BackendKind& backend, std::string& boo
                        double& broker_check_s, int& infra_errors_max, bool& cpu_pin);
 
 // For the commands that run on their own thread (run, replay, shrink,
-// compare-stores): pins it before any backend starts when PinsThreads says
-// so. A refused pin is said on stderr; the command runs unpinned.
+// compare-stores): pins it before any backend starts when PinsThreads
+// (sim/cpu_pin.h) says so. A refused pin is said on stderr; the command
+// runs unpinned.
 void PinCommandThread(BackendKind backend, bool cpu_pin);
 
 // The broker check at the start of a command (sim/run/infra_guard.h): nothing
