@@ -25,14 +25,14 @@ std::vector<int> CallingThreadCpus() {
   return cpus;
 }
 
-CpuPins CpuPins::FromCallingThread() {
-  std::vector<int> cpus = CallingThreadCpus();
-  const int here = sched_getcpu();
+std::vector<int> StartingAt(std::vector<int> cpus, int here) {
   if (const auto at = std::find(cpus.begin(), cpus.end(), here); at != cpus.end()) {
     std::rotate(cpus.begin(), at, cpus.end());
   }
-  return CpuPins(std::move(cpus));
+  return cpus;
 }
+
+CpuPins CpuPins::FromCallingThread() { return CpuPins(StartingAt(CallingThreadCpus(), sched_getcpu())); }
 
 CpuPins::CpuPins(std::vector<int> cpus) : cpus_(std::move(cpus)) {
   std::vector<int> sorted = cpus_;
@@ -49,7 +49,7 @@ Result<int> CpuPins::Pin(int slot) const {
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
   if (sched_setaffinity(0, sizeof set, &set) != 0) {
-    return Status(StatusCode::kUnavailable, fmt::format("pinning a worker to CPU {}: {}", cpu, std::strerror(errno)));
+    return Status(StatusCode::kUnavailable, fmt::format("pinning a thread to CPU {}: {}", cpu, std::strerror(errno)));
   }
   return cpu;
 }

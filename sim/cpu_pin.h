@@ -1,16 +1,17 @@
-// CPU pins: a worker that drives librdkafka keeps itself, and every thread
-// it starts, on one CPU.
+// CPU pins: a worker that drives librdkafka's mock cluster keeps itself,
+// and every thread it starts, on one CPU.
 //
-// Why: a run on the mock cluster or a real broker is a chain of round trips
-// between librdkafka's threads (the caller's, each handle's main and broker
+// Why: a run on the mock cluster is a chain of round trips between threads
+// of this process (the caller's, each librdkafka handle's main and broker
 // threads, the mock cluster's own), each a wake-up of another thread. On
 // different CPUs every wake-up is an inter-processor interrupt, which on a
 // virtual machine is an exit to the hypervisor; on one CPU it is a plain
 // context switch. A thread starts with its creator's affinity, so pinning
-// the worker before it makes its handles pins them all. Measured on the
-// 2-core CI machine (docs/benchmarks.md, "Issue 31, session 27"): `explore
-// --backend mock --compare-model`, 1 job 44 -> 78 seeds/s, 2 jobs 79 ->
-// 103 seeds/s, with about half the CPU time.
+// the worker before it makes its handles pins them all (the kept query
+// threads take their caller's mask per call: store/rdkafka_query_threads.h).
+// Measured on the 2-core CI machine (docs/benchmarks.md, "Issue 31, session
+// 27"): `explore --backend mock --compare-model`, 2 jobs 80 -> 105 seeds/s
+// with 18% less CPU time.
 //
 // Only the wall clock's threads are pinned (the mock backend, outside the
 // determinism contract): a run's result never depends on it.
@@ -53,6 +54,10 @@ class CpuPins {
 // the round trips wait on the broker's process, and pinning measured no
 // gain (docs/benchmarks.md). `cpu_pin`: --no-cpu-pin was not given.
 bool PinsThreads(BackendKind backend, bool cpu_pin);
+
+// `cpus` with `here` moved to the front and the rest after it in turn
+// (rotated); unchanged when `here` is not among them.
+std::vector<int> StartingAt(std::vector<int> cpus, int here);
 
 // The CPUs the calling thread may run on now, ascending (tests).
 std::vector<int> CallingThreadCpus();

@@ -3,6 +3,7 @@
 // the CPUs in turn, and a CPU the kernel refuses is an error, not a crash.
 #include "sim/cpu_pin.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sched.h>
 
@@ -20,13 +21,22 @@ void OnOwnThread(Body body) {
   thread.join();
 }
 
-TEST(CpuPinsTest, StartsAtTheCallingThreadsCpuAndListsEachAllowedCpuOnce) {
+TEST(CpuPinsTest, ListsEachCpuTheCallerMayUseOnce) {
   const std::vector<int> allowed = CallingThreadCpus();
   ASSERT_FALSE(allowed.empty());
   const CpuPins pins = CpuPins::FromCallingThread();
   std::vector<int> listed = pins.cpus();
   std::sort(listed.begin(), listed.end());
   EXPECT_EQ(listed, allowed);
+}
+
+TEST(CpuPinsTest, WorkersStartAtTheGivenCpuAndGoOnInTurn) {
+  EXPECT_EQ(StartingAt({0, 1, 2, 3}, 2), (std::vector<int>{2, 3, 0, 1}));
+  EXPECT_EQ(StartingAt({0, 1, 2, 3}, 0), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(StartingAt({1, 5}, 5), (std::vector<int>{5, 1}));
+  EXPECT_EQ(StartingAt({1, 5}, 3), (std::vector<int>{1, 5}));   // not among them: as given
+  EXPECT_EQ(StartingAt({1, 5}, -1), (std::vector<int>{1, 5}));  // sched_getcpu failed
+  EXPECT_EQ(StartingAt({}, 0), std::vector<int>{});
 }
 
 TEST(CpuPinsTest, APinnedThreadAndTheThreadsItStartsRunOnItsCpu) {
@@ -69,7 +79,8 @@ TEST(CpuPinsTest, ACpuTheKernelRefusesIsAnErrorAndNoCpuIsKnownIsOneToo) {
     if (std::find(before.begin(), before.end(), CPU_SETSIZE - 1) == before.end()) {
       ASSERT_FALSE(absent.ok());
       EXPECT_EQ(absent.status().code(), StatusCode::kUnavailable);
-      EXPECT_NE(absent.status().message().find("CPU 1023"), std::string::npos) << absent.status().message();
+      EXPECT_NE(absent.status().message().find(fmt::format("CPU {}", CPU_SETSIZE - 1)), std::string::npos)
+          << absent.status().message();
       EXPECT_EQ(CallingThreadCpus(), before);  // the mask is left as it was
     }
     const Result<int> none = CpuPins(std::vector<int>{}).Pin(0);

@@ -6,9 +6,12 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <utility>
+
+#include "store/rdkafka_thread_mask.h"
 
 namespace durasim::rdkafka {
 namespace {
@@ -16,6 +19,7 @@ namespace {
 class QueryThreads {
  public:
   Status Run(std::function<void()> call) {
+    Call queued{std::move(call), CallingThreadMask()};
     std::lock_guard<std::mutex> lock(mu_);
     // Every queued call needs a thread of its own: an idle one, or a new one.
     if (idle_ <= static_cast<int>(calls_.size())) {
@@ -26,22 +30,29 @@ class QueryThreads {
       }
       ++idle_;  // counted as idle until it takes a call
     }
-    calls_.push_back(std::move(call));
+    calls_.push_back(std::move(queued));
     ready_.notify_one();
     return Status::Ok();
   }
 
  private:
+  struct Call {
+    std::function<void()> run;
+    std::optional<cpu_set_t> cpus;  // the caller's
+  };
+
   void Serve() {
+    std::optional<cpu_set_t> cpus = CallingThreadMask();  // this thread's, as started
     std::unique_lock<std::mutex> lock(mu_);
     while (true) {
       ready_.wait(lock, [this] { return !calls_.empty(); });
-      std::function<void()> call = std::move(calls_.front());
+      Call call = std::move(calls_.front());
       calls_.pop_front();
       --idle_;
       lock.unlock();
-      call();
-      call = nullptr;  // what it holds (a consumer) goes now, not at the next call
+      AdoptMask(call.cpus, cpus);  // onto the caller's CPUs
+      call.run();
+      call.run = nullptr;  // what it holds (a consumer) goes now, not at the next call
       lock.lock();
       ++idle_;
     }
@@ -49,7 +60,7 @@ class QueryThreads {
 
   std::mutex mu_;
   std::condition_variable ready_;
-  std::deque<std::function<void()>> calls_;
+  std::deque<Call> calls_;
   int idle_ = 0;  // threads waiting for a call, or started and not yet waiting
 };
 

@@ -7,6 +7,12 @@
 // next call once theirs returned. One stuck in an abandoned call is never
 // waited for: a call that finds no idle thread gets a new one.
 //
+// A call runs on the CPUs its caller may run on (the caller's affinity
+// mask, taken at the call: store/rdkafka_thread_mask.h): a caller pinned to
+// one CPU with the threads of its librdkafka handles (sim/cpu_pin.h) keeps
+// its queries' round trips on that CPU too, whichever caller started the
+// kept thread.
+//
 // Thread-safety: any thread may start a call.
 #pragma once
 

@@ -3,10 +3,12 @@
 #include "store/rdkafka_query_threads.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <chrono>
 #include <future>
 #include <thread>
+#include <vector>
 
 namespace durasim::rdkafka {
 namespace {
@@ -47,6 +49,55 @@ TEST(QueryThreadsTest, AStuckCallHoldsUpNoOtherAndIdleThreadsAreKept) {
     const std::thread::id on = later_id.get();
     EXPECT_TRUE(on == first || on == second) << "call " << i << " started a thread although two were idle";
   }
+}
+
+// The CPUs the calling thread may run on.
+std::vector<int> OwnCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+// The CPUs a call made from a thread pinned to `cpu` ran on.
+std::vector<int> CallCpusFromThreadPinnedTo(int cpu) {
+  std::vector<int> seen;
+  std::thread caller([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    std::promise<std::vector<int>> ran_on;
+    std::future<std::vector<int>> cpus = ran_on.get_future();
+    ASSERT_TRUE(RunOnQueryThread([&ran_on] { ran_on.set_value(OwnCpus()); }).ok());
+    ASSERT_EQ(cpus.wait_for(kPatience), std::future_status::ready);
+    seen = cpus.get();
+  });
+  caller.join();
+  return seen;
+}
+
+// Strategy: callers pinned to different CPUs, one after the other, so the
+// second call finds the first one's kept thread idle: each call runs on its
+// own caller's CPU, whichever caller's mask the thread was started with.
+TEST(QueryThreadsTest, ACallRunsOnItsCallersCpus) {
+  const std::vector<int> cpus = OwnCpus();
+  ASSERT_FALSE(cpus.empty());
+  for (const int cpu : {cpus.front(), cpus.back(), cpus.front()}) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the last call's thread idle again
+    EXPECT_EQ(CallCpusFromThreadPinnedTo(cpu), std::vector<int>{cpu});
+  }
+  // And an unpinned caller's call may run anywhere it may.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::promise<std::vector<int>> ran_on;
+  std::future<std::vector<int>> free_cpus = ran_on.get_future();
+  ASSERT_TRUE(RunOnQueryThread([&ran_on] { ran_on.set_value(OwnCpus()); }).ok());
+  ASSERT_EQ(free_cpus.wait_for(kPatience), std::future_status::ready);
+  EXPECT_EQ(free_cpus.get(), cpus);
 }
 
 }  // namespace

@@ -5,9 +5,12 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <utility>
+
+#include "store/rdkafka_thread_mask.h"
 
 namespace durasim::rdkafka {
 namespace {
@@ -18,6 +21,7 @@ constexpr std::chrono::seconds kStuckAfter{10};
 struct Pending {
   rd_kafka_t* rk;
   int flags;
+  std::optional<cpu_set_t> cpus;  // the caller's: the handle's threads run there
 };
 
 class Reaper {
@@ -40,7 +44,7 @@ class Reaper {
                         [this] { return static_cast<int>(pending_.size()) < kPendingDestroysMax; })) {
       return false;
     }
-    pending_.push_back(Pending{rk, flags});
+    pending_.push_back(Pending{rk, flags, CallingThreadMask()});
     wake_.notify_all();
     return true;
   }
@@ -54,6 +58,7 @@ class Reaper {
 
  private:
   void Run() {
+    std::optional<cpu_set_t> cpus = CallingThreadMask();  // this thread's, as started
     std::unique_lock<std::mutex> lock(mu_);
     while (true) {
       wake_.wait(lock, [this] { return !pending_.empty(); });
@@ -62,6 +67,8 @@ class Reaper {
       room_.notify_all();
       destroying_ = true;
       lock.unlock();
+      // Beside the handle's threads, which its teardown wakes and joins.
+      AdoptMask(next.cpus, cpus);
       rd_kafka_destroy_flags(next.rk, next.flags);
       lock.lock();
       destroying_ = false;

@@ -12,6 +12,10 @@
 // it (it pulls in librdkafka's header).
 //
 // Thread-safety: any thread may hand a handle over.
+//
+// A handle is torn down on its giver's CPUs (the giver's affinity mask,
+// taken when it hands the handle over: rdkafka_thread_mask.h), beside the
+// handle's own threads, which the teardown wakes and joins.
 #pragma once
 
 #include <librdkafka/rdkafka.h>

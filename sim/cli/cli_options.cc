@@ -143,7 +143,6 @@ void PinCommandThread(BackendKind backend, bool cpu_pin) {
   if (!cpu.ok()) std::cerr << "durasim: " << cpu.status().message() << "; running unpinned\n";
 }
 
-
 std::optional<int> CheckBackendAtStart(const InfraOptions& options) {
   const Status checked = CheckBrokerAtStart(options);
   if (checked.ok()) return std::nullopt;

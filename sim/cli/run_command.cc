@@ -13,6 +13,7 @@
 #include "properties/mutants/mutant.h"
 #include "sim/cli/cli_options.h"
 #include "sim/cli/command.h"
+#include "sim/cpu_pin.h"
 #include "sim/exit_codes.h"
 #include "sim/interrupt.h"
 #include "sim/explore/perturb.h"
@@ -288,8 +289,10 @@ Command AddRunCommand(CLI::App& app) {
               }
               state->options.mutant = state->mutant;
             }
-            // --perturb's workers would all inherit the one CPU: they stay free.
+            // --perturb pins each of its workers instead (they would all
+            // inherit this thread's one CPU).
             PinCommandThread(state->options.backend, state->cpu_pin && state->flags.perturb.schedules == 0);
+            state->flags.perturb.pin_workers = PinsThreads(state->options.backend, state->cpu_pin);
             if (const std::optional<int> stop = CheckBackendAtStart(InfraOptionsOf(state->options))) return *stop;
             return Run(state->paths, state->options, state->flags);
           }};

@@ -13,10 +13,12 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "model/perturbation.h"
+#include "sim/cpu_pin.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
 #include "store/check.h"
@@ -186,9 +188,19 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
       }
     }
   };
+  std::optional<CpuPins> pins;
+  if (perturb.pin_workers) pins = CpuPins::FromCallingThread();
+  const auto pinned_work = [&](int worker) {
+    if (pins.has_value()) {
+      if (const Result<int> cpu = pins->Pin(worker); !cpu.ok()) {
+        std::cerr << fmt::format("run --perturb: {}; worker {} runs unpinned\n", cpu.status().message(), worker);
+      }
+    }
+    work();
+  };
   std::vector<std::thread> workers;
-  for (int j = 1; j < std::max(perturb.jobs, 1); ++j) workers.emplace_back(work);
-  work();
+  for (int j = 1; j < std::max(perturb.jobs, 1); ++j) workers.emplace_back(pinned_work, j);
+  pinned_work(0);
   for (std::thread& worker : workers) worker.join();
 
   const std::vector<std::string> file_names = FailureFileNames(scenarios);

@@ -71,8 +71,8 @@ class SeedPool {
     std::lock_guard<std::mutex> lock(progress_mutex_);
     if (pin_refused_) return;
     pin_refused_ = true;
-    std::cerr << fmt::format("explore: {}; the workers run unpinned (slower on librdkafka backends)\n",
-                             cpu.status().message());
+    std::cerr << fmt::format("explore: {}; worker {} runs unpinned (slower on the mock backend)\n",
+                             cpu.status().message(), worker);
   }
 
   void Work() {
