@@ -10,8 +10,8 @@
 // the worker before it makes its handles pins them all (the kept query
 // threads take their caller's mask per call: store/rdkafka_query_threads.h).
 // Measured on the 2-core CI machine (docs/benchmarks.md, "Issue 31, session
-// 27"): `explore --backend mock --compare-model`, 2 jobs 80 -> 105 seeds/s
-// with 18% less CPU time.
+// 27"): `explore --backend mock --compare-model`, 2 jobs 78 -> 117 seeds/s;
+// 1 job 44 -> 78 seeds/s on half the CPU time.
 //
 // Only the wall clock's threads are pinned (the mock backend, outside the
 // determinism contract): a run's result never depends on it.
