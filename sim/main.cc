@@ -12,7 +12,7 @@
 //                   [--check-determinism] [--require-coverage] [BACKEND]
 //   durasim replay --seed S [--mutant M] [--trace] [TRACE] [--write FILE] [BACKEND]
 //     BACKEND: [--backend model|mock|kafka|fluss] [--bootstrap-servers HOST:PORT] [--compare-model]
-//              [--broker-check-s T] [--infra-errors-max N]
+//              [--broker-check-s T] [--infra-errors-max N] [--no-cpu-pin]
 //     TRACE: [--trace-raw] [--trace-failing] [--trace-key K] [--trace-attempt N] [--trace-subtask S]
 //            (explore takes --trace-failing and the filters)
 //   durasim shrink FILE [--out FILE] [--shrink-budget-s T] [BACKEND]
