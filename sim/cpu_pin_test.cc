@@ -30,6 +30,8 @@ TEST(CpuPinsTest, ListsEachCpuTheCallerMayUseOnce) {
   EXPECT_EQ(listed, allowed);
 }
 
+// Strategy: the rotation on hand-made lists, the start among them, absent
+// and unknown (-1), and an empty list.
 TEST(CpuPinsTest, WorkersStartAtTheGivenCpuAndGoOnInTurn) {
   EXPECT_EQ(StartingAt({0, 1, 2, 3}, 2), (std::vector<int>{2, 3, 0, 1}));
   EXPECT_EQ(StartingAt({0, 1, 2, 3}, 0), (std::vector<int>{0, 1, 2, 3}));

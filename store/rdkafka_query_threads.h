@@ -9,9 +9,8 @@
 //
 // A call runs on the CPUs its caller may run on (the caller's affinity
 // mask, taken at the call: store/rdkafka_thread_mask.h): a caller pinned to
-// one CPU with the threads of its librdkafka handles (sim/cpu_pin.h) keeps
-// its queries' round trips on that CPU too, whichever caller started the
-// kept thread.
+// one CPU with the threads of its librdkafka handles keeps its queries'
+// round trips on that CPU too, whichever caller started the kept thread.
 //
 // Thread-safety: any thread may start a call.
 #pragma once

@@ -87,6 +87,7 @@ std::vector<int> CallCpusFromThreadPinnedTo(int cpu) {
 TEST(QueryThreadsTest, ACallRunsOnItsCallersCpus) {
   const std::vector<int> cpus = OwnCpus();
   ASSERT_FALSE(cpus.empty());
+  if (cpus.size() < 2) GTEST_SKIP() << "one CPU: every thread runs on it, nothing to tell apart";
   for (const int cpu : {cpus.front(), cpus.back(), cpus.front()}) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the last call's thread idle again
     EXPECT_EQ(CallCpusFromThreadPinnedTo(cpu), std::vector<int>{cpu});

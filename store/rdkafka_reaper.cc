@@ -1,6 +1,8 @@
 // The background destroyer (rdkafka_reaper.h).
 #include "store/rdkafka_reaper.h"
 
+#include <pthread.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -58,6 +60,7 @@ class Reaper {
 
  private:
   void Run() {
+    pthread_setname_np(pthread_self(), kReaperThreadName);  // for ps, and for its test
     std::optional<cpu_set_t> cpus = CallingThreadMask();  // this thread's, as started
     std::unique_lock<std::mutex> lock(mu_);
     while (true) {

@@ -22,6 +22,9 @@
 
 namespace durasim::rdkafka {
 
+// The reaper thread's name (its tests find it by it).
+inline constexpr const char* kReaperThreadName = "durasim-reaper";
+
 // Destroys `rk` with rd_kafka_destroy_flags(rk, flags) on the reaper's
 // thread, after every handle handed over before it. When
 // kPendingDestroysMax handles wait already, the caller waits for room; it

@@ -2,7 +2,12 @@
 #include "store/rdkafka_reaper.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace durasim::rdkafka {
@@ -31,6 +36,47 @@ TEST(ReaperTest, EveryHandleHandedOverIsDestroyedByTheDrain) {
   for (rd_kafka_t* rk : handles) DestroyInBackground(rk);
   AwaitBackgroundDestroys();
   EXPECT_EQ(rd_kafka_thread_cnt(), threads_before);
+}
+
+// The reaper thread's allowed CPUs as /proc lists them ("1", "0-1"); ""
+// when no thread of the process has its name.
+std::string ReaperCpus() {
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    if (name != kReaperThreadName) continue;
+    std::ifstream status(task.path() / "status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.starts_with("Cpus_allowed_list:")) return line.substr(line.find_first_not_of(" \t", 18));
+    }
+  }
+  return "";
+}
+
+// Strategy: handles handed over from threads pinned to one CPU and then to
+// another: after each drain the reaper runs on the last giver's CPU (where
+// the handle's threads were), whichever CPU it started on.
+TEST(ReaperTest, AHandleIsTornDownOnItsGiversCpu) {
+  cpu_set_t own;
+  CPU_ZERO(&own);
+  ASSERT_EQ(sched_getaffinity(0, sizeof own, &own), 0);
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &own)) cpus.push_back(cpu);
+  }
+  if (cpus.size() < 2) GTEST_SKIP() << "one CPU: every thread runs on it, nothing to tell apart";
+  for (const int cpu : {cpus.front(), cpus.back(), cpus.front()}) {
+    std::thread([cpu] {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+      DestroyInBackground(IdleProducer());
+      AwaitBackgroundDestroys();
+    }).join();
+    EXPECT_EQ(ReaperCpus(), std::to_string(cpu));
+  }
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 // Thread masks: the CPUs a thread may run on, handed from a thread that
 // gives work away to the kept thread that does it. The librdkafka client's
 // kept threads (the query threads, the reaper) serve every caller; a caller
-// pinned to one CPU with its handles' threads (sim/cpu_pin.h) would
-// otherwise have its work done on whichever CPU the kept thread's first
-// caller had.
+// pinned to one CPU with its handles' threads would otherwise have its work
+// done on whichever CPU the kept thread's first caller had.
 //
 // Thread-safety: each function acts on the calling thread only.
 #pragma once

@@ -31,6 +31,9 @@ int FirstCpu(const cpu_set_t& set) {
   return -1;
 }
 
+// Strategy: on a thread of its own, nothing handed, a one-CPU mask, a mask
+// of a CPU this machine lacks, and its own mask again, each checked against
+// what the kernel says the thread runs under.
 TEST(ThreadMaskTest, AThreadAdoptsTheHandedMaskAndKeepsItsOwnOtherwise) {
   std::thread([] {
     const std::optional<cpu_set_t> own = CallingThreadMask();

@@ -25,6 +25,7 @@ OUTSIDE = [
     "store/rdkafka_support.h", "store/rdkafka_support.cc",
     "store/rdkafka_reaper.h", "store/rdkafka_reaper.cc",
     "store/rdkafka_query_threads.h", "store/rdkafka_query_threads.cc",
+    "store/rdkafka_thread_mask.h", "store/rdkafka_thread_mask.cc",
     "store/rdkafka_topic_admin.h", "store/rdkafka_topic_admin.cc",
     "store/rdkafka_topic_identity.h", "store/rdkafka_topic_identity.cc",
     "store/kafka_mock_cluster.h", "store/kafka_mock_cluster.cc",

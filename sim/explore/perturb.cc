@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -190,10 +191,13 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
   };
   std::optional<CpuPins> pins;
   if (perturb.pin_workers) pins = CpuPins::FromCallingThread();
+  std::once_flag refusal_said;
   const auto pinned_work = [&](int worker) {
     if (pins.has_value()) {
       if (const Result<int> cpu = pins->Pin(worker); !cpu.ok()) {
-        std::cerr << fmt::format("run --perturb: {}; worker {} runs unpinned\n", cpu.status().message(), worker);
+        std::call_once(refusal_said, [&] {
+          std::cerr << fmt::format("run --perturb: {}; worker {} runs unpinned\n", cpu.status().message(), worker);
+        });
       }
     }
     work();

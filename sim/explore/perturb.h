@@ -28,8 +28,10 @@ struct PerturbOptions {
   std::string failures_dir = "failures";
   double shrink_budget_s = 20;  // per written failure
   int written_max = 3;          // failures written (and shrunk) per file; the others are only reported
-  // Pin worker j (the calling thread is worker 0) and the threads it
-  // starts to one CPU (sim/cpu_pin.h; where PinsThreads says so).
+  // Pin worker j (the calling thread is worker 0, and stays pinned after:
+  // its failure files and shrinks run there too) and the threads it starts
+  // to one CPU (sim/cpu_pin.h; where PinsThreads says so). A refused pin is
+  // said once on stderr.
   bool pin_workers = false;
   // Called for each failing schedule as it is printed (`--trace-failing`:
   // its trace); empty: nothing.
