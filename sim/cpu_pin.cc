@@ -5,24 +5,18 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
+#include <iostream>
 
 #include "store/check.h"
+#include "store/rdkafka_thread_mask.h"
 
 namespace durasim {
 
 bool PinsThreads(BackendKind backend, bool cpu_pin) { return cpu_pin && backend == BackendKind::kMock; }
 
 std::vector<int> CallingThreadCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return {};
-  std::vector<int> cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-  }
-  return cpus;
+  const std::optional<cpu_set_t> mask = rdkafka::CallingThreadMask();
+  return mask ? rdkafka::CpusOf(*mask) : std::vector<int>{};
 }
 
 std::vector<int> StartingAt(std::vector<int> cpus, int here) {
@@ -44,14 +38,19 @@ Result<int> CpuPins::Pin(int slot) const {
   DURASIM_CHECK_GE(slot, 0);
   if (cpus_.empty()) return Status(StatusCode::kUnavailable, "the CPUs this process may use are not known");
   const int cpu = cpus_[static_cast<size_t>(slot) % cpus_.size()];
-  DURASIM_CHECK(0 <= cpu && cpu < CPU_SETSIZE);
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  if (sched_setaffinity(0, sizeof set, &set) != 0) {
-    return Status(StatusCode::kUnavailable, fmt::format("pinning a thread to CPU {}: {}", cpu, std::strerror(errno)));
+  if (const Status set = rdkafka::SetCallingThreadMask(rdkafka::MaskOfCpu(cpu)); !set.ok()) {
+    return Status(set.code(), fmt::format("pinning a thread to CPU {}: {}", cpu, set.message()));
   }
   return cpu;
+}
+
+void PinWorker(const CpuPins& pins, int worker, std::string_view command, std::once_flag& refusal_said) {
+  const Result<int> cpu = pins.Pin(worker);
+  if (cpu.ok()) return;
+  std::call_once(refusal_said, [&] {
+    std::cerr << fmt::format("{}: {}; worker {} runs unpinned (slower on the mock backend)\n", command,
+                             cpu.status().message(), worker);
+  });
 }
 
 }  // namespace durasim

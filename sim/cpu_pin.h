@@ -17,6 +17,8 @@
 // determinism contract): a run's result never depends on it.
 #pragma once
 
+#include <mutex>
+#include <string_view>
 #include <vector>
 
 #include "model/backends/backend_kind.h"
@@ -46,6 +48,11 @@ class CpuPins {
  private:
   std::vector<int> cpus_;
 };
+
+// Pins the calling thread as worker `worker` of `command`'s pool; a pin the
+// kernel refuses is said on stderr once per `refusal_said`, and the worker
+// runs unpinned.
+void PinWorker(const CpuPins& pins, int worker, std::string_view command, std::once_flag& refusal_said);
 
 // Whether runs on `backend` pin the threads that drive them: only the mock
 // cluster's, where every thread of a round trip is this process's. A model

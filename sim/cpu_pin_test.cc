@@ -91,5 +91,24 @@ TEST(CpuPinsTest, ACpuTheKernelRefusesIsAnErrorAndNoCpuIsKnownIsOneToo) {
   });
 }
 
+// Strategy: two workers of one pool both refused: one line on stderr, the
+// workers go on unpinned (their masks as they were).
+TEST(CpuPinsTest, ARefusedWorkerIsSaidOnceAndRunsUnpinned) {
+  OnOwnThread([] {
+    const std::vector<int> before = CallingThreadCpus();
+    if (std::find(before.begin(), before.end(), CPU_SETSIZE - 1) != before.end()) GTEST_SKIP();
+    const CpuPins absent(std::vector<int>{CPU_SETSIZE - 1});
+    std::once_flag said;
+    testing::internal::CaptureStderr();
+    PinWorker(absent, 0, "explore", said);
+    PinWorker(absent, 1, "explore", said);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err, fmt::format("explore: pinning a thread to CPU {}: Invalid argument; worker 0 runs unpinned "
+                               "(slower on the mock backend)\n",
+                               CPU_SETSIZE - 1));
+    EXPECT_EQ(CallingThreadCpus(), before);
+  });
+}
+
 }  // namespace
 }  // namespace durasim

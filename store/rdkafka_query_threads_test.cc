@@ -3,12 +3,13 @@
 #include "store/rdkafka_query_threads.h"
 
 #include <gtest/gtest.h>
-#include <sched.h>
 
 #include <chrono>
 #include <future>
 #include <thread>
 #include <vector>
+
+#include "store/rdkafka_thread_mask.h"
 
 namespace durasim::rdkafka {
 namespace {
@@ -53,24 +54,16 @@ TEST(QueryThreadsTest, AStuckCallHoldsUpNoOtherAndIdleThreadsAreKept) {
 
 // The CPUs the calling thread may run on.
 std::vector<int> OwnCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  EXPECT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
-  std::vector<int> cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-  }
-  return cpus;
+  const std::optional<cpu_set_t> mask = CallingThreadMask();
+  EXPECT_TRUE(mask.has_value());
+  return mask ? CpusOf(*mask) : std::vector<int>{};
 }
 
 // The CPUs a call made from a thread pinned to `cpu` ran on.
 std::vector<int> CallCpusFromThreadPinnedTo(int cpu) {
   std::vector<int> seen;
   std::thread caller([&] {
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+    ASSERT_TRUE(SetCallingThreadMask(MaskOfCpu(cpu)).ok());
     std::promise<std::vector<int>> ran_on;
     std::future<std::vector<int>> cpus = ran_on.get_future();
     ASSERT_TRUE(RunOnQueryThread([&ran_on] { ran_on.set_value(OwnCpus()); }).ok());

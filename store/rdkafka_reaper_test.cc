@@ -2,13 +2,14 @@
 #include "store/rdkafka_reaper.h"
 
 #include <gtest/gtest.h>
-#include <sched.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "store/rdkafka_thread_mask.h"
 
 namespace durasim::rdkafka {
 namespace {
@@ -58,20 +59,13 @@ std::string ReaperCpus() {
 // another: after each drain the reaper runs on the last giver's CPU (where
 // the handle's threads were), whichever CPU it started on.
 TEST(ReaperTest, AHandleIsTornDownOnItsGiversCpu) {
-  cpu_set_t own;
-  CPU_ZERO(&own);
-  ASSERT_EQ(sched_getaffinity(0, sizeof own, &own), 0);
-  std::vector<int> cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &own)) cpus.push_back(cpu);
-  }
+  const std::optional<cpu_set_t> own = CallingThreadMask();
+  ASSERT_TRUE(own.has_value());
+  const std::vector<int> cpus = CpusOf(*own);
   if (cpus.size() < 2) GTEST_SKIP() << "one CPU: every thread runs on it, nothing to tell apart";
   for (const int cpu : {cpus.front(), cpus.back(), cpus.front()}) {
     std::thread([cpu] {
-      cpu_set_t one;
-      CPU_ZERO(&one);
-      CPU_SET(cpu, &one);
-      ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+      ASSERT_TRUE(SetCallingThreadMask(MaskOfCpu(cpu)).ok());
       DestroyInBackground(IdleProducer());
       AwaitBackgroundDestroys();
     }).join();

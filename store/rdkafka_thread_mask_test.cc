@@ -6,29 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <thread>
+#include <vector>
 
 namespace durasim::rdkafka {
 namespace {
-
-cpu_set_t OneCpu(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return set;
-}
 
 // Whether the calling thread runs under exactly `set`.
 bool RunsUnder(const cpu_set_t& set) {
   const std::optional<cpu_set_t> now = CallingThreadMask();
   return now.has_value() && CPU_EQUAL(&*now, &set);
-}
-
-// The lowest CPU in `set`.
-int FirstCpu(const cpu_set_t& set) {
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) return cpu;
-  }
-  return -1;
 }
 
 // Strategy: on a thread of its own, nothing handed, a one-CPU mask, a mask
@@ -38,14 +24,16 @@ TEST(ThreadMaskTest, AThreadAdoptsTheHandedMaskAndKeepsItsOwnOtherwise) {
   std::thread([] {
     const std::optional<cpu_set_t> own = CallingThreadMask();
     ASSERT_TRUE(own.has_value());
-    const int cpu = FirstCpu(*own);
-    ASSERT_GE(cpu, 0);
+    const std::vector<int> cpus = CpusOf(*own);
+    ASSERT_FALSE(cpus.empty());
+    const int cpu = cpus.front();
+    EXPECT_EQ(CpusOf(MaskOfCpu(cpu)), std::vector<int>{cpu});
 
     std::optional<cpu_set_t> current = own;
     AdoptMask(std::nullopt, current);  // nothing handed: as it was
     EXPECT_TRUE(RunsUnder(*own));
 
-    const std::optional<cpu_set_t> one = OneCpu(cpu);
+    const std::optional<cpu_set_t> one = MaskOfCpu(cpu);
     AdoptMask(one, current);
     EXPECT_TRUE(RunsUnder(*one));
     EXPECT_TRUE(CPU_EQUAL(&*current, &*one));
@@ -53,7 +41,10 @@ TEST(ThreadMaskTest, AThreadAdoptsTheHandedMaskAndKeepsItsOwnOtherwise) {
     // A CPU the kernel refuses (none this machine has): the thread and
     // `current` stay on the last mask.
     if (!CPU_ISSET(CPU_SETSIZE - 1, &*own)) {
-      AdoptMask(OneCpu(CPU_SETSIZE - 1), current);
+      const Status refused = SetCallingThreadMask(MaskOfCpu(CPU_SETSIZE - 1));
+      EXPECT_EQ(refused.code(), StatusCode::kUnavailable);
+      EXPECT_FALSE(refused.message().empty());  // the kernel's reason
+      AdoptMask(MaskOfCpu(CPU_SETSIZE - 1), current);
       EXPECT_TRUE(RunsUnder(*one));
       EXPECT_TRUE(CPU_EQUAL(&*current, &*one));
     }

@@ -193,13 +193,7 @@ std::vector<PerturbedFile> RunPerturbed(const std::vector<Scenario>& scenarios, 
   if (perturb.pin_workers) pins = CpuPins::FromCallingThread();
   std::once_flag refusal_said;
   const auto pinned_work = [&](int worker) {
-    if (pins.has_value()) {
-      if (const Result<int> cpu = pins->Pin(worker); !cpu.ok()) {
-        std::call_once(refusal_said, [&] {
-          std::cerr << fmt::format("run --perturb: {}; worker {} runs unpinned\n", cpu.status().message(), worker);
-        });
-      }
-    }
+    if (pins.has_value()) PinWorker(*pins, worker, "run --perturb", refusal_said);
     work();
   };
   std::vector<std::thread> workers;

@@ -40,7 +40,9 @@ class SeedPool {
     std::optional<CpuPins> pins;
     if (options_.pin_workers) pins = CpuPins::FromCallingThread();
     for (int j = 0; j < std::max(1, options_.jobs); ++j) workers.emplace_back([this, j, &pins] {
-      if (pins.has_value()) PinWorker(*pins, j);
+      // Before the worker makes anything: the threads librdkafka starts
+      // for its runs inherit the pin.
+      if (pins.has_value()) PinWorker(*pins, j, "explore", pin_refusal_said_);
       Work();
       {
         std::lock_guard<std::mutex> lock(progress_mutex_);
@@ -63,18 +65,6 @@ class SeedPool {
   }
 
  private:
-  // Before the worker makes anything: the threads librdkafka starts for its
-  // runs inherit the pin.
-  void PinWorker(const CpuPins& pins, int worker) {
-    const Result<int> cpu = pins.Pin(worker);
-    if (cpu.ok()) return;
-    std::lock_guard<std::mutex> lock(progress_mutex_);
-    if (pin_refused_) return;
-    pin_refused_ = true;
-    std::cerr << fmt::format("explore: {}; worker {} runs unpinned (slower on the mock backend)\n",
-                             cpu.status().message(), worker);
-  }
-
   void Work() {
     while (true) {
       const size_t index = next_.fetch_add(1);
@@ -152,7 +142,7 @@ class SeedPool {
   std::mutex mutex_;
   std::mutex progress_mutex_;  // guards the wait on workers_left_
   std::condition_variable workers_done_;
-  bool pin_refused_ = false;  // guarded by progress_mutex_; said once
+  std::once_flag pin_refusal_said_;
 };
 
 }  // namespace
