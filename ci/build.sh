@@ -3,7 +3,8 @@
 #   ci/build.sh                   -> build/ (RelWithDebInfo), every target
 #   ci/build.sh --target durasim  -> build/, that target only (quick start 1: the regression
 #                                    suite needs the simulator, not the tests and benchmarks)
-#   ci/build.sh --sanitize        -> build-asan/ (Debug, ASan + UBSan), every target
+#   ci/build.sh --sanitize        -> build-asan/ (Debug, ASan + UBSan, each file compiled
+#                                    alone), every target
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,8 @@ targets=()
 case ${1:-} in
   --sanitize)
     build_dir=build-asan
-    options=(-DCMAKE_BUILD_TYPE=Debug -DDURASIM_WERROR=ON -DDURASIM_SANITIZE=ON)
+    # Each file alone (no unity build): proves every file includes what it uses.
+    options=(-DCMAKE_BUILD_TYPE=Debug -DDURASIM_WERROR=ON -DDURASIM_SANITIZE=ON -DDURASIM_UNITY_BUILD=OFF)
     ;;
   --target)
     targets=(--target "${2:?ci/build.sh --target needs a target name}")

@@ -20,13 +20,50 @@ function(durasim_floor_root floor out)
   set(${out} ${root} PARENT_SCOPE)
 endfunction()
 
+# With DURASIM_UNITY_BUILD (CMakeLists.txt): `sources` of library `name` in
+# batches of 16, each batch a file in the build tree that includes its
+# sources through the floor's include root ("model/attempt.cc"), never by an
+# absolute path, so that ccache, which makes the include root's path
+# relative, hits what a clone elsewhere compiled (CMake's own unity build
+# writes absolute paths: every clean clone would compile from nothing).
+# A batch file is rewritten only when its list changes.
+function(durasim_unity_batches name floor out)
+  set(batches "")
+  set(content "")
+  set(count 0)
+  list(LENGTH ARGN total)
+  foreach(source IN LISTS ARGN)
+    get_filename_component(absolute ${source} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${absolute})
+    if(NOT relative MATCHES "^${floor}/")
+      message(FATAL_ERROR "${name}: ${source} is not in the floor ${floor}")
+    endif()
+    string(APPEND content "#include \"${relative}\"\n")
+    math(EXPR count "${count} + 1")
+    math(EXPR full "${count} % 16")
+    if(full EQUAL 0 OR count EQUAL total)
+      list(LENGTH batches index)
+      set(batch ${CMAKE_CURRENT_BINARY_DIR}/${name}_unity_${index}.cc)
+      file(CONFIGURE OUTPUT ${batch} CONTENT "// Generated: a batch of ${name}'s sources (DURASIM_UNITY_BUILD).\n${content}")
+      list(APPEND batches ${batch})
+      set(content "")
+    endif()
+  endforeach()
+  set(${out} ${batches} PARENT_SCOPE)
+endfunction()
+
 # durasim_library(NAME SOURCES... DEPS ...): a library of the current floor;
 # whoever links it sees this floor's headers.
 function(durasim_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   durasim_current_floor(floor)
   durasim_floor_root(${floor} root)
-  add_library(${name} ${ARG_SOURCES})
+  if(DURASIM_UNITY_BUILD)
+    durasim_unity_batches(${name} ${floor} batches ${ARG_SOURCES})
+    add_library(${name} ${batches})
+  else()
+    add_library(${name} ${ARG_SOURCES})
+  endif()
   target_include_directories(${name} PUBLIC ${root})
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
 endfunction()

@@ -5,6 +5,7 @@
 #include "model/hand_made_markers.h"
 #include "model/key_groups.h"
 #include "model/no_store.h"
+#include "model/sim_time.h"
 #include "model/store_designs.h"
 
 #include "store/check.h"
@@ -22,10 +23,6 @@
 #include <exception>
 
 namespace durasim {
-namespace {
-SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
-}  // namespace
-
 const char* AttemptEndName(Attempt::End end) {
   switch (end) {
     case Attempt::End::kFinished: return "finished";

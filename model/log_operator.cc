@@ -10,12 +10,11 @@
 
 #include "model/coverage.h"
 #include "model/log_lifecycle.h"
+#include "model/sim_time.h"
 #include "store/check.h"
 
 namespace durasim {
 namespace {
-
-SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
 
 // The key (`what` "key") or value of the record at (partition, offset) of
 // `log`, for a foreign record that takes it.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 namespace durasim {
@@ -13,6 +14,10 @@ namespace durasim {
 // Simulated time since the start of a run.
 using SimDuration = std::chrono::microseconds;
 using SimTime = std::chrono::microseconds;
+
+// `ms` milliseconds as a simulated duration (scenario files and configs
+// give durations in milliseconds).
+inline SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
 
 // "<ms>.<us3>ms" into `out`, right-aligned to 12 characters (trace lines).
 // REQUIRES: time >= 0.

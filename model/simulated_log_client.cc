@@ -1,5 +1,6 @@
 // SimulatedLogClient implementation.
 #include "model/simulated_log_client.h"
+#include "model/sim_time.h"
 
 #include <fmt/format.h>
 
@@ -9,10 +10,6 @@
 #include "store/check.h"
 
 namespace durasim {
-
-namespace {
-SimDuration Ms(int64_t ms) { return std::chrono::duration_cast<SimDuration>(std::chrono::milliseconds(ms)); }
-}  // namespace
 
 SimulatedLogClient::SimulatedLogClient(Scheduler& scheduler, const KafkaLog& outage, const LogConfig& config,
                                        std::unique_ptr<RecordSink> sink)

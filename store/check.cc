@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace durasim {
@@ -18,25 +18,6 @@ std::vector<const CheckContext*>& Contexts() {
 
 // A context that fails a check itself must not recurse.
 thread_local bool failing = false;
-
-// `file` relative to the source root, as in "model/kafka_log.cc". __FILE__
-// is spelt as the build gave it: often absolute (this file's own spelling
-// tells where the root is), and a header through its floor's include root
-// (build/floors/<floor>/<floor>/...).
-const char* SourceRelative(const char* file) {
-  static constexpr std::string_view kThisFile = "store/check.cc";
-  static constexpr std::string_view kFloors = "/floors/";
-  const std::string_view self(__FILE__);
-  if (self.size() >= kThisFile.size() && self.substr(self.size() - kThisFile.size()) == kThisFile) {
-    const std::string_view root = self.substr(0, self.size() - kThisFile.size());
-    if (std::strncmp(file, root.data(), root.size()) == 0) file += root.size();
-  }
-  const std::string_view path(file);
-  const size_t floors = path.rfind(kFloors);
-  if (floors == std::string_view::npos) return file;
-  const size_t floor_end = path.find('/', floors + kFloors.size());
-  return floor_end == std::string_view::npos ? file : file + floor_end + 1;
-}
 
 void AppendIndented(std::string& out, const std::string& text) {
   size_t start = 0;
@@ -70,6 +51,24 @@ std::string DescribeCheckContexts() {
 }
 
 namespace check_internal {
+
+// `file` relative to the source root, as in "model/kafka_log.cc". __FILE__
+// is spelt as the build gave it: absolute, relative to the build folder
+// ("../model/kafka_log.cc" through ccache), or through a floor's include
+// root ("build/floors/model/model/kafka_log.cc": a header, or a source in a
+// unity build's batch). Whatever comes before it, the path inside the tree
+// starts at its last folder named after a floor: no folder inside a floor
+// bears a floor's name.
+const char* SourceRelative(const char* file) {
+  const std::string_view path(file);
+  size_t start = std::string_view::npos;
+  for (const std::string_view floor : {"store/", "model/", "properties/", "sim/"}) {
+    for (size_t at = path.find(floor); at != std::string_view::npos; at = path.find(floor, at + 1)) {
+      if ((at == 0 || path[at - 1] == '/') && (start == std::string_view::npos || at > start)) start = at;
+    }
+  }
+  return start == std::string_view::npos ? file : file + start;
+}
 
 void Fail(const char* file, int line, const char* expression, std::string_view detail) {
   std::string message = std::string(SourceRelative(file)) + ":" + std::to_string(line) + ": check failed: " + expression;

@@ -88,6 +88,10 @@ namespace check_internal {
 // Prints the failure and the run context, then aborts.
 [[noreturn]] void Fail(const char* file, int line, const char* expression, std::string_view detail);
 
+// `file` (a __FILE__) relative to the source root, as in "model/kafka_log.cc",
+// however the build spelt it.
+const char* SourceRelative(const char* file);
+
 template <typename T>
 std::string ValueText(const T& value) {
   if constexpr (std::is_same_v<T, bool>) {

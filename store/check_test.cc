@@ -20,6 +20,20 @@ TEST(CheckDeathTest, PrintsFileLineAndExpression) {
   EXPECT_DEATH(DURASIM_CHECK(partitions > 3), "(^|\n)store/check_test.cc:[0-9]+: check failed: partitions > 3\n");
 }
 
+TEST(Check, NamesASourceFromTheRootHoweverTheBuildSpeltIt) {
+  // Strategy: each spelling a build gives __FILE__ (absolute; relative to the
+  // build folder, as ccache makes it; through a floor's include root, as
+  // headers and a unity build's batches are) names the same file.
+  using check_internal::SourceRelative;
+  EXPECT_STREQ(SourceRelative("/home/u/durasim/model/kafka_log.cc"), "model/kafka_log.cc");
+  EXPECT_STREQ(SourceRelative("../model/backends/rdkafka_backend.cc"), "model/backends/rdkafka_backend.cc");
+  EXPECT_STREQ(SourceRelative("floors/model/model/kafka_log.cc"), "model/kafka_log.cc");
+  EXPECT_STREQ(SourceRelative("/w/build/floors/sim/sim/run/runner.cc"), "sim/run/runner.cc");
+  EXPECT_STREQ(SourceRelative("/srv/sim/checkout/properties/mutants/canary.cc"), "properties/mutants/canary.cc");
+  EXPECT_STREQ(SourceRelative("sim/explore/store_comparison.cc"), "sim/explore/store_comparison.cc");
+  EXPECT_STREQ(SourceRelative("elsewhere/file.cc"), "elsewhere/file.cc");
+}
+
 TEST(CheckDeathTest, PrintsTheMessage) {
   // Strategy: the message form appends its message.
   EXPECT_DEATH(DURASIM_CHECK_MSG(false, std::string("no supplier ") + "s1"), "check failed: false no supplier s1");

@@ -15,7 +15,7 @@
 namespace durasim {
 namespace {
 
-Status Invalid(const std::string& what) {
+Status InvalidFlussMarker(const std::string& what) {
   return Status(StatusCode::kInvalidRecovery, "Fluss recovery marker: " + what);
 }
 
@@ -64,21 +64,21 @@ std::string EncodeFlussMarker(const FlussMarker& marker) {
 
 Result<FlussMarker> DecodeFlussMarker(const std::string& text) {
   const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) return Invalid(fmt::format("not JSON: {:?}", text));
-  if (!json.is_object()) return Invalid(fmt::format("not an object of bucket -> offset: {:?}", text));
+  if (json.is_discarded()) return InvalidFlussMarker(fmt::format("not JSON: {:?}", text));
+  if (!json.is_object()) return InvalidFlussMarker(fmt::format("not an object of bucket -> offset: {:?}", text));
   FlussMarker marker;
   for (const auto& [name, value] : json.items()) {
     const std::optional<int32_t> bucket = BucketOf(name);
-    if (!bucket) return Invalid(fmt::format("bucket {:?} is no number >= 0", name));
+    if (!bucket) return InvalidFlussMarker(fmt::format("bucket {:?} is no number >= 0", name));
     const std::optional<int64_t> offset = OffsetOf(value);
-    if (!offset) return Invalid(fmt::format("the offset of bucket {} must be an integer >= 0", *bucket));
+    if (!offset) return InvalidFlussMarker(fmt::format("the offset of bucket {} must be an integer >= 0", *bucket));
     marker.bucket_offsets[*bucket] = *offset;
   }
-  if (marker.bucket_offsets.empty()) return Invalid("lists no bucket");
+  if (marker.bucket_offsets.empty()) return InvalidFlussMarker("lists no bucket");
   if (!ListsEveryBucket(marker)) {
     std::vector<int32_t> buckets;
     for (const auto& [bucket, offset] : marker.bucket_offsets) buckets.push_back(bucket);
-    return Invalid(fmt::format("lists buckets {}, not every bucket 0..{}: a marker lists every bucket of its table",
+    return InvalidFlussMarker(fmt::format("lists buckets {}, not every bucket 0..{}: a marker lists every bucket of its table",
                                buckets, marker.bucket_offsets.rbegin()->first));
   }
   return marker;
@@ -91,12 +91,12 @@ RecoveryMarker RecoveryMarkerOf(const FlussMarker& marker) {
 
 Result<FlussMarker> FlussMarkerOf(const RecoveryMarker& marker) {
   if (!marker.topic.name.empty() || !marker.topic.incarnation.empty()) {
-    return Invalid(fmt::format("the recovery marker names topic {:?}: it is a Kafka store's marker, and a Fluss "
+    return InvalidFlussMarker(fmt::format("the recovery marker names topic {:?}: it is a Kafka store's marker, and a Fluss "
                                "marker names no table",
                                marker.topic.name));
   }
   if (!marker.completed.empty()) {
-    return Invalid("the recovery marker carries completed boundaries, which only a store with tombstones writes; "
+    return InvalidFlussMarker("the recovery marker carries completed boundaries, which only a store with tombstones writes; "
                    "a Fluss table has none");
   }
   return FlussMarker{marker.offsets};

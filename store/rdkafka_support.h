@@ -98,6 +98,12 @@ struct ConfDeleter {
 };
 using Conf = std::unique_ptr<rd_kafka_conf_t, ConfDeleter>;
 
+struct PartitionListDeleter {
+  void operator()(rd_kafka_topic_partition_list_t* list) const { rd_kafka_topic_partition_list_destroy(list); }
+};
+// A topic-partition list, destroyed with its owner.
+using PartitionList = std::unique_ptr<rd_kafka_topic_partition_list_t, PartitionListDeleter>;
+
 // librdkafka's log lines through store/rdkafka_log.h instead of its
 // default stderr printer.
 void OnLogLine(const rd_kafka_t* rk, int level, const char* facility, const char* message);

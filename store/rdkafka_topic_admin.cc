@@ -120,10 +120,6 @@ bool IsLeadershipInFlux(rd_kafka_resp_err_t err) {
   return err == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION || err == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE;
 }
 
-struct ListDeleter {
-  void operator()(rd_kafka_topic_partition_list_t* list) const { rd_kafka_topic_partition_list_destroy(list); }
-};
-
 // One ListOffsets request for every partition at once (by the special
 // timestamp `which`: RD_KAFKA_OFFSET_BEGINNING, the log start, or
 // RD_KAFKA_OFFSET_END, the high watermark), into `out`'s `start` or `end`.
@@ -132,7 +128,7 @@ struct ListDeleter {
 Status QueryOneEnd(RdKafkaConsumer& consumer, const RdKafkaConfig& config, int32_t partitions, int64_t which,
                    Clock::time_point deadline, std::vector<PartitionOffsets>& out) {
   while (true) {
-    std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter> list(rd_kafka_topic_partition_list_new(partitions));
+    rdkafka::PartitionList list(rd_kafka_topic_partition_list_new(partitions));
     for (int32_t p = 0; p < partitions; ++p) {
       rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), p)->offset = which;
     }

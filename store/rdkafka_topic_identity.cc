@@ -12,14 +12,10 @@
 namespace durasim {
 namespace {
 
-struct ListDeleter {
-  void operator()(rd_kafka_topic_partition_list_t* list) const { rd_kafka_topic_partition_list_destroy(list); }
-};
-
 // The committed offset of partition 0 under the identity group: >= 0, or
 // negative when there is none.
 Result<int64_t> Committed(rd_kafka_t* rk, const RdKafkaConfig& config) {
-  std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter> list(rd_kafka_topic_partition_list_new(1));
+  rdkafka::PartitionList list(rd_kafka_topic_partition_list_new(1));
   rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), 0);
   const rdkafka::Clock::time_point deadline = rdkafka::Clock::now() + config.deadline;
   const rd_kafka_resp_err_t err =
@@ -34,7 +30,7 @@ Result<int64_t> Committed(rd_kafka_t* rk, const RdKafkaConfig& config) {
 }
 
 Status Commit(rd_kafka_t* rk, const RdKafkaConfig& config, int64_t incarnation) {
-  std::unique_ptr<rd_kafka_topic_partition_list_t, ListDeleter> list(rd_kafka_topic_partition_list_new(1));
+  rdkafka::PartitionList list(rd_kafka_topic_partition_list_new(1));
   rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), 0)->offset = incarnation;
   const rd_kafka_resp_err_t err = rd_kafka_commit(rk, list.get(), 0);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {

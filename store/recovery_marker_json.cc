@@ -9,7 +9,7 @@
 namespace durasim {
 namespace {
 
-Status Invalid(const std::string& what) {
+Status InvalidMarkerJson(const std::string& what) {
   return Status(StatusCode::kInvalidArgument, "recovery marker JSON: " + what);
 }
 
@@ -34,42 +34,42 @@ std::string MarkerToJson(const RecoveryMarker& marker) {
 
 Result<RecoveryMarker> MarkerFromJson(const std::string& text) {
   nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) return Invalid("not JSON: " + text);
-  if (!json.is_object()) return Invalid("not an object");
+  if (json.is_discarded()) return InvalidMarkerJson("not JSON: " + text);
+  if (!json.is_object()) return InvalidMarkerJson("not an object");
   for (const auto& [field, value] : json.items()) {
     if (field != "version" && field != "topic" && field != "incarnation" && field != "offsets" && field != "completed") {
-      return Invalid(fmt::format("unknown field {:?} (the fields: version, topic, incarnation, offsets, completed)",
+      return InvalidMarkerJson(fmt::format("unknown field {:?} (the fields: version, topic, incarnation, offsets, completed)",
                                  field));
     }
   }
   RecoveryMarker marker;
-  if (!json.contains("version") || !json["version"].is_number_integer()) return Invalid("\"version\" must be a number");
+  if (!json.contains("version") || !json["version"].is_number_integer()) return InvalidMarkerJson("\"version\" must be a number");
   marker.version = json["version"].get<int32_t>();
-  if (!json.contains("topic") || !json["topic"].is_string()) return Invalid("\"topic\" must be a string");
+  if (!json.contains("topic") || !json["topic"].is_string()) return InvalidMarkerJson("\"topic\" must be a string");
   marker.topic.name = json["topic"].get<std::string>();
   if (!json.contains("incarnation") || !json["incarnation"].is_string()) {
-    return Invalid("\"incarnation\" must be a string");
+    return InvalidMarkerJson("\"incarnation\" must be a string");
   }
   marker.topic.incarnation = json["incarnation"].get<std::string>();
   if (!json.contains("offsets") || !json["offsets"].is_object()) {
-    return Invalid("\"offsets\" must be an object of partition -> offset");
+    return InvalidMarkerJson("\"offsets\" must be an object of partition -> offset");
   }
   for (const auto& [name, offset] : json["offsets"].items()) {
     int32_t partition = -1;
     const auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), partition);
     if (error != std::errc() || end != name.data() + name.size() || partition < 0) {
-      return Invalid(fmt::format("partition {:?} is no number >= 0", name));
+      return InvalidMarkerJson(fmt::format("partition {:?} is no number >= 0", name));
     }
     if (!offset.is_number_integer() || offset.get<int64_t>() < 0) {
-      return Invalid(fmt::format("the offset of partition {} must be a number >= 0", partition));
+      return InvalidMarkerJson(fmt::format("the offset of partition {} must be a number >= 0", partition));
     }
     marker.offsets[partition] = offset.get<int64_t>();
   }
   if (json.contains("completed")) {
-    if (!json["completed"].is_object()) return Invalid("\"completed\" must be an object of key -> sequence number");
+    if (!json["completed"].is_object()) return InvalidMarkerJson("\"completed\" must be an object of key -> sequence number");
     for (const auto& [key, seq] : json["completed"].items()) {
       if (!seq.is_number_integer() || seq.get<int64_t>() < 0) {
-        return Invalid(fmt::format("the completed sequence number of key {:?} must be a number >= 0", key));
+        return InvalidMarkerJson(fmt::format("the completed sequence number of key {:?} must be a number >= 0", key));
       }
       marker.completed[key] = seq.get<int64_t>();
     }

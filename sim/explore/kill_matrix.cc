@@ -15,6 +15,7 @@
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
 #include "sim/interrupt.h"
+#include "sim/wall_seconds.h"
 #include "sim/explore/sweep.h"
 #include "sim/view/report.h"
 #include "sim/view/timeline_recorder.h"
@@ -49,8 +50,6 @@ struct Row {
   std::string unwritten;     // the shrunk failure's path, when it could not be written
   size_t sweep_unwritten = 0;  // the sweeps' own failure files that could not be written
 };
-
-double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 ExpectedVerdict SeedFiledUnder(const SeedResult& seed) { return FiledUnder(seed.verdict, seed.invariants); }
 

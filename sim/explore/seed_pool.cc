@@ -15,14 +15,13 @@
 
 #include "sim/cpu_pin.h"
 #include "sim/interrupt.h"
+#include "sim/wall_seconds.h"
 #include "store/check.h"
 
 namespace durasim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 class SeedPool {
  public:

@@ -27,7 +27,7 @@ constexpr size_t kWrapChars = 150;
 Shape Rect(int x, int y, int w, int h, std::string cls, std::string id = "", std::string title = "") {
   return Shape{Shape::Kind::kRect, {x, y, w, h}, "", "", std::move(cls), std::move(id), std::move(title)};
 }
-Shape Line(int x1, int y1, int x2, int y2, std::string cls, std::string id = "", std::string title = "") {
+Shape LineShape(int x1, int y1, int x2, int y2, std::string cls, std::string id = "", std::string title = "") {
   return Shape{Shape::Kind::kLine, {x1, y1, x2, y2}, "", "", std::move(cls), std::move(id), std::move(title)};
 }
 Shape Text(int x, int y, std::string text, std::string cls, std::string anchor = "start", std::string id = "") {
@@ -179,7 +179,7 @@ class Layouter {
         out_.shapes.push_back(Shape{Shape::Kind::kCircle, {x, y, 7}, "", "", "glyph reused", id, e.title});
         break;
       case TimelineEvent::Kind::kCheckpoint:
-        out_.shapes.push_back(Line(x, LaneY(static_cast<size_t>(first)) + 6, x, LaneY(static_cast<size_t>(last)) + kLane - 6,
+        out_.shapes.push_back(LineShape(x, LaneY(static_cast<size_t>(first)) + 6, x, LaneY(static_cast<size_t>(last)) + kLane - 6,
                                    "cp-line"));
         out_.shapes.push_back(Shape{Shape::Kind::kPolygon, {x, y - 8, x + 8, y, x, y + 8, x - 8, y}, "", "",
                                     "glyph checkpoint", id, e.title});
@@ -194,9 +194,9 @@ class Layouter {
       case TimelineEvent::Kind::kCrash:
       case TimelineEvent::Kind::kFailed: {
         const int bottom = LaneY(static_cast<size_t>(last)) + kLane - 6;
-        out_.shapes.push_back(Line(x, LaneY(static_cast<size_t>(first)) + 6, x, bottom, "crash-line"));
-        out_.shapes.push_back(Line(x - 7, y - 7, x + 7, y + 7, "glyph crash", id, e.title));
-        out_.shapes.push_back(Line(x - 7, y + 7, x + 7, y - 7, "glyph crash"));
+        out_.shapes.push_back(LineShape(x, LaneY(static_cast<size_t>(first)) + 6, x, bottom, "crash-line"));
+        out_.shapes.push_back(LineShape(x - 7, y - 7, x + 7, y + 7, "glyph crash", id, e.title));
+        out_.shapes.push_back(LineShape(x - 7, y + 7, x + 7, y - 7, "glyph crash"));
         break;
       }
       case TimelineEvent::Kind::kOutput:
@@ -317,7 +317,7 @@ class Layouter {
       const TimelineMarker& m = *markers[i];
       const int x = OffsetX(m.offsets.at(p));
       const int name_y = names_top + static_cast<int>(i) * kMarkerRow + 12;
-      out_.shapes.push_back(Line(x, name_y + 2, x, strip_bottom + 4, "marker", fmt::format("marker-{}-p{}", m.checkpoint, p),
+      out_.shapes.push_back(LineShape(x, name_y + 2, x, strip_bottom + 4, "marker", fmt::format("marker-{}-p{}", m.checkpoint, p),
                                  fmt::format("{} (attempt {}, {}): restores read p{} from offset {}", m.checkpoint,
                                              m.attempt, m.phase, p, m.offsets.at(p))));
       out_.shapes.push_back(Text(x + 4, name_y, fmt::format("{} marker @{} ({})", m.checkpoint, m.offsets.at(p), m.phase),
@@ -410,8 +410,8 @@ class Layouter {
     out_.shapes.push_back(Shape{Shape::Kind::kPolygon, {x + 7, y - 1, x + 15, y + 14, x - 1, y + 14}, "", "", "glyph fault", "", ""});
     out_.shapes.push_back(Text(x + 20, y + 11, "fault fired", "legend"));
     x += 100;
-    out_.shapes.push_back(Line(x, y, x + 14, y + 14, "glyph crash"));
-    out_.shapes.push_back(Line(x, y + 14, x + 14, y, "glyph crash"));
+    out_.shapes.push_back(LineShape(x, y, x + 14, y + 14, "glyph crash"));
+    out_.shapes.push_back(LineShape(x, y + 14, x + 14, y, "glyph crash"));
     out_.shapes.push_back(Text(x + 20, y + 11, "crash / failover", "legend"));
     width_ = std::max(width_, x + 140);
     y_ = y + 24;
