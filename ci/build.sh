@@ -14,7 +14,7 @@ targets=()
 case ${1:-} in
   --sanitize)
     build_dir=build-asan
-    # Each file alone (no unity build): proves every file includes what it uses.
+    # Each file alone (no unity build): every file must compile on its own.
     options=(-DCMAKE_BUILD_TYPE=Debug -DDURASIM_WERROR=ON -DDURASIM_SANITIZE=ON -DDURASIM_UNITY_BUILD=OFF)
     ;;
   --target)

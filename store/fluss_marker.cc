@@ -78,8 +78,9 @@ Result<FlussMarker> DecodeFlussMarker(const std::string& text) {
   if (!ListsEveryBucket(marker)) {
     std::vector<int32_t> buckets;
     for (const auto& [bucket, offset] : marker.bucket_offsets) buckets.push_back(bucket);
-    return InvalidFlussMarker(fmt::format("lists buckets {}, not every bucket 0..{}: a marker lists every bucket of its table",
-                               buckets, marker.bucket_offsets.rbegin()->first));
+    return InvalidFlussMarker(
+        fmt::format("lists buckets {}, not every bucket 0..{}: a marker lists every bucket of its table", buckets,
+                    marker.bucket_offsets.rbegin()->first));
   }
   return marker;
 }
@@ -91,13 +92,14 @@ RecoveryMarker RecoveryMarkerOf(const FlussMarker& marker) {
 
 Result<FlussMarker> FlussMarkerOf(const RecoveryMarker& marker) {
   if (!marker.topic.name.empty() || !marker.topic.incarnation.empty()) {
-    return InvalidFlussMarker(fmt::format("the recovery marker names topic {:?}: it is a Kafka store's marker, and a Fluss "
-                               "marker names no table",
-                               marker.topic.name));
+    return InvalidFlussMarker(fmt::format(
+        "the recovery marker names topic {:?}: it is a Kafka store's marker, and a Fluss marker names no table",
+        marker.topic.name));
   }
   if (!marker.completed.empty()) {
-    return InvalidFlussMarker("the recovery marker carries completed boundaries, which only a store with tombstones writes; "
-                   "a Fluss table has none");
+    return InvalidFlussMarker(
+        "the recovery marker carries completed boundaries, which only a store with tombstones writes; "
+        "a Fluss table has none");
   }
   return FlussMarker{marker.offsets};
 }

@@ -118,8 +118,7 @@ Result<std::vector<RangeRead>> StartReads(const RdKafkaConfig& config, int32_t p
 // Absolute offsets: no committed-offset lookup, no reset policy involved.
 rd_kafka_resp_err_t AssignAll(rd_kafka_t* rk, const std::string& topic, const std::vector<RangeRead>& reads,
                               const std::vector<size_t>& open) {
-  rdkafka::PartitionList assignment(
-      rd_kafka_topic_partition_list_new(static_cast<int>(open.size())));
+  rdkafka::PartitionList assignment(rd_kafka_topic_partition_list_new(static_cast<int>(open.size())));
   for (size_t i : open) {
     rd_kafka_topic_partition_list_add(assignment.get(), topic.c_str(), reads[i].partition)->offset = reads[i].next;
   }

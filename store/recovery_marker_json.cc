@@ -38,12 +38,14 @@ Result<RecoveryMarker> MarkerFromJson(const std::string& text) {
   if (!json.is_object()) return InvalidMarkerJson("not an object");
   for (const auto& [field, value] : json.items()) {
     if (field != "version" && field != "topic" && field != "incarnation" && field != "offsets" && field != "completed") {
-      return InvalidMarkerJson(fmt::format("unknown field {:?} (the fields: version, topic, incarnation, offsets, completed)",
-                                 field));
+      return InvalidMarkerJson(
+          fmt::format("unknown field {:?} (the fields: version, topic, incarnation, offsets, completed)", field));
     }
   }
   RecoveryMarker marker;
-  if (!json.contains("version") || !json["version"].is_number_integer()) return InvalidMarkerJson("\"version\" must be a number");
+  if (!json.contains("version") || !json["version"].is_number_integer()) {
+    return InvalidMarkerJson("\"version\" must be a number");
+  }
   marker.version = json["version"].get<int32_t>();
   if (!json.contains("topic") || !json["topic"].is_string()) return InvalidMarkerJson("\"topic\" must be a string");
   marker.topic.name = json["topic"].get<std::string>();
@@ -66,7 +68,9 @@ Result<RecoveryMarker> MarkerFromJson(const std::string& text) {
     marker.offsets[partition] = offset.get<int64_t>();
   }
   if (json.contains("completed")) {
-    if (!json["completed"].is_object()) return InvalidMarkerJson("\"completed\" must be an object of key -> sequence number");
+    if (!json["completed"].is_object()) {
+      return InvalidMarkerJson("\"completed\" must be an object of key -> sequence number");
+    }
     for (const auto& [key, seq] : json["completed"].items()) {
       if (!seq.is_number_integer() || seq.get<int64_t>() < 0) {
         return InvalidMarkerJson(fmt::format("the completed sequence number of key {:?} must be a number >= 0", key));

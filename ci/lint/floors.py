@@ -13,6 +13,10 @@ neither the other; sim/main.cc, the dispatch, may include every room.
 
 The build enforces the same rule (each target sees only the floors it
 links); this lint names the line, and also sees headers no target compiles.
+
+No folder inside a floor bears a floor's name: a failed check names its
+file from the last such folder in the path (store/check.cc), however the
+build spelt it.
 """
 import pathlib
 import re
@@ -40,6 +44,15 @@ def check(root: pathlib.Path) -> list[str]:
                 if FLOORS.index(target) > level:
                     problems.append(f"{path.relative_to(root)}:{number}: floor {floor} includes higher floor "
                                     f"{target}: {line.strip()}")
+    return problems
+
+
+def check_folder_names(root: pathlib.Path) -> list[str]:
+    problems = []
+    for floor in FLOORS:
+        for path in sorted((root / floor).rglob("*")):
+            if path.is_dir() and path.name in FLOORS:
+                problems.append(f"{path.relative_to(root)}/: a folder inside floor {floor} bears a floor's name")
     return problems
 
 
@@ -81,10 +94,11 @@ def main() -> int:
     if not all((root / floor).is_dir() for floor in FLOORS[:2]):
         print(f"floors.py: {root} has no store/ and model/ folders", file=sys.stderr)
         return 2
-    problems = check(root) + check_rooms(root)
+    problems = check(root) + check_rooms(root) + check_folder_names(root)
     for problem in problems:
         print(problem)
-    print(f"floors: {len(problems)} include(s) from a lower floor or room to a higher one")
+    print(f"floors: {len(problems)} problem(s): includes from a lower floor or room to a higher one, "
+          "folders named after a floor")
     return 1 if problems else 0
 
 

@@ -21,6 +21,7 @@
 #include "sim/view/report.h"
 #include "sim/view/timeline_recorder.h"
 #include "sim/view/timeline_svg.h"
+#include "sim/wall_seconds.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -231,7 +232,7 @@ int Run(const std::vector<std::string>& paths, const RunOptions& run_options, co
     }
     reports.push_back(RunAndShow(scenario, options, flags, guard, unwritten));
   }
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall_s = WallSecondsSince(start);
   return Summarize(reports, skipped, scenarios->size(), left_out, options, flags, guard, unwritten, wall_s);
 }
 

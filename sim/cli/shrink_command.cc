@@ -14,6 +14,7 @@
 #include "sim/explore/failure_file.h"
 #include "sim/interrupt.h"
 #include "sim/scenario/scenario_parser.h"
+#include "sim/wall_seconds.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -106,7 +107,7 @@ int RunShrinkCommand(const ShrinkCommandOptions& options) {
   std::vector<std::string> header = ShrunkFileHeader(options, scenario, failure, out);
   const auto start = std::chrono::steady_clock::now();
   const ShrinkResult shrunk = ShrinkFailure(scenario, options.run, failure, options.budget_s);
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall_s = WallSecondsSince(start);
   const RunReport after = RunScenario(shrunk.scenario, options.run);
   header.push_back(fmt::format("shrunk by durasim shrink: {} candidates tried, {} kept{}; {} attempts, {} inputs "
                                "(from {} attempts, {} inputs)",

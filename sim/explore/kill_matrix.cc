@@ -14,11 +14,11 @@
 #include "properties/scenario_generator.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
-#include "sim/interrupt.h"
-#include "sim/wall_seconds.h"
 #include "sim/explore/sweep.h"
+#include "sim/interrupt.h"
 #include "sim/view/report.h"
 #include "sim/view/timeline_recorder.h"
+#include "sim/wall_seconds.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -83,7 +83,7 @@ void ShrinkAndWrite(const MutantsOptions& options, const Mutant* mutant, Expecte
   RunOptions run_options;
   run_options.mutant = failing.mutant;
   const ShrinkResult shrunk = ShrinkFailure(failing, run_options, filed, options.shrink_budget_s);
-  row.shrink_s = Seconds(Clock::now() - start);
+  row.shrink_s = WallSecondsSince(start);
   const std::string file_name = mutant != nullptr ? MutantScenarioFileName(mutant->name) : "production_failure.yaml";
   const Scenario s = RegressionScenario(mutant, shrunk, file_name);
   row.attempts = s.attempts.size();

@@ -22,6 +22,7 @@
 #include "sim/cpu_pin.h"
 #include "sim/exit_codes.h"
 #include "sim/explore/failure_file.h"
+#include "sim/wall_seconds.h"
 #include "store/check.h"
 
 namespace durasim {
@@ -216,7 +217,7 @@ int PerturbCommand(const std::vector<Scenario>& scenarios, const RunOptions& opt
   const auto started = std::chrono::steady_clock::now();
   InfraGuard guard(InfraOptionsOf(options));
   const std::vector<PerturbedFile> files = RunPerturbed(scenarios, options, perturb, &guard);
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double wall_s = WallSecondsSince(started);
   int64_t failed = 0;
   for (size_t f = 0; f < files.size(); ++f) {
     const PerturbedFile& file = files[f];

@@ -52,7 +52,7 @@ class SeedPool {
     if (options_.progress) ReportProgress(start);
     for (std::thread& worker : workers) worker.join();
     SweepResult result;
-    result.wall_s = Seconds(Clock::now() - start);
+    result.wall_s = WallSecondsSince(start);
     result.budget_exhausted = budget_exhausted_;
     result.interrupted = interrupted_;
     for (size_t i = 0; i < seeds_.size(); ++i) {
@@ -72,7 +72,7 @@ class SeedPool {
         interrupted_ = true;
         return;
       }
-      if (options_.time_budget_s > 0 && Seconds(Clock::now() - start_) > options_.time_budget_s) {
+      if (options_.time_budget_s > 0 && WallSecondsSince(start_) > options_.time_budget_s) {
         budget_exhausted_ = true;
         return;
       }
@@ -107,7 +107,7 @@ class SeedPool {
         workers_done_.wait_for(lock, std::chrono::milliseconds(200), [this] { return workers_left_ == 0; });
       }
       const size_t done = done_;
-      const double elapsed = Seconds(Clock::now() - start);
+      const double elapsed = WallSecondsSince(start);
       const double rate = elapsed > 0 ? done / elapsed : 0;
       if (options_.progress_tty) {
         constexpr size_t kWidth = 30;
@@ -116,7 +116,7 @@ class SeedPool {
         std::cout << fmt::format("\r[{}{}] {}/{} seeds {:.0f} runs/s", std::string(filled, '#'),
                                  std::string(kWidth - filled, '.'), done, total, rate)
                   << std::flush;
-      } else if (Seconds(Clock::now() - last_line) >= 5 || done - last_printed >= std::max<size_t>(total / 10, 1)) {
+      } else if (WallSecondsSince(last_line) >= 5 || done - last_printed >= std::max<size_t>(total / 10, 1)) {
         std::cout << fmt::format("explore: {}/{} seeds, {:.0f} runs/s\n", done, total, rate) << std::flush;
         last_printed = done;
         last_line = Clock::now();

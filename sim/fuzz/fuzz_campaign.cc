@@ -15,6 +15,7 @@
 
 #include "sim/exit_codes.h"
 #include "sim/scenario/scenario_parser.h"
+#include "sim/wall_seconds.h"
 #include "store/check.h"
 #include "store/hash.h"
 
@@ -349,8 +350,7 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
       options.known_limits.empty() ? std::map<FuzzTarget, std::set<uint64_t>>{} : LoadKnownLimits(options.known_limits);
   const Corpora corpora = LoadCorpora(options, summary, out);
   auto over_budget = [&] {
-    return options.budget_s > 0 &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options.budget_s;
+    return options.budget_s > 0 && WallSecondsSince(start) > options.budget_s;
   };
   const std::string target_flag = TargetFlag(options);
   if (options.check_seeds) CheckSeeds(corpora, options, summary, out);
@@ -367,7 +367,7 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
     if (StopRequested(options)) break;
     if (!RunIteration(i, corpora, known, target_flag, options, summary, out)) continue;
     if (options.progress_every > 0 && summary.iterations_run % options.progress_every == 0) {
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double elapsed = WallSecondsSince(start);
       out << fmt::format("fuzz: {} iterations, {} finding(s), {:.0f} s, {:.1f} iterations/s\n",
                          summary.iterations_run, summary.findings, elapsed,
                          static_cast<double>(summary.iterations_run) / std::max(elapsed, 1e-9))
@@ -376,7 +376,7 @@ FuzzSummary RunCampaign(const FuzzOptions& options, std::ostream& out) {
   }
   DURASIM_CHECK_LE(summary.iterations_run, options.iterations);
   DURASIM_CHECK_EQ(summary.finding_files.size(), summary.findings);  // one reproducer per finding
-  summary.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.wall_s = WallSecondsSince(start);
   summary.stopped_by_signal = StopRequested(options);
   for (const char* name : {"stderr.txt", "cli-input.yaml", "cli-stderr.txt"}) fs::remove(Scratch(options, name), ignored);
   return summary;

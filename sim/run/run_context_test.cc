@@ -77,7 +77,7 @@ TEST(RunContextDeathTest, AFailedCheckNamesTheRunAndTheSimulatedTime) {
     }
   }
   EXPECT_DEATH(RunScenario(scenario, RunOptions{}),
-               "model/suppliers.cc:[0-9]+: check failed: it != specs_.end\\(\\) no supplier named undeclared\n"
+               "(^|\n)model/suppliers.cc:[0-9]+: check failed: it != specs_.end\\(\\) no supplier named undeclared\n"
                "  run: scenario scenarios/regressions/kafka_queued_action_reuse.yaml, seed 1\n"
                "  reproduce: build/durasim run scenarios/regressions/kafka_queued_action_reuse.yaml\n"
                "  simulated time: [0-9]+\\.[0-9]{3}ms\n");

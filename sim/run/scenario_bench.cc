@@ -14,6 +14,7 @@
 #include "sim/run/runner.h"
 #include "model/scenario.h"
 #include "sim/scenario/scenario_parser.h"
+#include "sim/wall_seconds.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"durasim scenario benchmark"};
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
     sim_us += report.sim_time.count();
     if (report.trace_hash != first.trace_hash) ++mismatched;
   }
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall_s = durasim::WallSecondsSince(start);
   std::cout << fmt::format("scenario {}: {} runs in {:.3f} s wall = {:.0f} runs/s; simulated {:.3f} s = {:.1f}x wall; "
                            "verdict {}; trace hash {:016x}; runs with another hash: {}\n",
                            scenario->name, runs, wall_s, runs / wall_s, sim_us / 1e6, (sim_us / 1e6) / wall_s,

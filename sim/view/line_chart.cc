@@ -13,7 +13,8 @@ namespace durasim {
 namespace {
 
 constexpr double kChartWidth = 900, kChartHeight = 420;
-constexpr double kChartLeft = 70, kChartRight = 330, kChartTop = 40, kChartBottom = 50;  // margins: the legend on the right
+// Margins, the legend on the right.
+constexpr double kChartLeft = 70, kChartRight = 330, kChartTop = 40, kChartBottom = 50;
 constexpr int kChartTicks = 5;
 
 // `value` rounded up to 1, 2 or 5 times a power of ten (0 stays 1).
@@ -49,7 +50,8 @@ std::string Axes(const LineChart& chart, double x_max, double y_max) {
                        kChartTop + plot_h + 16, x_max * i / kChartTicks);
     out += fmt::format("<text x='{}' y='{}' font-size='11' text-anchor='end'>{:g}</text>\n", kChartLeft - 6, y + 4,
                        y_max * i / kChartTicks);
-    out += fmt::format("<line x1='{}' y1='{}' x2='{}' y2='{}' stroke='#ddd'/>\n", kChartLeft, y, kChartLeft + plot_w, y);
+    out += fmt::format("<line x1='{}' y1='{}' x2='{}' y2='{}' stroke='#ddd'/>\n", kChartLeft, y, kChartLeft + plot_w,
+                       y);
   }
   out += fmt::format("<text x='{}' y='{}' font-size='13' text-anchor='middle'>{}</text>\n", kChartLeft + plot_w / 2,
                      kChartHeight - 12, Escaped(chart.x_label));

@@ -179,8 +179,8 @@ class Layouter {
         out_.shapes.push_back(Shape{Shape::Kind::kCircle, {x, y, 7}, "", "", "glyph reused", id, e.title});
         break;
       case TimelineEvent::Kind::kCheckpoint:
-        out_.shapes.push_back(LineShape(x, LaneY(static_cast<size_t>(first)) + 6, x, LaneY(static_cast<size_t>(last)) + kLane - 6,
-                                   "cp-line"));
+        out_.shapes.push_back(LineShape(x, LaneY(static_cast<size_t>(first)) + 6, x,
+                                        LaneY(static_cast<size_t>(last)) + kLane - 6, "cp-line"));
         out_.shapes.push_back(Shape{Shape::Kind::kPolygon, {x, y - 8, x + 8, y, x, y + 8, x - 8, y}, "", "",
                                     "glyph checkpoint", id, e.title});
         break;
@@ -317,9 +317,10 @@ class Layouter {
       const TimelineMarker& m = *markers[i];
       const int x = OffsetX(m.offsets.at(p));
       const int name_y = names_top + static_cast<int>(i) * kMarkerRow + 12;
-      out_.shapes.push_back(LineShape(x, name_y + 2, x, strip_bottom + 4, "marker", fmt::format("marker-{}-p{}", m.checkpoint, p),
-                                 fmt::format("{} (attempt {}, {}): restores read p{} from offset {}", m.checkpoint,
-                                             m.attempt, m.phase, p, m.offsets.at(p))));
+      out_.shapes.push_back(LineShape(x, name_y + 2, x, strip_bottom + 4, "marker",
+                                      fmt::format("marker-{}-p{}", m.checkpoint, p),
+                                      fmt::format("{} (attempt {}, {}): restores read p{} from offset {}", m.checkpoint,
+                                                  m.attempt, m.phase, p, m.offsets.at(p))));
       out_.shapes.push_back(Text(x + 4, name_y, fmt::format("{} marker @{} ({})", m.checkpoint, m.offsets.at(p), m.phase),
                                  "marker-label"));
     }

@@ -1,0 +1,2 @@
+// Planted for ci/lint/floors.py: a folder inside a floor named after a floor.
+#pragma once
