@@ -17,29 +17,11 @@
 #include "model/world.h"
 #include "sim/output_file.h"
 #include "sim/view/timeline_svg.h"
+#include "sim/view/trace_line.h"
 #include "store/check.h"
 
 namespace durasim {
 namespace {
-
-// A trace line is "<time> a<attempt> <kind> <detail>" (model/trace.cc).
-struct TraceLine {
-  std::string kind;
-  std::string detail;
-};
-
-TraceLine SplitKindAndDetail(const std::string& line) {
-  size_t at = line.find_first_not_of(' ');
-  for (int field = 0; field < 2 && at != std::string::npos; ++field) {  // the time, the attempt
-    at = line.find(' ', at);
-    if (at != std::string::npos) at = line.find_first_not_of(' ', at);
-  }
-  if (at == std::string::npos) return {};
-  const size_t end = line.find(' ', at);
-  if (end == std::string::npos) return {line.substr(at), ""};
-  const size_t detail = line.find_first_not_of(' ', end);
-  return {line.substr(at, end - at), detail == std::string::npos ? "" : line.substr(detail)};
-}
 
 // The value of `name=` in a trace line's detail, up to the next space.
 std::string Field(const std::string& detail, const std::string& name) {
@@ -170,7 +152,7 @@ void TimelineRecorder::OnOutput(int64_t input_offset, int64_t /*index*/, int64_t
 // attempt added; every event's hover text is its trace line.
 void TimelineRecorder::ReadTrace(const Trace& trace) {
   for (size_t i = trace_read_; i < trace.size(); ++i) {
-    const TraceLine line = SplitKindAndDetail(std::string(trace.line(i)));
+    const TraceLineParts line = ParseTraceLine(trace.line(i));
     const std::optional<int> subtask = SubtaskField(line.detail);
     const int lane = subtask.value_or(0);
     if (line.kind == "fault.fired") {
@@ -193,7 +175,7 @@ void TimelineRecorder::ReadTrace(const Trace& trace) {
   for (TimelineEvent& event : timeline_.events) {
     if (event.trace_index < trace_read_ || event.trace_index >= trace.size()) continue;
     event.title = std::string(trace.line(event.trace_index));
-    const TraceLine line = SplitKindAndDetail(event.title);
+    const TraceLineParts line = ParseTraceLine(event.title);
     if (event.kind == TimelineEvent::Kind::kRestore) {
       if (const std::optional<int> subtask = SubtaskField(line.detail)) event.subtask = *subtask;
     }
@@ -242,7 +224,7 @@ void TimelineRecorder::Restores(World& world, size_t first_event) {
     restore.trace_index = event.trace_index;
     // Each subtask of the attempt rebuilds on its own: a restore is one of theirs.
     DURASIM_CHECK(restore.subtask >= 0 && restore.subtask < restore.subtasks);
-    const std::string detail = SplitKindAndDetail(event.title).detail;
+    const std::string detail = ParseTraceLine(event.title).detail;
     restore.checkpoint = Field(detail, "checkpoint");
     restore.rejected = event.bad;
     restore.title = event.title;
@@ -290,7 +272,7 @@ void TimelineRecorder::AfterAttempt(int attempt, Attempt::End end, World& world)
     const TimelineEvent& event = timeline_.events[e];
     if (event.kind != TimelineEvent::Kind::kCheckpoint) continue;
     TimelineMarker marker;
-    marker.checkpoint = Field(SplitKindAndDetail(event.title).detail, "id");
+    marker.checkpoint = Field(ParseTraceLine(event.title).detail, "id");
     marker.attempt = attempt;
     timeline_.markers.push_back(marker);
   }
@@ -302,7 +284,7 @@ void TimelineRecorder::AfterAttempt(int attempt, Attempt::End end, World& world)
   }
   for (TimelineEvent& event : timeline_.events) {
     if (event.kind != TimelineEvent::Kind::kCheckpoint || event.attempt != attempt) continue;
-    const std::string id = Field(SplitKindAndDetail(event.title).detail, "id");
+    const std::string id = Field(ParseTraceLine(event.title).detail, "id");
     if (const Checkpoint* checkpoint = world.checkpoints().Find(id)) event.label = Shorten(id, 9) + "\n" + PhaseName(checkpoint->phase);
   }
   Result<std::vector<std::vector<LogRecord>>> log = world.ReadLog();

@@ -10,39 +10,11 @@
 #include "model/invariant.h"
 #include "model/key_groups.h"
 #include "sim/run/record_summary.h"
+#include "sim/view/trace_line.h"
 #include "store/check.h"
 
 namespace durasim {
 namespace {
-
-// One trace line cut at its detail: "<time> a<N> <kind padded> " and the rest.
-struct Line {
-  std::string head;
-  int attempt = 0;
-  std::string kind;
-  std::string detail;
-};
-
-Line Split(const std::string& text) {
-  Line line;
-  size_t at = text.find_first_not_of(' ');
-  at = text.find(' ', at);  // after the time
-  if (at == std::string::npos) return Line{text, 0, "", ""};
-  const size_t attempt_at = at + 1;
-  size_t end = text.find(' ', attempt_at);
-  if (end == std::string::npos) return Line{text, 0, "", ""};
-  if (text[attempt_at] == 'a') {
-    for (size_t i = attempt_at + 1; i < end; ++i) line.attempt = line.attempt * 10 + (text[i] - '0');
-  }
-  const size_t kind_at = end + 1;
-  end = text.find(' ', kind_at);
-  if (end == std::string::npos) return Line{text, line.attempt, text.substr(kind_at), ""};
-  line.kind = text.substr(kind_at, end - kind_at);
-  const size_t detail_at = text.find_first_not_of(' ', end);
-  line.head = text.substr(0, detail_at == std::string::npos ? text.size() : detail_at);
-  line.detail = detail_at == std::string::npos ? "" : text.substr(detail_at);
-  return line;
-}
 
 // The quoted string (fmt's "{:?}", still escaped) after `key=` at `from`,
 // or nothing; `end` is set past its closing quote.
@@ -177,7 +149,7 @@ class Names {
 };
 
 // `detail` with state keys, record keys and digests made readable.
-std::string Readable(const Line& line, const Names& names) {
+std::string Readable(const TraceLineParts& line, const Names& names) {
   std::string detail = line.detail;
   // A record key: key="<input>_<seq>_<event>_<action>" or "<input>_cleanup".
   if (line.kind.rfind("log.", 0) == 0) {
@@ -217,7 +189,7 @@ std::string Readable(const Line& line, const Names& names) {
 }
 
 // The input key a line is about (still escaped), when it names one.
-std::optional<std::string> KeyOf(const Line& line) {
+std::optional<std::string> KeyOf(const TraceLineParts& line) {
   const size_t at = line.detail.rfind("key=", 0) == 0 ? 0 : line.detail.find(" key=");
   if (at == std::string::npos) return std::nullopt;
   const size_t from = at == 0 ? 4 : at + 5;
@@ -232,7 +204,7 @@ std::optional<std::string> KeyOf(const Line& line) {
 }
 
 // The subtask a line names (a "subtask=N" field), when it names one.
-std::optional<int32_t> SubtaskTagOf(const Line& line) {
+std::optional<int32_t> SubtaskTagOf(const TraceLineParts& line) {
   const size_t at = line.detail.rfind("subtask=", 0) == 0 ? 0 : line.detail.find(" subtask=");
   if (at == std::string::npos) return std::nullopt;
   const size_t begin = line.detail.find('=', at) + 1;
@@ -245,7 +217,7 @@ std::optional<int32_t> SubtaskTagOf(const Line& line) {
   return subtask;
 }
 
-bool Keeps(const TraceFilter& filter, const Line& line, const Scenario& scenario) {
+bool Keeps(const TraceFilter& filter, const TraceLineParts& line, const Scenario& scenario) {
   if (filter.attempt && line.attempt != *filter.attempt) return false;
   const std::optional<std::string> key = KeyOf(line);
   if (filter.key && key) {
@@ -276,7 +248,7 @@ std::vector<std::string> ReadableTrace(const RunReport& report, const Scenario& 
   const size_t width = fmt::format("{}", report.trace.empty() ? 0 : report.trace.size() - 1).size();
   std::vector<std::string> out;
   for (size_t i = 0; i < report.trace.size(); ++i) {
-    const Line line = Split(std::string(report.trace.line(i)));
+    const TraceLineParts line = ParseTraceLine(report.trace.line(i));
     if (filter.any() && !Keeps(filter, line, scenario)) continue;
     std::string text = fmt::format("#{:<{}} {}{}", i, width, line.head, Readable(line, names));
     if (auto record = report.record_lines.find(i); record != report.record_lines.end()) {
