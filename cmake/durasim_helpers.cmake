@@ -100,7 +100,10 @@ function(durasim_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_include_directories(${name} PRIVATE ${root})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
-  target_compile_definitions(${name} PRIVATE DURASIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  # Relative, so that a clone anywhere compiles the test to the same bytes
+  # (store/source_tree.h resolves it against the binary's own folder).
+  file(RELATIVE_PATH source_from_binary ${CMAKE_CURRENT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+  target_compile_definitions(${name} PRIVATE DURASIM_SOURCE_FROM_BINARY="${source_from_binary}")
   if(ARG_ENVIRONMENT)
     gtest_discover_tests(${name} PROPERTIES LABELS ${ARG_LABEL} ENVIRONMENT "${ARG_ENVIRONMENT}"
                          DISCOVERY_TIMEOUT 60)

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "store/source_tree.h"
+
 namespace durasim {
 namespace {
 
@@ -34,7 +36,7 @@ std::vector<Named> AllFaultEntries() {
 }
 
 std::string ScenariosDoc() {
-  std::ifstream in(std::string(DURASIM_SOURCE_DIR) + "/docs/scenarios.md");
+  std::ifstream in(SourceTree() + "/docs/scenarios.md");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

@@ -12,12 +12,13 @@
 #include "model/perturbation.h"
 #include "sim/scenario/scenario_parser.h"
 #include "sim/scenario/scenario_writer.h"
+#include "store/source_tree.h"
 
 namespace durasim {
 namespace {
 
 Scenario Load(const std::string& relative) {
-  Result<Scenario> scenario = LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/" + relative);
+  Result<Scenario> scenario = LoadScenarioFile(SourceTree() + "/" + relative);
   EXPECT_TRUE(scenario.ok()) << scenario.status().ToString();
   return scenario.ok() ? std::move(scenario).value() : Scenario{};
 }

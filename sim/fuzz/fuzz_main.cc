@@ -17,10 +17,7 @@
 #include "sim/exit_codes.h"
 #include "sim/interrupt.h"
 #include "sim/fuzz/fuzz_campaign.h"
-
-#ifndef DURASIM_SOURCE_DIR
-#define DURASIM_SOURCE_DIR "."
-#endif
+#include "store/source_tree.h"
 
 namespace durasim {
 namespace {
@@ -31,14 +28,14 @@ struct FuzzFlags {
   std::string targets = "scenario,state,marker";
   std::string replay;
   bool no_seeds = false;
-  std::vector<std::string> scenario_corpus = {std::string(DURASIM_SOURCE_DIR) + "/scenarios"};
-  std::vector<std::string> state_corpus = {std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/corpus/state"};
-  std::vector<std::string> marker_corpus = {std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/corpus/marker"};
+  std::vector<std::string> scenario_corpus = {SourceTree() + "/scenarios"};
+  std::vector<std::string> state_corpus = {SourceTree() + "/sim/fuzz/corpus/state"};
+  std::vector<std::string> marker_corpus = {SourceTree() + "/sim/fuzz/corpus/marker"};
 };
 
 void AddFlags(CLI::App& app, FuzzFlags& flags) {
   FuzzOptions& options = flags.options;
-  options.known_limits = std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/known_limits.txt";
+  options.known_limits = SourceTree() + "/sim/fuzz/known_limits.txt";
   app.add_option("--target", flags.targets, "comma-separated targets: scenario, state, marker")->capture_default_str();
   app.add_option("--seed", options.seed, "the campaign's seed")->capture_default_str();
   app.add_option("--first", options.first, "the first iteration")->capture_default_str();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/fuzz/fuzz_campaign.h"
+#include "store/source_tree.h"
 
 namespace durasim {
 namespace {
@@ -46,7 +47,7 @@ TEST(ScenarioTarget, AParseErrorWithLocationIsNoProblem) {
 }
 
 TEST(StateTarget, EveryCorpusInputRoundTrips) {
-  const auto corpus = LoadCorpus({std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/corpus/state"}, ".state");
+  const auto corpus = LoadCorpus({SourceTree() + "/sim/fuzz/corpus/state"}, ".state");
   ASSERT_GE(corpus.size(), 5u);
   int decoded = 0;
   for (const auto& [path, text] : corpus) {
@@ -65,7 +66,7 @@ TEST(MarkerTarget, AcceptsAndRejectsAsTheChecksSay) {
   EXPECT_EQ(RunMarkerTarget("version 1\ntopic u j\noffsets 0:4\nstore t i\nlog 0-9\n").outcome, "accepted");
   EXPECT_EQ(RunMarkerTarget("version 1\ntopic u j\noffsets 0:10\nstore t i\nlog 0-9\n").outcome, "rejected");
   EXPECT_EQ(RunMarkerTarget("").outcome, "rejected");
-  const auto corpus = LoadCorpus({std::string(DURASIM_SOURCE_DIR) + "/sim/fuzz/corpus/marker"}, ".txt");
+  const auto corpus = LoadCorpus({SourceTree() + "/sim/fuzz/corpus/marker"}, ".txt");
   ASSERT_GE(corpus.size(), 4u);
   for (const auto& [path, text] : corpus) EXPECT_TRUE(RunMarkerTarget(text).problem.empty()) << path;
 }

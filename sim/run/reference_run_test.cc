@@ -16,6 +16,7 @@
 
 #include "properties/scenario_generator.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/source_tree.h"
 
 namespace durasim {
 namespace {
@@ -90,7 +91,7 @@ TEST(ReferenceRunTest, InstantStoreAnswersAsTheProductionStoreOnEveryScenarioFil
   int files = 0;
   Reached reached;
   for (const char* folder : {"fast", "regressions", "negative"}) {
-    const std::filesystem::path dir = std::filesystem::path(DURASIM_SOURCE_DIR) / "scenarios" / folder;
+    const std::filesystem::path dir = std::filesystem::path(SourceTree()) / "scenarios" / folder;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       if (entry.path().extension() != ".yaml") continue;
       Result<Scenario> scenario = LoadScenarioFile(entry.path().string());

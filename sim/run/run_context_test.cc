@@ -11,6 +11,7 @@
 #include "properties/scenario_generator.h"
 #include "sim/run/runner.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/source_tree.h"
 
 namespace durasim {
 namespace {
@@ -67,7 +68,7 @@ TEST(RunContext, AGeneratedScenarioIsReplayedFromItsSeed) {
 TEST(RunContextDeathTest, AFailedCheckNamesTheRunAndTheSimulatedTime) {
   // Strategy: an undeclared supplier (the parser would refuse it) breaks Suppliers::Find.
   Result<Scenario> loaded =
-      LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/regressions/kafka_queued_action_reuse.yaml");
+      LoadScenarioFile(SourceTree() + "/scenarios/regressions/kafka_queued_action_reuse.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   Scenario scenario = *loaded;
   scenario.path = "scenarios/regressions/kafka_queued_action_reuse.yaml";

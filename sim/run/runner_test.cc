@@ -12,13 +12,14 @@
 #include "model/scenario.h"
 #include "model/scenario_cost.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/source_tree.h"
 
 namespace durasim {
 namespace {
 
 Scenario LoadSeed() {
   Result<Scenario> scenario =
-      LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/regressions/kafka_queued_action_reuse.yaml");
+      LoadScenarioFile(SourceTree() + "/scenarios/regressions/kafka_queued_action_reuse.yaml");
   EXPECT_TRUE(scenario.ok()) << scenario.status().ToString();
   return scenario.value();
 }
@@ -319,7 +320,7 @@ attempts:
 }
 
 Scenario LoadFile(const std::string& relative) {
-  Result<Scenario> scenario = LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/" + relative);
+  Result<Scenario> scenario = LoadScenarioFile(SourceTree() + "/scenarios/" + relative);
   EXPECT_TRUE(scenario.ok()) << scenario.status().ToString();
   return scenario.value();
 }
@@ -429,7 +430,7 @@ namespace {
 // records a restore scans), so none of them is checked vacuously.
 TEST(RunnerTest, RicherExpectationsEachCatchAWrongValue) {
   Result<Scenario> loaded =
-      LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/fast/fault_aimed_by_key_and_call.yaml");
+      LoadScenarioFile(SourceTree() + "/scenarios/fast/fault_aimed_by_key_and_call.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   const RunReport right = RunScenario(*loaded, RunOptions{});
   EXPECT_TRUE(right.ok) << fmt::format("{}", fmt::join(right.mismatches, "; "));
@@ -459,7 +460,7 @@ TEST(RunnerTest, ACompletionsExpectationCatchesAWrongCacheAndAMissingNotice) {
   // passes; stating seq 2 instead, or completing cp1 without a notice, is a
   // mismatch naming the entry.
   Result<Scenario> loaded = LoadScenarioFile(
-      std::string(DURASIM_SOURCE_DIR) +
+      SourceTree() +
       "/scenarios/upstream/fluss_action_state_store_i_t__test_prune_works_after_recovery.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   ASSERT_EQ(loaded->expect.completions.size(), 1u);

@@ -15,6 +15,7 @@
 #include "model/typed_key.h"
 #include "sim/scenario/scenario_parser.h"
 #include "sim/scenario/scenario_writer.h"
+#include "store/source_tree.h"
 
 namespace durasim {
 namespace {
@@ -456,7 +457,7 @@ MalformedHeader ReadHeader(const std::string& text) {
 
 TEST(ScenarioParserTest, MalformedFilesFailAtTheirExpectedPosition) {
   // Strategy: each file in scenarios/malformed/ holds one mistake and names, in its header, the message and position.
-  fs::path dir = fs::path(DURASIM_SOURCE_DIR) / "scenarios" / "malformed";
+  fs::path dir = fs::path(SourceTree()) / "scenarios" / "malformed";
   std::vector<fs::path> files;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
@@ -496,7 +497,7 @@ TEST(ScenarioParserTest, EveryPrefixOfAValidScenarioParsesOrFailsCleanly) {
 TEST(ScenarioParserTest, DocumentedExampleParses) {
   // Strategy: the annotated example in docs/scenarios.md (the yaml block of its section) is a valid scenario,
   // so the reference cannot drift from the parser.
-  std::ifstream in(fs::path(DURASIM_SOURCE_DIR) / "docs" / "scenarios.md");
+  std::ifstream in(fs::path(SourceTree()) / "docs" / "scenarios.md");
   std::stringstream text;
   text << in.rdbuf();
   std::string doc = text.str();
@@ -515,13 +516,13 @@ TEST(ScenarioParserTest, DocumentedExampleParses) {
 
 TEST(ScenarioParserTest, MissingFileNamesThePath) {
   // Strategy: a path that does not exist, and a directory, fail with the path in the message, without throwing.
-  std::string missing = std::string(DURASIM_SOURCE_DIR) + "/scenarios/no_such_scenario.yaml";
+  std::string missing = SourceTree() + "/scenarios/no_such_scenario.yaml";
   Result<Scenario> result = LoadScenarioFile(missing);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(result.status().message(), missing + ": cannot open scenario file: no such file");
 
-  std::string dir = std::string(DURASIM_SOURCE_DIR) + "/scenarios";
+  std::string dir = SourceTree() + "/scenarios";
   Result<Scenario> dir_result = LoadScenarioFile(dir);
   ASSERT_FALSE(dir_result.ok());
   EXPECT_NE(dir_result.status().message().find(dir + ": cannot open scenario file"), std::string::npos);
@@ -531,7 +532,7 @@ TEST(ScenarioParserTest, ShippedScenariosParse) {
   // Strategy: every scenario under scenarios/{fast,regressions,negative} must pass validation (negative ones
   // fail at run time, not here), so a format mistake shows up in this fast test.
   for (const char* group : {"fast", "regressions", "negative"}) {
-    fs::path dir = fs::path(DURASIM_SOURCE_DIR) / "scenarios" / group;
+    fs::path dir = fs::path(SourceTree()) / "scenarios" / group;
     if (!fs::is_directory(dir)) continue;
     std::vector<fs::path> files;
     for (const fs::directory_entry& entry : fs::recursive_directory_iterator(dir)) {
@@ -555,7 +556,7 @@ namespace {
 // written file holds it as !!binary and parses back to the same bytes, in
 // the inputs and in an arm's selector.
 TEST(ScenarioParserTest, BinaryKeysSurviveTheWriter) {
-  Result<Scenario> loaded = LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/scenarios/fast/binary_key.yaml");
+  Result<Scenario> loaded = LoadScenarioFile(SourceTree() + "/scenarios/fast/binary_key.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   ASSERT_EQ(loaded->inputs[0].key, std::string("\x80\xff\0k", 4));
   const std::string written = WriteScenarioYaml(*loaded, {});

@@ -10,12 +10,13 @@
 
 #include "model/key_groups.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/source_tree.h"
 
 namespace durasim {
 namespace {
 
 Scenario Load(const std::string& relative) {
-  Result<Scenario> scenario = LoadScenarioFile(std::string(DURASIM_SOURCE_DIR) + "/" + relative);
+  Result<Scenario> scenario = LoadScenarioFile(SourceTree() + "/" + relative);
   EXPECT_TRUE(scenario.ok()) << scenario.status().ToString();
   return scenario.value();
 }
