@@ -21,7 +21,8 @@ step "quick start 1 (install, build the simulator, regression suite)" bash ci/re
 step "test tools" bash ci/install-deps.sh --with-test-tools
 step "build" bash ci/build.sh
 # Everything but the real-broker and real-Fluss tests, then each with its
-# cluster running.
+# cluster running (one at a time: two side by side took about as long, the
+# broker and the simulator sharing the two cores).
 step "tests" bash -c 'cd build && ctest --output-on-failure -j "$(nproc)" -LE "kafka|fluss"'
 step "real-broker tests" bash ci/kafka/with-broker.sh bash -c 'cd build && ctest --output-on-failure -L kafka'
 step "real-Fluss tests" bash ci/fluss/with-cluster.sh bash -c 'cd build && ctest --output-on-failure -L fluss'

@@ -158,14 +158,20 @@ def long_file():
     return path
 
 
-def mid_phase(name, args, delay_s, sig=signal.SIGTERM, bound_s=1.0, program=None):
+def mid_phase(name, args, delay_s, sig=signal.SIGTERM, bound_s=1.0, program=None, ended_early_ok=False):
     """Signals `delay_s` after the start, inside one long phase (not between
     runs); the process must exit 128 + the signal within `bound_s`.
-    `program`: args already name it (the fuzzer), else durasim."""
+    `program`: args already name it (the fuzzer), else durasim.
+    `ended_early_ok`: a process that ended before the signal returns None
+    (the caller tries again, earlier) instead of failing the check."""
     out_path = WORK / f"{name}.out"
     with open(out_path, "wb") as out:
         process = subprocess.Popen(args if program else [DURASIM] + args, stdout=out, stderr=subprocess.PIPE)
         time.sleep(delay_s)
+        if ended_early_ok and process.poll() is not None:
+            process.communicate(timeout=120)
+            print(f"{name}: ended within {delay_s:.2f} s, before the signal")
+            return None
         check(process.poll() is None, f"{name}: ended within {delay_s} s, before the signal: nothing tested")
         started = time.monotonic()
         process.send_signal(sig)
@@ -178,6 +184,43 @@ def mid_phase(name, args, delay_s, sig=signal.SIGTERM, bound_s=1.0, program=None
     check(stopped_s < bound_s, f"{name}: exited {stopped_s:.2f} s after the signal, not within {bound_s:.2f} s")
     print(f"{name}: exit {process.returncode} {stopped_s:.3f} s after {signal.Signals(sig).name}")
     return stdout, stderr.decode()
+
+
+def mid_run(path, parse_s, run_s):
+    """A signal in the run's own phase, after its parse: the run is
+    abandoned and reported as interrupted, not judged. The signal goes
+    halfway between the parse's end and the run's as timed; a load that
+    changed since (other tests ending or starting beside this one) can move
+    both ends, so a signal that found the parse still going or the run
+    already over tried nothing: it is tried again, later or earlier, up to
+    four times (seen once under ASan: the run timed at 2.15 s was over
+    before a signal at 1.47 s)."""
+    report = WORK / "mid_run.json"
+    low, high = parse_s, run_s  # the window the signal must land in, as now known
+    for attempt in range(1, 5):
+        delay_s = (low + high) / 2
+        report.unlink(missing_ok=True)
+        answer = mid_phase("mid_run_SIGTERM", ["run", str(path), "--report-json", str(report)], delay_s,
+                           ended_early_ok=True)
+        if answer is None:  # the run was over: earlier next time
+            high = delay_s
+            continue
+        doc = check_report_interrupted("mid_run", report)
+        runs = doc.get("runs", []) if doc is not None else []
+        if not runs:  # still parsing at the signal (the parse is not cut): later
+            print(f"mid_run: attempt {attempt}: the signal at {delay_s:.2f} s found the parse going")
+            low = delay_s
+            continue
+        if runs[0].get("verdict") != "infra" and attempt < 4:  # the run was over, its report being written
+            print(f"mid_run: attempt {attempt}: the run was over before the signal at {delay_s:.2f} s")
+            high = delay_s
+            continue
+        stdout = answer[0]
+        check("interrupted by SIGTERM" in stdout, f"mid_run: no interruption on stdout:\n{stdout[-1500:]}")
+        check(len(runs) == 1 and runs[0].get("verdict") == "infra" and "interrupted" in runs[0].get("error", ""),
+              f"mid_run: the abandoned run is not reported as interrupted, not judged: {runs}")
+        return
+    check(False, f"mid_run: no signal of four landed inside the run (parse about {parse_s:.2f} s, run {run_s:.2f} s)")
 
 
 def phases():
@@ -200,15 +243,9 @@ def phases():
     parse_s = fastest_of_two(["keys", str(path)])
     run_s = fastest_of_two(["run", str(path)])
     print(f"parse of {path.name}: about {parse_s:.2f} s; the whole run: about {run_s:.2f} s")
-    report = WORK / "mid_run.json"
     # The parse is not cut: it ends (within parse_s of the signal), then no run starts.
     mid_phase("parse_SIGTERM", ["run", str(path)], parse_s / 3, bound_s=parse_s + 1.0)
-    stdout, _ = mid_phase("mid_run_SIGTERM", ["run", str(path), "--report-json", str(report)], (parse_s + run_s) / 2)
-    check("interrupted by SIGTERM" in stdout, f"mid_run: no interruption on stdout:\n{stdout[-1500:]}")
-    doc = check_report_interrupted("mid_run", report)
-    runs = doc.get("runs", []) if doc is not None else []
-    check(len(runs) == 1 and runs[0].get("verdict") == "infra" and "interrupted" in runs[0].get("error", ""),
-          f"mid_run: the abandoned run is not reported as interrupted, not judged: {runs}")
+    mid_run(path, parse_s, run_s)
     # The shrink is timed on its own, right before it is cut: a load that
     # eased since `run` was timed could let it end before the signal (seen
     # once beside other jobs: `run` timed at 1.8 s, the shrink then over in
