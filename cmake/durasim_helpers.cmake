@@ -86,6 +86,22 @@ function(durasim_executable name)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
 endfunction()
 
+# durasim_source_from_binary(TARGET): gives TARGET the path from the folder
+# its program lands in to the source tree (DURASIM_SOURCE_FROM_BINARY, read
+# by store/source_tree.h). Relative, so that a clone anywhere compiles it to
+# the same bytes and ccache serves every clone; between real paths, as
+# /proc/self/exe gives the program's.
+function(durasim_source_from_binary target)
+  get_target_property(binary_dir ${target} RUNTIME_OUTPUT_DIRECTORY)
+  if(NOT binary_dir)
+    set(binary_dir ${CMAKE_CURRENT_BINARY_DIR})
+  endif()
+  file(REAL_PATH ${binary_dir} binary_real)
+  file(REAL_PATH ${PROJECT_SOURCE_DIR} source_real)
+  file(RELATIVE_PATH source_from_binary ${binary_real} ${source_real})
+  target_compile_definitions(${target} PRIVATE DURASIM_SOURCE_FROM_BINARY="${source_from_binary}")
+endfunction()
+
 # durasim_test(NAME SOURCES... DEPS ... [LABEL label] [ENVIRONMENT env]): a
 # GoogleTest binary of the current floor registered with ctest, its tests
 # labelled `unit` unless another label is given (gtest_discover_tests
@@ -100,10 +116,7 @@ function(durasim_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_include_directories(${name} PRIVATE ${root})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
-  # Relative, so that a clone anywhere compiles the test to the same bytes
-  # (store/source_tree.h resolves it against the binary's own folder).
-  file(RELATIVE_PATH source_from_binary ${CMAKE_CURRENT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
-  target_compile_definitions(${name} PRIVATE DURASIM_SOURCE_FROM_BINARY="${source_from_binary}")
+  durasim_source_from_binary(${name})
   if(ARG_ENVIRONMENT)
     gtest_discover_tests(${name} PROPERTIES LABELS ${ARG_LABEL} ENVIRONMENT "${ARG_ENVIRONMENT}"
                          DISCOVERY_TIMEOUT 60)

@@ -158,32 +158,45 @@ def long_file():
     return path
 
 
-def mid_phase(name, args, delay_s, sig=signal.SIGTERM, bound_s=1.0, program=None, ended_early_ok=False):
-    """Signals `delay_s` after the start, inside one long phase (not between
-    runs); the process must exit 128 + the signal within `bound_s`.
-    `program`: args already name it (the fuzzer), else durasim.
-    `ended_early_ok`: a process that ended before the signal returns None
-    (the caller tries again, earlier) instead of failing the check."""
+def signal_after(name, args, delay_s, sig=signal.SIGTERM, program=None):
+    """Starts `args`, signals it `delay_s` later and waits for its exit.
+    Returns (exit code, seconds from the signal to the exit, stdout,
+    stderr), or None with the exit code when it ended before the signal.
+    Checks nothing. `program`: args already name it (the fuzzer), else durasim."""
     out_path = WORK / f"{name}.out"
     with open(out_path, "wb") as out:
         process = subprocess.Popen(args if program else [DURASIM] + args, stdout=out, stderr=subprocess.PIPE)
         time.sleep(delay_s)
-        if ended_early_ok and process.poll() is not None:
-            process.communicate(timeout=120)
-            print(f"{name}: ended within {delay_s:.2f} s, before the signal")
-            return None
-        check(process.poll() is None, f"{name}: ended within {delay_s} s, before the signal: nothing tested")
+        if process.poll() is not None:
+            _, stderr = process.communicate(timeout=120)
+            return None, process.returncode
         started = time.monotonic()
         process.send_signal(sig)
         _, stderr = process.communicate(timeout=120)
         stopped_s = time.monotonic() - started
-    stdout = out_path.read_text(errors="replace")
-    check(process.returncode == 128 + sig,
-          f"{name}: exit {process.returncode}, expected {128 + sig}\nstdout:\n{stdout[-1500:]}\nstderr:\n{stderr.decode()[-1500:]}")
+    return (process.returncode, stopped_s, out_path.read_text(errors="replace"), stderr.decode()), None
+
+
+def check_stopped(name, answer, sig, bound_s):
+    """Exit 128 + the signal within `bound_s` (times the build's factor)."""
+    returncode, stopped_s, stdout, stderr = answer
+    check(returncode == 128 + sig,
+          f"{name}: exit {returncode}, expected {128 + sig}\nstdout:\n{stdout[-1500:]}\nstderr:\n{stderr[-1500:]}")
     bound_s *= BOUND_FACTOR
     check(stopped_s < bound_s, f"{name}: exited {stopped_s:.2f} s after the signal, not within {bound_s:.2f} s")
-    print(f"{name}: exit {process.returncode} {stopped_s:.3f} s after {signal.Signals(sig).name}")
-    return stdout, stderr.decode()
+    print(f"{name}: exit {returncode} {stopped_s:.3f} s after {signal.Signals(sig).name}")
+
+
+def mid_phase(name, args, delay_s, sig=signal.SIGTERM, bound_s=1.0, program=None):
+    """Signals `delay_s` after the start, inside one long phase (not between
+    runs); the process must exit 128 + the signal within `bound_s`.
+    `program`: args already name it (the fuzzer), else durasim."""
+    answer, ended_rc = signal_after(name, args, delay_s, sig, program)
+    if answer is None:
+        check(False, f"{name}: ended within {delay_s} s (exit {ended_rc}), before the signal: nothing tested")
+        return "", ""
+    check_stopped(name, answer, sig, bound_s)
+    return answer[2], answer[3]
 
 
 def mid_run(path, parse_s, run_s):
@@ -192,35 +205,44 @@ def mid_run(path, parse_s, run_s):
     halfway between the parse's end and the run's as timed; a load that
     changed since (other tests ending or starting beside this one) can move
     both ends, so a signal that found the parse still going or the run
-    already over tried nothing: it is tried again, later or earlier, up to
-    four times (seen once under ASan: the run timed at 2.15 s was over
-    before a signal at 1.47 s)."""
+    already over tests nothing: such a try is checked only for a clean
+    exit, and the signal moves later or earlier, four tries in all (seen
+    once under ASan: the run timed at 2.15 s was over before a signal at
+    1.47 s). Every check is made on the try that landed inside the run."""
     report = WORK / "mid_run.json"
     low, high = parse_s, run_s  # the window the signal must land in, as now known
     for attempt in range(1, 5):
         delay_s = (low + high) / 2
         report.unlink(missing_ok=True)
-        answer = mid_phase("mid_run_SIGTERM", ["run", str(path), "--report-json", str(report)], delay_s,
-                           ended_early_ok=True)
-        if answer is None:  # the run was over: earlier next time
+        answer, ended_rc = signal_after("mid_run_SIGTERM", ["run", str(path), "--report-json", str(report)], delay_s)
+        if answer is None:
+            check(ended_rc == 0, f"mid_run: the run ended before the signal with exit {ended_rc}, not 0")
+            print(f"mid_run: try {attempt}: the run was over before the signal at {delay_s:.2f} s")
             high = delay_s
             continue
-        doc = check_report_interrupted("mid_run", report)
-        runs = doc.get("runs", []) if doc is not None else []
-        if not runs:  # still parsing at the signal (the parse is not cut): later
-            print(f"mid_run: attempt {attempt}: the signal at {delay_s:.2f} s found the parse going")
+        try:
+            doc = json.loads(report.read_text())
+        except (OSError, ValueError):
+            doc = None
+        runs = doc.get("runs", []) if isinstance(doc, dict) else []
+        if doc is not None and not runs:  # the parse is not cut: no run started
+            print(f"mid_run: try {attempt}: the signal at {delay_s:.2f} s found the parse going")
             low = delay_s
             continue
-        if runs[0].get("verdict") != "infra" and attempt < 4:  # the run was over, its report being written
-            print(f"mid_run: attempt {attempt}: the run was over before the signal at {delay_s:.2f} s")
+        if runs and runs[0].get("verdict") != "infra":  # judged: the run was over at the signal
+            print(f"mid_run: try {attempt}: the run was over before the signal at {delay_s:.2f} s")
             high = delay_s
             continue
-        stdout = answer[0]
+        check_stopped("mid_run_SIGTERM", answer, signal.SIGTERM, 1.0)
+        stdout = answer[2]
         check("interrupted by SIGTERM" in stdout, f"mid_run: no interruption on stdout:\n{stdout[-1500:]}")
+        doc = check_report_interrupted("mid_run", report)
+        runs = doc.get("runs", []) if doc is not None else []
         check(len(runs) == 1 and runs[0].get("verdict") == "infra" and "interrupted" in runs[0].get("error", ""),
               f"mid_run: the abandoned run is not reported as interrupted, not judged: {runs}")
         return
-    check(False, f"mid_run: no signal of four landed inside the run (parse about {parse_s:.2f} s, run {run_s:.2f} s)")
+    check(False, f"mid_run: none of four signals landed inside the run (parse about {parse_s:.2f} s, "
+                 f"run {run_s:.2f} s)")
 
 
 def phases():

@@ -1,6 +1,8 @@
 // Cutting a trace line into its fields (sim/view/trace_line.h).
 #include "sim/view/trace_line.h"
 
+#include <utility>
+
 namespace durasim {
 namespace {
 
