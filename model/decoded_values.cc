@@ -14,7 +14,13 @@ const T& DecodedValues::Memo<T>::Of(const std::string& bytes, Parse parse) {
   }
   std::optional<Entry>& slot = entries[next];
   next = (next + 1) % kRemembered;
-  slot.emplace(Entry{bytes, parse(bytes)});
+  if (!slot.has_value()) {
+    slot.emplace(Entry{bytes, parse(bytes)});
+    return slot->result;
+  }
+  // Reuses the entry's buffer: no allocation once it has held a long value.
+  slot->bytes.assign(bytes);
+  slot->result = parse(bytes);
   return slot->result;
 }
 

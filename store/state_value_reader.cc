@@ -3,7 +3,8 @@
 // int64 without leading zeros or "-0", UTF-8 strings), and gives up on
 // anything else, so that the DOM decoder decides, with its messages. What it
 // accepts is valid JSON that the DOM decoder reads to the same state.
-#include <charconv>
+#include <cstring>
+#include <limits>
 
 #include "store/check.h"
 #include "store/state_codec_internal.h"
@@ -20,9 +21,13 @@ class Cursor {
 
   bool AtEnd() const { return text_.empty(); }
 
-  bool Literal(std::string_view expected) {
-    if (!text_.starts_with(expected)) return false;
-    text_.remove_prefix(expected.size());
+  // A literal of the format, given as a string literal: its length is a
+  // constant, so the compare is a few word compares, inline.
+  template <size_t N>
+  bool Literal(const char (&expected)[N]) {
+    constexpr size_t size = N - 1;
+    if (text_.size() < size || std::memcmp(text_.data(), expected, size) != 0) return false;
+    text_.remove_prefix(size);
     return true;
   }
 
@@ -44,13 +49,23 @@ class Cursor {
   }
 
   // An integer as the writer writes it: "0", or [-]1-9 then digits, in int64.
+  // The digits are summed here rather than by std::from_chars: at most 19
+  // of them, so the magnitude fits in a uint64_t, and int64's range is then
+  // one compare.
   bool Integer(int64_t& out) {
-    const size_t sign = text_.starts_with('-') ? 1 : 0;
+    const bool negative = text_.starts_with('-');
+    const size_t sign = negative ? 1 : 0;
     size_t end = sign;
-    while (end < text_.size() && text_[end] >= '0' && text_[end] <= '9') ++end;
-    if (end == sign || (text_[sign] == '0' && end - sign > 1) || (sign == 1 && text_[1] == '0')) return false;
-    const auto [ptr, ec] = std::from_chars(text_.data(), text_.data() + end, out);
-    if (ec != std::errc() || ptr != text_.data() + end) return false;
+    uint64_t magnitude = 0;
+    while (end < text_.size() && text_[end] >= '0' && text_[end] <= '9') {
+      if (end - sign == 19) return false;  // 20 digits without a leading zero: past int64
+      magnitude = magnitude * 10 + static_cast<uint64_t>(text_[end] - '0');
+      ++end;
+    }
+    if (end == sign || (text_[sign] == '0' && end - sign > 1) || (negative && text_[1] == '0')) return false;
+    constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    if (magnitude > kMax + (negative ? 1 : 0)) return false;
+    out = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
     text_.remove_prefix(end);
     return true;
   }
@@ -133,6 +148,14 @@ bool List(Cursor& in, ReadItem read_item) {
   return in.Literal("]");
 }
 
+// Appends `item`; a list's first item makes room for four, so a state of up
+// to four calls (events, memory updates) allocates its list once.
+template <typename T>
+void PushBack(std::vector<T>& list, T&& item) {
+  if (list.empty()) list.reserve(4);
+  list.push_back(std::move(item));
+}
+
 bool Hash(Cursor& in, std::string& scratch, uint64_t& out) {
   return in.QuotedHex64(out) || (in.String(scratch) && ParseHex64(scratch, out));
 }
@@ -153,7 +176,7 @@ std::optional<DecodedState> ReadCanonicalStateValue(std::string_view value) {
       return false;
     }
     c.status = *status;
-    out.state.call_results.push_back(std::move(c));
+    PushBack(out.state.call_results, std::move(c));
     return true;
   };
   const auto event = [&] {
@@ -162,7 +185,7 @@ std::optional<DecodedState> ReadCanonicalStateValue(std::string_view value) {
         !in.Literal("}")) {
       return false;
     }
-    out.state.emitted_events.push_back(std::move(e));
+    PushBack(out.state.emitted_events, std::move(e));
     return true;
   };
   const auto memory = [&] {
@@ -171,7 +194,7 @@ std::optional<DecodedState> ReadCanonicalStateValue(std::string_view value) {
         !in.Literal("}")) {
       return false;
     }
-    out.state.memory_updates.push_back(std::move(m));
+    PushBack(out.state.memory_updates, std::move(m));
     return true;
   };
   const auto key = [&] {

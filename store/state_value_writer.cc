@@ -12,6 +12,9 @@
 namespace durasim::state_codec_internal {
 namespace {
 
+// Literals as string_views: their lengths are constants, no strlen per append.
+using std::string_view_literals::operator""sv;
+
 constexpr char kHexDigits[] = "0123456789abcdef";
 
 // The two lowercase hex digits of each byte value, so that formatting takes
@@ -52,7 +55,7 @@ bool AppendString(std::string& out, std::string_view text) {
       case '\r': out.push_back('r'); break;
       case '\t': out.push_back('t'); break;
       default:
-        out.append("u00");
+        out.append("u00"sv);
         out.push_back(kHexDigits[c >> 4]);
         out.push_back(kHexDigits[c & 0xf]);
     }
@@ -117,53 +120,53 @@ std::optional<std::string> WriteStateValue(const StateKey& k, const ActionState&
   std::string out;
   out.reserve(SizeEstimate(k, state));
   bool utf8 = true;
-  out.append("{\"action\":");
+  out.append("{\"action\":"sv);
   AppendHexString(out, k.action_hash);
-  out.append(",\"calls\":[");
+  out.append(",\"calls\":["sv);
   for (size_t i = 0; i < state.call_results.size(); ++i) {
     const CallResult& c = state.call_results[i];
-    out.append(i == 0 ? "{\"args\":" : ",{\"args\":");
+    out.append(i == 0 ? "{\"args\":"sv : ",{\"args\":"sv);
     AppendHexString(out, c.args_digest);
-    out.append(",\"error\":");
+    out.append(",\"error\":"sv);
     utf8 = AppendString(out, c.error) && utf8;
-    out.append(",\"fn\":");
+    out.append(",\"fn\":"sv);
     utf8 = AppendString(out, c.function_id) && utf8;
-    out.append(",\"result\":");
+    out.append(",\"result\":"sv);
     AppendInteger(out, c.result);
-    out.append(",\"status\":\"");
+    out.append(",\"status\":\""sv);
     out.append(CallStatusName(c.status));
-    out.append("\"}");
+    out.append("\"}"sv);
   }
-  out.append(state.completed ? "],\"completed\":true,\"event\":" : "],\"completed\":false,\"event\":");
+  out.append(state.completed ? "],\"completed\":true,\"event\":"sv : "],\"completed\":false,\"event\":"sv);
   AppendHexString(out, k.event_hash);
-  out.append(",\"events\":[");
+  out.append(",\"events\":["sv);
   for (size_t i = 0; i < state.emitted_events.size(); ++i) {
-    out.append(i == 0 ? "{\"type\":" : ",{\"type\":");
+    out.append(i == 0 ? "{\"type\":"sv : ",{\"type\":"sv);
     utf8 = AppendString(out, state.emitted_events[i].type) && utf8;
-    out.append(",\"value\":");
+    out.append(",\"value\":"sv);
     AppendInteger(out, state.emitted_events[i].value);
     out.push_back('}');
   }
   // A JSON string holds UTF-8 only: a key of other bytes goes as hex.
   if (IsValidUtf8(k.key)) {
-    out.append("],\"key\":");
+    out.append("],\"key\":"sv);
     AppendString(out, k.key);
   } else {
-    out.append("],\"key_hex\":\"");
+    out.append("],\"key_hex\":\""sv);
     AppendHexBytes(out, k.key);
     out.push_back('"');
   }
-  out.append(",\"memory\":[");
+  out.append(",\"memory\":["sv);
   for (size_t i = 0; i < state.memory_updates.size(); ++i) {
-    out.append(i == 0 ? "{\"slot\":" : ",{\"slot\":");
+    out.append(i == 0 ? "{\"slot\":"sv : ",{\"slot\":"sv);
     utf8 = AppendString(out, state.memory_updates[i].slot) && utf8;
-    out.append(",\"value\":");
+    out.append(",\"value\":"sv);
     AppendInteger(out, state.memory_updates[i].value);
     out.push_back('}');
   }
-  out.append("],\"seq\":");
+  out.append("],\"seq\":"sv);
   AppendInteger(out, k.seq);
-  out.append(",\"v\":");
+  out.append(",\"v\":"sv);
   AppendInteger(out, kStateFormatVersion);
   out.push_back('}');
   if (!utf8) return std::nullopt;
