@@ -18,10 +18,8 @@ constexpr uint64_t Fnv1a(std::string_view bytes, uint64_t state = kFnvOffsetBasi
   return state;
 }
 
-// SplitMix64's output function: a bijective mixer. Always inlined, as is
-// HashCombine: a call costs as much as the few multiplies (GCC's -O2 left
-// HashCombine out of line, 1.1% of explore's instructions in calls).
-[[gnu::always_inline]] constexpr uint64_t Mix64(uint64_t x) {
+// SplitMix64's output function: a bijective mixer.
+constexpr uint64_t Mix64(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
@@ -29,7 +27,7 @@ constexpr uint64_t Fnv1a(std::string_view bytes, uint64_t state = kFnvOffsetBasi
 }
 
 // Combines a value into a running digest; order matters.
-[[gnu::always_inline]] constexpr uint64_t HashCombine(uint64_t digest, uint64_t value) {
+constexpr uint64_t HashCombine(uint64_t digest, uint64_t value) {
   return Mix64(digest ^ Mix64(value));
 }
 
