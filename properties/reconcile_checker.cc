@@ -63,7 +63,9 @@ void ReconcileChecker::OnReconciled(const CallIdentity& call, const CallResult& 
 
 void ReconcileChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded,
                                         size_t /*trace_index*/) {
-  if (decoded == nullptr) return;
+  // Only a reconciled supplier's call reads the slots back (OnSupplierCall),
+  // and the reconciled suppliers are known from the start.
+  if (decoded == nullptr || reconciled_.empty()) return;
   latest_slots_[{lineage_, decoded->state_key}] = decoded->state.call_results;
 }
 

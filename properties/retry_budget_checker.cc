@@ -29,7 +29,12 @@ RetryBudgetChecker::RetryBudgetChecker(const Trace& trace, const std::vector<Act
 void RetryBudgetChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded,
                                           size_t trace_index) {
   if (decoded == nullptr) return;  // a tombstone or a corrupt record: other checkers judge it
-  latest_[{lineage_, decoded->state_key}] = Saved{decoded->state.call_results, trace_index};
+  // Only a call of an action with a budget reads its state back (OnSupplierCall).
+  if (!tries_max_by_action_hash_.contains(decoded->state_key.action_hash)) return;
+  // Assigned in place: the saved calls' strings keep their buffers.
+  Saved& saved = latest_[{lineage_, decoded->state_key}];
+  saved.calls = decoded->state.call_results;
+  saved.trace_index = trace_index;
 }
 
 void RetryBudgetChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& /*argument*/,
