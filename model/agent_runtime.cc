@@ -25,7 +25,12 @@ namespace {
 
 namespace this_coro = boost::asio::this_coro;
 
-uint64_t ValueDigest(const StateKey& k, const ActionState& state) { return StateDigest(k, state); }
+// The digest of a state value that the trace and the observers see; 0 in a
+// world that records no events (the run without faults, whose one observer
+// reads outputs only), which would spend a digest per put on nothing.
+uint64_t ValueDigest(const World& world, const StateKey& k, const ActionState& state) {
+  return world.records_events() ? StateDigest(k, state) : 0;
+}
 
 }  // namespace
 
@@ -374,7 +379,7 @@ std::optional<ActionState> AgentRuntime::GetSavedState(const StateKey& state_key
     const size_t index = world_.Record("get.hit", "{} action_name={} completed={} calls={}",
                                        StateKeyText{state_key}, action_name,
                                        saved->completed, saved->call_results.size());
-    const uint64_t digest = ValueDigest(state_key, *saved);
+    const uint64_t digest = ValueDigest(world_, state_key, *saved);
     world_.Notify([&](RunObserver& o) { o.OnGetHit(state_key, digest, index); });
     world_.Notify([&](RunObserver& o) { o.OnSavedStateRead(state_key, &*saved, index); });
   } else {
@@ -410,7 +415,7 @@ boost::asio::awaitable<Status> AgentRuntime::PutState(const StateKey& state_key,
   // Durable execution off: there is no store to put to (Flink Agents' no-op
   // maybe-persist), and nothing to report saved.
   if (!world_.scenario().durable.execution) co_return Status::Ok();
-  const uint64_t digest = ValueDigest(state_key, state);
+  const uint64_t digest = ValueDigest(world_, state_key, state);
   const size_t issued =
       world_.Record("put.issued", "{} why={} value={:016x}", StateKeyText{state_key}, NameOf(why), digest);
   world_.Notify([&](RunObserver& o) { o.OnPutIssued(state_key, issued); });

@@ -115,7 +115,8 @@ class RunObserver {
   // A put was handed to the store; its OnPutResult follows unless the attempt
   // ends first.
   virtual void OnPutIssued(const StateKey& /*key*/, size_t /*trace_index*/) {}
-  // A put's outcome; `value_digest` is a digest of the encoded record value.
+  // A put's outcome; `value_digest` is a digest of the encoded record value
+  // (0 in the run without faults, which records no events: World::records_events).
   virtual void OnPutResult(const StateKey& /*key*/, uint64_t /*value_digest*/, const Status& /*status*/,
                            size_t /*trace_index*/) {}
   // A get that found a state (its encoded value's digest).

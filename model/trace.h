@@ -197,6 +197,8 @@ class Trace {
 
   uint64_t hash() const { return hash_; }
   size_t size() const { return kept_ ? events_.size() : counted_; }
+  // False for a trace of Text::kNone, which keeps and hashes nothing.
+  bool keeps_events() const { return kept_; }
   bool empty() const { return events_.empty(); }
   // The text of line `index`, rendered on first use (with every line
   // before it). The view lasts until the next Add or the next call that

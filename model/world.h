@@ -114,6 +114,10 @@ class World {
   bool halted() const { return halted_; }
   void Halt() { halted_ = true; }
 
+  // Whether the trace keeps its events: false only in the run without
+  // faults (sim/run/reference_run.cc), whose one observer reads outputs.
+  bool records_events() const { return trace_.keeps_events(); }
+
   // Appends a trace line (unless halted) and returns its index; the detail
   // is `detail`, or formatted from `format` and its arguments.
   size_t Record(std::string_view kind, std::string_view detail) {
