@@ -26,10 +26,10 @@ namespace {
 namespace this_coro = boost::asio::this_coro;
 
 // The digest of a state value that the trace and the observers see; 0 in a
-// world that records no events (the run without faults, whose one observer
-// reads outputs only), which would spend a digest per put on nothing.
+// world that keeps no events (the run without faults, whose one observer
+// reads outputs only), which would spend a digest per put and get on nothing.
 uint64_t ValueDigest(const World& world, const StateKey& k, const ActionState& state) {
-  return world.records_events() ? StateDigest(k, state) : 0;
+  return world.keeps_events() ? StateDigest(k, state) : 0;
 }
 
 }  // namespace

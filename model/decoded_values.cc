@@ -19,8 +19,8 @@ const T& DecodedValues::Memo<T>::Of(const std::string& bytes, Parse parse) {
     return slot->result;
   }
   // Reuses the entry's buffer: no allocation once it has held a long value.
-  slot->bytes.assign(bytes);
   slot->result = parse(bytes);
+  slot->bytes.assign(bytes);  // after the parse: a parse that threw leaves no entry claiming these bytes
   return slot->result;
 }
 

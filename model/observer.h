@@ -115,11 +115,12 @@ class RunObserver {
   // A put was handed to the store; its OnPutResult follows unless the attempt
   // ends first.
   virtual void OnPutIssued(const StateKey& /*key*/, size_t /*trace_index*/) {}
-  // A put's outcome; `value_digest` is a digest of the encoded record value
-  // (0 in the run without faults, which records no events: World::records_events).
+  // A put's outcome. `value_digest` here and in OnGetHit is StateDigest of
+  // the state key and state, or 0 in a world whose trace keeps no events
+  // (World::keeps_events: the run without faults).
   virtual void OnPutResult(const StateKey& /*key*/, uint64_t /*value_digest*/, const Status& /*status*/,
                            size_t /*trace_index*/) {}
-  // A get that found a state (its encoded value's digest).
+  // A get that found a state (its digest, as in OnPutResult).
   virtual void OnGetHit(const StateKey& /*key*/, uint64_t /*value_digest*/, size_t /*trace_index*/) {}
   // An action's run starts from what the store's get gave for `key`:
   // `saved`, or null when it held nothing (then `trace_index` is 0; else

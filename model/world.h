@@ -27,7 +27,9 @@ namespace durasim {
 class World {
  public:
   // `text`: whether the trace keeps its lines; a run whose trace nobody
-  // reads (the reference run) formats none.
+  // reads (the reference run) formats none, and its observers get value
+  // digests of 0 (RunObserver::OnPutResult): a world with a checker keeps
+  // its events.
   explicit World(const Scenario& scenario, Trace::Text text = Trace::Text::kKept);
 
   const Scenario& scenario() const { return scenario_; }
@@ -116,7 +118,7 @@ class World {
 
   // Whether the trace keeps its events: false only in the run without
   // faults (sim/run/reference_run.cc), whose one observer reads outputs.
-  bool records_events() const { return trace_.keeps_events(); }
+  bool keeps_events() const { return trace_.keeps_events(); }
 
   // Appends a trace line (unless halted) and returns its index; the detail
   // is `detail`, or formatted from `format` and its arguments.

@@ -31,7 +31,7 @@ void RetryBudgetChecker::OnRecordAppended(const LogRecord& /*record*/, const Dec
   if (decoded == nullptr) return;  // a tombstone or a corrupt record: other checkers judge it
   // Only a call of an action with a budget reads its state back (OnSupplierCall).
   if (!tries_max_by_action_hash_.contains(decoded->state_key.action_hash)) return;
-  // Assigned in place: the saved calls' strings keep their buffers.
+  // Assigned in place: the saved calls' strings can keep their buffers.
   Saved& saved = latest_[{lineage_, decoded->state_key}];
   saved.calls = decoded->state.call_results;
   saved.trace_index = trace_index;

@@ -58,7 +58,7 @@ class Cursor {
     size_t end = sign;
     uint64_t magnitude = 0;
     while (end < text_.size() && text_[end] >= '0' && text_[end] <= '9') {
-      if (end - sign == 19) return false;  // 20 digits without a leading zero: past int64
+      if (end - sign == 19) return false;  // a 20th digit: past int64 (or after a leading zero, rejected either way)
       magnitude = magnitude * 10 + static_cast<uint64_t>(text_[end] - '0');
       ++end;
     }

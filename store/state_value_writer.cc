@@ -12,7 +12,7 @@
 namespace durasim::state_codec_internal {
 namespace {
 
-// Literals as string_views: their lengths are constants, no strlen per append.
+// Literals as string_views: their lengths are constants, also through the ?: pairs.
 using std::string_view_literals::operator""sv;
 
 constexpr char kHexDigits[] = "0123456789abcdef";

@@ -143,8 +143,9 @@ def long_file():
     """One long run (bench/worst_case.sh's `inputs` shape, just under the
     work limit): 15,000 inputs with day-long calls over four checkpoints.
     About 0.2 s of parse and 0.5 s of run on this machine class; under ASan
-    and UBSan the same file since that build is at -O1 (the test took 54 s
-    there; 32 s with the 4,000 inputs it was cut to while the build was at -O0)."""
+    and UBSan the same file since that build is at -O1 (where the test takes
+    52-55 s, against 32 s with the 4,000 inputs it had been cut to while that
+    build was at -O0)."""
     inputs = 15000  # read in four equal parts
     path = WORK / "long_run.yaml"
     lines = ["name: long_run", "suppliers:", "  - {name: llm, scale: 3, latency_ms: 86400000}", "actions:",
