@@ -3,6 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/coverage.h"
+#include "model/enum_table.h"
 
 namespace durasim {
 namespace {
@@ -37,6 +44,36 @@ TEST(PairCoverageTest, NoSeedsMissEveryPair) {
   ASSERT_FALSE(table.empty());
   EXPECT_EQ(ThinPairs(table, 1).size(), table.size());
   EXPECT_NE(Find(table, "buckets_rebuilt", "lose_ack"), nullptr);
+}
+
+// Strategy: CountPairs decides which pairs can meet from a table of what
+// each design reaches; for every subset of designs it ran, the pairs it
+// lists are exactly those CanMeet accepts.
+TEST(PairCoverageTest, TheTableListsExactlyThePairsThatCanMeet) {
+  const std::map<std::string, int64_t> none;
+  const std::vector<StoreDesign> all = AllOf<StoreDesign>();
+  for (size_t mask = 1; mask < (size_t{1} << all.size()); ++mask) {
+    std::vector<SeedHits> seeds;
+    std::vector<StoreDesign> designs;
+    for (size_t d = 0; d < all.size(); ++d) {
+      if ((mask >> d) & 1) {
+        seeds.push_back({all[d], &none});
+        designs.push_back(all[d]);
+      }
+    }
+    std::vector<std::string> points = RequiredCoverage(designs);
+    std::sort(points.begin(), points.end());
+    std::vector<std::pair<std::string, std::string>> expected;
+    for (size_t i = 0; i < points.size(); ++i) {
+      for (size_t j = i + 1; j < points.size(); ++j) {
+        if (CanMeet(points[i], points[j], designs)) expected.emplace_back(points[i], points[j]);
+      }
+    }
+    std::vector<std::pair<std::string, std::string>> listed;
+    for (const PairCount& pair : CountPairs(seeds)) listed.emplace_back(pair.first, pair.second);
+    EXPECT_EQ(listed, expected) << "designs mask " << mask;
+    EXPECT_FALSE(listed.empty());
+  }
 }
 
 TEST(PairCoverageTest, APairMeetsOnlyWhereOneDesignReachesBoth) {
