@@ -100,7 +100,7 @@ std::vector<PairCount> CountPairs(const std::vector<SeedHits>& seeds) {
     }
   }
   // CanMeet's rule with each point's names parsed once per design, not
-  // once per pair (about 11 M instructions of a sweep's end otherwise).
+  // once per pair (about 8 M instructions of a sweep's end otherwise).
   std::vector<std::vector<char>> reaches(designs.size(), std::vector<char>(n));
   for (size_t d = 0; d < designs.size(); ++d) {
     for (size_t i = 0; i < n; ++i) reaches[d][i] = Reaches(designs[d], points[i]);
