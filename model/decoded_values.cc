@@ -6,7 +6,10 @@ namespace durasim {
 template <typename T>
 template <typename Parse>
 const T& DecodedValues::Memo<T>::Of(const std::string& bytes, Parse parse) {
-  for (const std::optional<Entry>& entry : entries) {
+  // Newest first: a repeat is most often of the decode just before it (the
+  // fault plan's, then the checkers' for the same put).
+  for (size_t back = 1; back <= kRemembered; ++back) {
+    const std::optional<Entry>& entry = entries[(next + kRemembered - back) % kRemembered];
     if (entry.has_value() && entry->bytes == bytes) {
       ++hits;
       return entry->result;

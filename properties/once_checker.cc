@@ -22,7 +22,7 @@ void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedSta
   const std::vector<CallResult>& calls = decoded->state.call_results;
   const auto in_flight = puts_in_flight_.find(decoded->state_key);
   const bool put_by_runtime = in_flight != puts_in_flight_.end() && in_flight->second > 0;
-  if (auto discard = discards_.find({lineage_, stable_.Of(decoded->state_key)});
+  if (auto discard = discards_.empty() ? discards_.end() : discards_.find({lineage_, stable_.Of(decoded->state_key)});
       discard != discards_.end() && put_by_runtime) {
     // The next record of the state, in whichever attempt it is seen: if it
     // no longer holds the discarded saved call, it superseded the discarded

@@ -5,12 +5,26 @@
 
 namespace durasim {
 
+// A name that stands for itself is not kept: a lookup that finds nothing
+// answers the name itself, so erasing it answers what keeping it would. The
+// production runtime's names all stand for themselves, so its maps stay empty
+// and its lookups cost nothing.
 void StableIdentity::LearnTask(const TaskView& task) {
-  action_hashes_[task.state_key.action_hash] = ActionHash(task.action);
+  const uint64_t stable = ActionHash(task.action);
+  if (stable == task.state_key.action_hash) {
+    action_hashes_.erase(task.state_key.action_hash);
+  } else {
+    action_hashes_[task.state_key.action_hash] = stable;
+  }
 }
 
 void StableIdentity::LearnCall(const CallIdentity& call, const CallArgument& argument) {
-  call_digests_[call] = CallArgsDigest(call.function, argument);
+  const uint64_t stable = CallArgsDigest(call.function, argument);
+  if (stable == call.args_digest) {
+    if (!call_digests_.empty()) call_digests_.erase(call);
+  } else {
+    call_digests_[call] = stable;
+  }
 }
 
 uint64_t StableIdentity::ActionOf(uint64_t action_hash) const {

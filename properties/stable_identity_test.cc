@@ -42,6 +42,25 @@ TEST(StableIdentityTest, PerAttemptNamesMapToOneIdentity) {
   EXPECT_EQ(stable.Of(calls[0]).args_digest, CallArgsDigest("s0", 7));
 }
 
+TEST(StableIdentityTest, ANameRelearntAsItselfStandsForItself) {
+  // Strategy: one reported action hash and one reported call stand first for
+  // another name, then for themselves (a name reused in a later attempt).
+  // Invariant: the last lesson wins, also when it is the name itself (which
+  // the class does not keep: it forgets the earlier one).
+  StableIdentity stable;
+  const StateKey key{"k", 1, InputEventHash(7), ActionHash("a1")};
+  stable.LearnTask(TaskView{key, "a0", 0});
+  EXPECT_EQ(stable.Of(key).action_hash, ActionHash("a0"));
+  stable.LearnTask(TaskView{key, "a1", 0});
+  EXPECT_EQ(stable.Of(key), key);
+
+  const CallIdentity call{key, 0, "s0", CallArgsDigest("s0", 8)};
+  stable.LearnCall(call, CallArgument{7, std::nullopt});
+  EXPECT_EQ(stable.Of(call).args_digest, CallArgsDigest("s0", 7));
+  stable.LearnCall(call, CallArgument{8, std::nullopt});
+  EXPECT_EQ(stable.Of(call), call);
+}
+
 TEST(StableIdentityTest, UnknownNamesStayAsReported) {
   // Strategy: a record whose action or call was never reported.
   // Invariant: it is compared as it is (no guess).

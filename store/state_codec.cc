@@ -287,10 +287,45 @@ std::string state_codec_internal::EncodeStateValueDom(const StateKey& k, const A
   return value.dump();
 }
 
+namespace {
+
+// A SAX handler that builds nothing and keeps the parse error, if any: the
+// message json::parse would throw, without the throw (values that are not
+// JSON, such as tombstones, are common under faults, and unwinding costs more
+// than the parse).
+class ParseErrorOf final : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const json::exception& error) override {
+    message = error.what();
+    return false;  // the first error ends the parse, as json::parse's throw does
+  }
+
+  std::string message;
+};
+
+Status Undecodable(std::string_view why) {
+  return Status(StatusCode::kInvalidRecovery, fmt::format("state value does not decode: {}", why));
+}
+
+}  // namespace
+
 Result<DecodedState> state_codec_internal::DecodeStateValueDom(const std::string& value) {
+  if (ParseErrorOf error; !json::sax_parse(value, &error)) return Undecodable(error.message);
   try {
-    const json doc = json::parse(value);
-    if (!doc.is_object()) throw std::invalid_argument("the value is not a JSON object");
+    const json doc = json::parse(value);  // well-formed: no parse error is left to throw
+    if (!doc.is_object()) return Undecodable("the value is not a JSON object");
     const int64_t version = Integer(doc, "v");
     if (version != kStateFormatVersion) {
       return Status(StatusCode::kInvalidRecovery,
@@ -330,7 +365,7 @@ Result<DecodedState> state_codec_internal::DecodeStateValueDom(const std::string
     }
     return out;
   } catch (const std::exception& error) {
-    return Status(StatusCode::kInvalidRecovery, fmt::format("state value does not decode: {}", error.what()));
+    return Undecodable(error.what());
   }
 }
 

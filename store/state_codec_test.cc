@@ -688,6 +688,47 @@ std::string Mutate(const std::string& value) {
   return out;
 }
 
+// What the DOM decoder answered when it let json::parse throw: the error's
+// own text, or that the value is no object; nullopt for an object.
+std::optional<std::string> ThrownUndecodable(const std::string& value) {
+  try {
+    if (json::parse(value).is_object()) return std::nullopt;
+    return "state value does not decode: the value is not a JSON object";
+  } catch (const json::exception& error) {  // a parse error, or a number out of range (406)
+    return std::string("state value does not decode: ") + error.what();
+  }
+}
+
+// Checks that the DOM decoder, which finds parse errors without a throw,
+// answers a value that is no JSON object as the throw did, word for word.
+void CheckUndecodableAsThrown(const std::string& value) {
+  const std::optional<std::string> thrown = ThrownUndecodable(value);
+  if (!thrown) return;
+  const Result<DecodedState> dom = internal::DecodeStateValueDom(value);
+  RC_ASSERT(!dom.ok());
+  RC_ASSERT(dom.status().code() == StatusCode::kInvalidRecovery);
+  RC_ASSERT(dom.status().message() == *thrown);
+}
+
+// Strategy: hand-picked values that are not JSON objects (a tombstone's
+// empty value, garbage, a truncated value, trailing bytes, a bare number,
+// bad UTF-8 in a string) and any bytes at all.
+// Invariant: the decoder's message is the one json::parse's throw gave.
+TEST(StateValueCodec, ParseErrorsReadAsTheThrownOnes) {
+  const std::string valid = ValidValueJson().dump();
+  for (const std::string& value :
+       {std::string(), std::string("garbage{"), std::string("\x01garbage{"), valid.substr(0, 40), valid + "x",
+        valid + " {}", std::string("1"), std::string("-0.5e3"), std::string("[1,2"), std::string("\"a\xff\""),
+        std::string("{\"k\":}"), std::string(" "), std::string("nul"), std::string("1e999")}) {
+    ASSERT_TRUE(ThrownUndecodable(value).has_value()) << value;
+    CheckUndecodableAsThrown(value);
+  }
+}
+RC_GTEST_PROP(StateValueCodec, ParseErrorsOfAnyBytesReadAsTheThrownOnes, ()) {
+  CheckUndecodableAsThrown(*gen::container<std::string>(gen::arbitrary<char>()));
+  CheckUndecodableAsThrown(*gen::container<std::string>(gen::elementOf(std::string("{}[]\":,0123456789.-eE tfnrulas\\"))));
+}
+
 // Strategy: on encoded values changed a few times, the public decoder's
 // verdict and message are the DOM decoder's, and whatever the strict
 // reader accepts the DOM decoder reads to the same state.
@@ -697,6 +738,7 @@ RC_GTEST_PROP(StateValueCodec, DecodersAgreeOnMutatedValues, ()) {
   for (int i = 0; i < mutations && json::accept(value); ++i) {  // the field swap needs a JSON value
     value = Mutate(value);
     CheckDecodersAgree(value);
+    CheckUndecodableAsThrown(value);
   }
 }
 
