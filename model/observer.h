@@ -4,6 +4,7 @@
 // events that prove it.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "store/status.h"
 #include "store/action_state.h"
 #include "store/action_state_store.h"
+#include "store/compare_bytes.h"
 #include "store/log_client.h"
 #include "store/state_codec.h"
 
@@ -28,7 +30,14 @@ struct CallIdentity {
   uint64_t args_digest = 0;
   std::string ToString() const;
   bool operator==(const CallIdentity&) const = default;
-  auto operator<=>(const CallIdentity&) const = default;
+  // The member-wise order a defaulted <=> gives, with the function's name
+  // compared inline (store/compare_bytes.h).
+  std::strong_ordering operator<=>(const CallIdentity& other) const {
+    if (const std::strong_ordering order = state_key <=> other.state_key; order != 0) return order;
+    if (call_index != other.call_index) return call_index <=> other.call_index;
+    if (const std::strong_ordering order = CompareBytes(function, other.function); order != 0) return order;
+    return args_digest <=> other.args_digest;
+  }
 };
 
 // What a durable call hands the outside world: the action's accumulator and,

@@ -2,9 +2,12 @@
 // (input key, sequence number, action, event), and the state key naming it.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "store/compare_bytes.h"
 
 namespace durasim {
 
@@ -54,7 +57,14 @@ struct StateKey {
   uint64_t event_hash = 0;
   uint64_t action_hash = 0;
   bool operator==(const StateKey&) const = default;
-  auto operator<=>(const StateKey&) const = default;
+  // The member-wise order a defaulted <=> gives, with the key compared
+  // inline (store/compare_bytes.h).
+  std::strong_ordering operator<=>(const StateKey& other) const {
+    if (const std::strong_ordering order = CompareBytes(key, other.key); order != 0) return order;
+    if (seq != other.seq) return seq <=> other.seq;
+    if (event_hash != other.event_hash) return event_hash <=> other.event_hash;
+    return action_hash <=> other.action_hash;
+  }
 };
 
 }  // namespace durasim
