@@ -48,15 +48,15 @@ const SupplierSpec& Suppliers::Find(const std::string& name) const {
 
 SupplierOutcome Suppliers::Invoke(const CallIdentity& call, int64_t argument) {
   const SupplierSpec& spec = Find(call.function);
-  const int64_t invocation = ++calls_[call];
+  Invoked& invoked = invoked_[call];
+  const int64_t invocation = ++invoked.count;
   const int64_t nth = ++calls_by_supplier_[call.function];
   ++total_calls_;
-  SupplierOutcome outcome =
+  invoked.last =
       spec.fails_nth.has_value() && nth == *spec.fails_nth
           ? SupplierOutcome{true, 0, fmt::format("supplier {} failed: its invocation {} in the run", spec.name, nth)}
           : Answer(spec, call, argument, invocation);
-  last_outcomes_[call] = outcome;
-  return outcome;
+  return invoked.last;
 }
 
 Suppliers::Reconciled Suppliers::Reconcile(const CallIdentity& call, int64_t argument) {
@@ -64,18 +64,15 @@ Suppliers::Reconciled Suppliers::Reconcile(const CallIdentity& call, int64_t arg
   DURASIM_CHECK(!spec.reconcile.empty());
   const size_t asking = reconciler_askings_[call.function]++;
   const ReconcileAnswer scripted = spec.reconcile[std::min(asking, spec.reconcile.size() - 1)];
-  auto last = last_outcomes_.find(call);
+  // A call in the map was invoked: its last outcome is set.
+  auto invoked = invoked_.find(call);
   switch (scripted) {
     case ReconcileAnswer::kTruth:
-      if (last == last_outcomes_.end()) return Reconciled{ReconcileAnswer::kNotDone, {}};
-      return Reconciled{ReconcileAnswer::kDone, last->second};
-    case ReconcileAnswer::kDone: {
-      const auto invocations = calls_.find(call);
+      if (invoked == invoked_.end()) return Reconciled{ReconcileAnswer::kNotDone, {}};
+      return Reconciled{ReconcileAnswer::kDone, invoked->second.last};
+    case ReconcileAnswer::kDone:
       return Reconciled{ReconcileAnswer::kDone,
-                        last != last_outcomes_.end()
-                            ? last->second
-                            : Answer(spec, call, argument, invocations == calls_.end() ? 1 : invocations->second)};
-    }
+                        invoked != invoked_.end() ? invoked->second.last : Answer(spec, call, argument, 1)};
     case ReconcileAnswer::kNotDone:
     case ReconcileAnswer::kUnknown: return Reconciled{scripted, {}};
   }

@@ -43,8 +43,13 @@ class Suppliers {
   };
   Reconciled Reconcile(const CallIdentity& call, int64_t argument);
 
+  // One call's invocations so far and what the last one answered.
+  struct Invoked {
+    int64_t count = 0;
+    SupplierOutcome last;
+  };
   int64_t total_calls() const { return total_calls_; }
-  const std::map<CallIdentity, int64_t>& calls_by_identity() const { return calls_; }
+  const std::map<CallIdentity, Invoked>& calls_by_identity() const { return invoked_; }
   const std::map<std::string, int64_t>& calls_by_supplier() const { return calls_by_supplier_; }
 
  private:
@@ -54,8 +59,7 @@ class Suppliers {
                                 int64_t invocation);
 
   std::map<std::string, SupplierSpec> specs_;
-  std::map<CallIdentity, int64_t> calls_;
-  std::map<CallIdentity, SupplierOutcome> last_outcomes_;
+  std::map<CallIdentity, Invoked> invoked_;  // one lookup an invocation
   std::map<std::string, size_t> reconciler_askings_;  // by supplier
   std::map<std::string, int64_t> calls_by_supplier_;
   int64_t total_calls_ = 0;

@@ -287,9 +287,9 @@ bool Observe(World& world, RunReport& report, bool compared) {
   {
     const std::map<std::pair<std::string, int64_t>, size_t> positions = InputPositions(world.scenario());
     report.calls_by_input.assign(world.scenario().inputs.size(), 0);
-    for (const auto& [call, count] : world.suppliers().calls_by_identity()) {
+    for (const auto& [call, invoked] : world.suppliers().calls_by_identity()) {
       auto at = positions.find({call.state_key.key, call.state_key.seq});
-      if (at != positions.end()) report.calls_by_input[at->second] += count;
+      if (at != positions.end()) report.calls_by_input[at->second] += invoked.count;
     }
   }
   report.trace_hash = world.trace().hash();
@@ -305,7 +305,9 @@ bool Observe(World& world, RunReport& report, bool compared) {
   const bool log_expected = !world.scenario().expect.log.empty();
   if (!compared && !log_expected) return true;
   if (compared) {
-    for (const auto& [call, count] : world.suppliers().calls_by_identity()) report.calls_by_identity[call.ToString()] = count;
+    for (const auto& [call, invoked] : world.suppliers().calls_by_identity()) {
+      report.calls_by_identity[call.ToString()] = invoked.count;
+    }
   }
   Result<std::vector<std::vector<LogRecord>>> records = world.ReadLog();
   if (records.ok() && log_expected) report.log_difference = FirstLogDifference(world.scenario(), *records);
