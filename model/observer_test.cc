@@ -14,7 +14,9 @@ namespace {
 RC_GTEST_PROP(CallIdentityTest, OrdersMemberWise, ()) {
   // Strategy: identities drawn from few values, so ties at every member
   // are common; one in two pairs shares the state key.
-  const auto text = [] { return *rc::gen::container<std::string>(rc::gen::element('f', 'g', static_cast<char>(0x90))); };
+  const auto text = [] {
+    return *rc::gen::container<std::string>(rc::gen::element('f', 'g', static_cast<char>(0x90)));
+  };
   const auto identity = [&](const StateKey& key) {
     return CallIdentity{key, *rc::gen::inRange(0, 3), text(), *rc::gen::inRange<uint64_t>(0, 3)};
   };

@@ -17,7 +17,8 @@ namespace {
 // Bytes from a small alphabet that includes bytes above 0x7f, so equal
 // prefixes, prefixes of each other and signed-char traps are all common.
 rc::Gen<std::string> SmallBytes() {
-  return rc::gen::container<std::string>(rc::gen::element('a', 'b', '\0', static_cast<char>(0x80), static_cast<char>(0xff)));
+  return rc::gen::container<std::string>(
+      rc::gen::element('a', 'b', '\0', static_cast<char>(0x80), static_cast<char>(0xff)));
 }
 
 TEST(CompareBytesTest, OrdersAsStdString) {

@@ -724,9 +724,13 @@ TEST(StateValueCodec, ParseErrorsReadAsTheThrownOnes) {
     CheckUndecodableAsThrown(value);
   }
 }
+
+// The same on any bytes, and on bytes of JSON's own alphabet (which more
+// often nearly parse).
 RC_GTEST_PROP(StateValueCodec, ParseErrorsOfAnyBytesReadAsTheThrownOnes, ()) {
   CheckUndecodableAsThrown(*gen::container<std::string>(gen::arbitrary<char>()));
-  CheckUndecodableAsThrown(*gen::container<std::string>(gen::elementOf(std::string("{}[]\":,0123456789.-eE tfnrulas\\"))));
+  const std::string json_bytes = "{}[]\":,0123456789.-eE tfnrulas\\";
+  CheckUndecodableAsThrown(*gen::container<std::string>(gen::elementOf(json_bytes)));
 }
 
 // Strategy: on encoded values changed a few times, the public decoder's
