@@ -8,7 +8,7 @@ namespace durasim {
 // A name that stands for itself is not kept: a lookup that finds nothing
 // answers the name itself, so erasing it answers what keeping it would. The
 // production runtime's names all stand for themselves, so its maps stay empty
-// and its lookups cost nothing.
+// and its lookups are lookups in empty maps.
 void StableIdentity::LearnTask(const TaskView& task) {
   const uint64_t stable = ActionHash(task.action);
   if (stable == task.state_key.action_hash) {

@@ -1,8 +1,8 @@
 // CompareBytes: std::string's order (bytes as unsigned char, then the
 // shorter first), inline. The maps the checkers and the runtime key by
-// StateKey and CallIdentity compare short keys (a few bytes) some 1,700 times
-// a generated run; std::string's compare calls memcmp through the PLT for
-// each, which costs more than the bytes (docs/benchmarks.md, issue 31).
+// StateKey compare it about 870 times a generated seed, mostly on keys of a
+// few bytes; std::string's compare calls memcmp through the PLT for each
+// (docs/benchmarks.md, issue 31, session 31).
 #pragma once
 
 #include <compare>

@@ -31,7 +31,7 @@ TEST(CompareBytesTest, OrdersAsStdString) {
   }
 }
 
-RC_GTEST_PROP(CompareBytesTest, OrdersAnyBytesAsStdString, ()) {
+RC_GTEST_PROP(CompareBytesTest, OrdersByteStringsAsStdString, ()) {
   const std::string a = *SmallBytes();
   const std::string b = *rc::gen::oneOf(SmallBytes(), rc::gen::just(a + *SmallBytes()));
   RC_ASSERT(CompareBytes(a, b) == (a <=> b));

@@ -290,7 +290,7 @@ std::string state_codec_internal::EncodeStateValueDom(const StateKey& k, const A
 namespace {
 
 // A SAX handler that builds nothing and keeps the parse error, if any: the
-// message json::parse would throw, without the throw (values that are not
+// exception json::parse would throw, without the throw (values that are not
 // JSON, such as tombstones, are common under faults, and unwinding costs more
 // than the parse).
 class ParseErrorOf final : public nlohmann::json_sax<json> {
@@ -312,7 +312,7 @@ class ParseErrorOf final : public nlohmann::json_sax<json> {
     return false;  // the first error ends the parse, as json::parse's throw does
   }
 
-  std::string message;
+  std::optional<std::string> message;
 };
 
 Status Undecodable(std::string_view why) {
@@ -321,8 +321,15 @@ Status Undecodable(std::string_view why) {
 
 }  // namespace
 
+std::optional<std::string> state_codec_internal::JsonParseError(const std::string& value) {
+  ParseErrorOf error;
+  const bool parsed = json::sax_parse(value, &error);
+  DURASIM_CHECK_EQ(parsed, !error.message.has_value());  // the handler fails only on an error
+  return std::move(error.message);
+}
+
 Result<DecodedState> state_codec_internal::DecodeStateValueDom(const std::string& value) {
-  if (ParseErrorOf error; !json::sax_parse(value, &error)) return Undecodable(error.message);
+  if (std::optional<std::string> error = JsonParseError(value)) return Undecodable(*error);
   try {
     const json doc = json::parse(value);  // well-formed: no parse error is left to throw
     if (!doc.is_object()) return Undecodable("the value is not a JSON object");

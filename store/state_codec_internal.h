@@ -45,6 +45,9 @@ std::optional<CallStatus> ParseCallStatus(std::string_view text);
 std::string EncodeStateValueDom(const StateKey& state_key, const ActionState& state);
 // The reference decoder: parse into a DOM, then walk it.
 Result<DecodedState> DecodeStateValueDom(const std::string& value);
+// The error json::parse would throw on `value` (its what(): a parse error,
+// or a number out of range), found without a throw; nothing when it parses.
+std::optional<std::string> JsonParseError(const std::string& value);
 
 // The streaming writer: EncodeStateValueDom's bytes, or nothing where that
 // throws (a string that is not UTF-8).

@@ -688,20 +688,30 @@ std::string Mutate(const std::string& value) {
   return out;
 }
 
-// What the DOM decoder answered when it let json::parse throw: the error's
-// own text, or that the value is no object; nullopt for an object.
-std::optional<std::string> ThrownUndecodable(const std::string& value) {
+// What json::parse throws on `value` (a parse error, or a number out of
+// range: 406), as text; nothing when it parses.
+std::optional<std::string> ThrownJsonError(const std::string& value) {
   try {
-    if (json::parse(value).is_object()) return std::nullopt;
-    return "state value does not decode: the value is not a JSON object";
-  } catch (const json::exception& error) {  // a parse error, or a number out of range (406)
-    return std::string("state value does not decode: ") + error.what();
+    const json parsed = json::parse(value);
+    return std::nullopt;
+  } catch (const json::exception& error) {
+    return std::string(error.what());
   }
 }
 
-// Checks that the DOM decoder, which finds parse errors without a throw,
-// answers a value that is no JSON object as the throw did, word for word.
+// What the DOM decoder answered when it let json::parse throw: the error's
+// own text, or that the value is no object; nothing for an object.
+std::optional<std::string> ThrownUndecodable(const std::string& value) {
+  if (std::optional<std::string> thrown = ThrownJsonError(value)) return "state value does not decode: " + *thrown;
+  if (json::parse(value).is_object()) return std::nullopt;
+  return "state value does not decode: the value is not a JSON object";
+}
+
+// Checks JsonParseError (the SAX parse that replaced the throw) against
+// json::parse's throw, and the DOM decoder's answer to a value that is no
+// JSON object against what it answered with the throw, word for word.
 void CheckUndecodableAsThrown(const std::string& value) {
+  RC_ASSERT(internal::JsonParseError(value) == ThrownJsonError(value));
   const std::optional<std::string> thrown = ThrownUndecodable(value);
   if (!thrown) return;
   const Result<DecodedState> dom = internal::DecodeStateValueDom(value);
@@ -712,8 +722,9 @@ void CheckUndecodableAsThrown(const std::string& value) {
 
 // Strategy: hand-picked values that are not JSON objects (a tombstone's
 // empty value, garbage, a truncated value, trailing bytes, a bare number,
-// bad UTF-8 in a string) and any bytes at all.
-// Invariant: the decoder's message is the one json::parse's throw gave.
+// bad UTF-8 in a string, a number out of range) and two that parse.
+// Invariant: the SAX parse finds json::parse's error, and the decoder's
+// message is the one json::parse's throw gave.
 TEST(StateValueCodec, ParseErrorsReadAsTheThrownOnes) {
   const std::string valid = ValidValueJson().dump();
   for (const std::string& value :
@@ -721,13 +732,20 @@ TEST(StateValueCodec, ParseErrorsReadAsTheThrownOnes) {
         valid + " {}", std::string("1"), std::string("-0.5e3"), std::string("[1,2"), std::string("\"a\xff\""),
         std::string("{\"k\":}"), std::string(" "), std::string("nul"), std::string("1e999")}) {
     ASSERT_TRUE(ThrownUndecodable(value).has_value()) << value;
-    CheckUndecodableAsThrown(value);
+    EXPECT_EQ(internal::JsonParseError(value), ThrownJsonError(value)) << value;
+    const Result<DecodedState> dom = internal::DecodeStateValueDom(value);
+    ASSERT_FALSE(dom.ok()) << value;
+    EXPECT_EQ(dom.status().code(), StatusCode::kInvalidRecovery) << value;
+    EXPECT_EQ(dom.status().message(), *ThrownUndecodable(value)) << value;
+  }
+  for (const std::string& value : {valid, std::string("[1, {\"a\": null}] ")}) {
+    EXPECT_EQ(internal::JsonParseError(value), std::nullopt) << value;
   }
 }
 
-// The same on any bytes, and on bytes of JSON's own alphabet (which more
-// often nearly parse).
-RC_GTEST_PROP(StateValueCodec, ParseErrorsOfAnyBytesReadAsTheThrownOnes, ()) {
+// The same on byte strings of any bytes, and of JSON's own alphabet (which
+// more often nearly parse).
+RC_GTEST_PROP(StateValueCodec, ParseErrorsOfByteStringsReadAsTheThrownOnes, ()) {
   CheckUndecodableAsThrown(*gen::container<std::string>(gen::arbitrary<char>()));
   const std::string json_bytes = "{}[]\":,0123456789.-eE tfnrulas\\";
   CheckUndecodableAsThrown(*gen::container<std::string>(gen::elementOf(json_bytes)));
