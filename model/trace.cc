@@ -53,7 +53,7 @@ bool Trace::Begin(SimTime time, int attempt, std::string_view kind) {
   event.attempt = attempt;
   event.kind_size = static_cast<uint32_t>(kind.size());
   event.bytes_begin = bytes_.size();
-  bytes_.append(kind);
+  bytes_.Append(kind);
   return true;
 }
 
@@ -62,7 +62,7 @@ size_t Trace::End(std::string_view format, uint64_t format_hash, Renderer render
   event.bytes_end = bytes_.size();
   event.format = format;
   event.render = render;
-  const std::string_view bytes = std::string_view(bytes_).substr(event.bytes_begin, event.bytes_end - event.bytes_begin);
+  const std::string_view bytes = bytes_.view().substr(event.bytes_begin, event.bytes_end - event.bytes_begin);
   event.hash = EventHash(format_hash, SimTime(event.time_us), event.attempt, bytes);
   hash_ = HashCombine(hash_, event.hash);
   return events_.size() - 1;
@@ -76,7 +76,7 @@ void Trace::RenderUpTo(size_t index) const {
     // "{:>12} a{} {:<18} {detail}"
     AppendSimTime(SimTime(event.time_us), text_);
     fmt::format_to(std::back_inserter(text_), " a{} ", event.attempt);
-    const std::string_view bytes = std::string_view(bytes_).substr(event.bytes_begin, event.bytes_end - event.bytes_begin);
+    const std::string_view bytes = bytes_.view().substr(event.bytes_begin, event.bytes_end - event.bytes_begin);
     const std::string_view kind = bytes.substr(0, event.kind_size);
     text_.append(kind);
     if (kind.size() < 18) text_.append(18 - kind.size(), ' ');

@@ -36,6 +36,7 @@
 #include "store/hash.h"
 #include "store/recovery_marker.h"
 #include "model/sim_time.h"
+#include "model/trace_bytes.h"
 
 namespace durasim {
 
@@ -60,15 +61,15 @@ class TraceFormat {
 // The bytes an event's arguments are written into, and read back from.
 class TraceWriter {
  public:
-  explicit TraceWriter(std::string& bytes) : bytes_(bytes) {}
-  void Word(uint64_t word) { bytes_.append(reinterpret_cast<const char*>(&word), sizeof word); }
+  explicit TraceWriter(TraceBytes& bytes) : bytes_(bytes) {}
+  void Word(uint64_t word) { bytes_.AppendWord(word); }
   void Text(std::string_view text) {
     Word(text.size());
-    bytes_.append(text);
+    bytes_.Append(text);
   }
 
  private:
-  std::string& bytes_;
+  TraceBytes& bytes_;
 };
 
 class TraceReader {
@@ -174,7 +175,7 @@ class Trace {
     // events: growing from empty reallocated its events 7 times); the
     // arguments' bytes get a guess of 48 per event.
     events_.reserve(kEventsReserved);
-    bytes_.reserve(kEventsReserved * 48);
+    bytes_.Reserve(kEventsReserved * 48);
   }
 
   // Appends one event; `kind` is a dotted name (put.issued), `detail` is
@@ -263,7 +264,7 @@ class Trace {
   size_t counted_ = 0;  // the events of a trace that keeps none
   static constexpr size_t kEventsReserved = 128;
   std::vector<Event> events_;
-  std::string bytes_;  // every event's kind and arguments
+  TraceBytes bytes_;  // every event's kind and arguments
   uint64_t hash_ = kFnvOffsetBasis;
   SimTime last_time_{0};
   // The rendered text of the first ends_.size() events, each line ended by '\n'.
