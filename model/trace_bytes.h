@@ -1,9 +1,9 @@
 // TraceBytes: the growable byte buffer a trace writes its events' kinds and
 // arguments into (model/trace.h). An event appends a handful of 8-byte words
 // and short strings (a kind, a key); through std::string each append was a
-// call that checked the capacity and then called memcpy through the PLT,
-// about 40 instructions for 8 bytes. Here a word is one store and a string
-// of up to 16 bytes two, inline; only growing is a call.
+// call that checked the capacity and then called memcpy through the PLT.
+// Here a word is one store and a string of up to 16 bytes two
+// (store/copy_short.h), inline; only growing is a call.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,8 @@
 #include <memory>
 #include <string_view>
 #include <utility>
+
+#include "store/copy_short.h"
 
 namespace durasim {
 
@@ -44,30 +46,6 @@ class TraceBytes {
   std::string_view view() const { return std::string_view(data_.get(), size_); }
 
  private:
-  // memcpy of `n` bytes; up to 16 of them as two (possibly overlapping)
-  // loads and stores of the same width, inline.
-  static void CopyShort(char* out, const char* in, size_t n) {
-    if (n >= 8 && n <= 16) {
-      uint64_t head;
-      uint64_t tail;
-      std::memcpy(&head, in, 8);
-      std::memcpy(&tail, in + n - 8, 8);
-      std::memcpy(out, &head, 8);
-      std::memcpy(out + n - 8, &tail, 8);
-    } else if (n >= 4 && n < 8) {
-      uint32_t head;
-      uint32_t tail;
-      std::memcpy(&head, in, 4);
-      std::memcpy(&tail, in + n - 4, 4);
-      std::memcpy(out, &head, 4);
-      std::memcpy(out + n - 4, &tail, 4);
-    } else if (n < 4) {
-      for (size_t i = 0; i < n; ++i) out[i] = in[i];
-    } else {
-      std::memcpy(out, in, n);
-    }
-  }
-
   // Makes room for `more` bytes past size(): at least doubles.
   void Grow(size_t more);
   void Reallocate(size_t capacity);

@@ -3,9 +3,11 @@
 // so object keys come sorted; dump() is compact, escapes " \ \b \f \n \r \t
 // and other bytes below 0x20 as \u00xx (lowercase), and passes UTF-8
 // through (0x7f too).
+#include <algorithm>
 #include <charconv>
 
 #include "store/check.h"
+#include "store/copy_short.h"
 #include "store/state_codec_internal.h"
 #include "store/utf8.h"
 
@@ -32,9 +34,40 @@ constexpr HexPairs MakeHexPairs() {
 }
 constexpr HexPairs kHexPairs = MakeHexPairs();
 
+// The value being written: a string sized to an estimate ahead, written
+// through a cursor, so that an append is a copy into its buffer (inline up
+// to 16 bytes, store/copy_short.h) rather than a std::string::append call;
+// it grows when the estimate falls short (escapes, long strings).
+class ValueOut {
+ public:
+  ValueOut(std::string& out, size_t estimate) : out_(out) { out_.resize(estimate); }
+  // Inline always, so that a literal's length is a constant there and its
+  // copy a store or two.
+  [[gnu::always_inline]] void Append(std::string_view text) {
+    Ensure(text.size());
+    CopyShort(out_.data() + size_, text.data(), text.size());
+    size_ += text.size();
+  }
+  [[gnu::always_inline]] void Push(char c) {
+    Ensure(1);
+    out_[size_++] = c;
+  }
+  // Cuts the string to what was written.
+  void Finish() { out_.resize(size_); }
+
+ private:
+  [[gnu::always_inline]] void Ensure(size_t more) {
+    if (out_.size() - size_ < more) [[unlikely]] Grow(more);
+  }
+  void Grow(size_t more) { out_.resize(std::max(2 * out_.size(), size_ + more)); }
+
+  std::string& out_;
+  size_t size_ = 0;
+};
+
 // Appends `text` as a JSON string; false when it is not UTF-8 (dump() throws).
-bool AppendString(std::string& out, std::string_view text) {
-  out.push_back('"');
+bool AppendString(ValueOut& out, std::string_view text) {
+  out.Push('"');
   size_t plain = 0;  // the start of the bytes not yet copied
   bool ascii = true;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -43,39 +76,41 @@ bool AppendString(std::string& out, std::string_view text) {
       ascii = ascii && c < 0x80;
       continue;
     }
-    out.append(text.substr(plain, i - plain));
+    out.Append(text.substr(plain, i - plain));
     plain = i + 1;
-    out.push_back('\\');
+    out.Push('\\');
     switch (c) {
-      case '"': out.push_back('"'); break;
-      case '\\': out.push_back('\\'); break;
-      case '\b': out.push_back('b'); break;
-      case '\f': out.push_back('f'); break;
-      case '\n': out.push_back('n'); break;
-      case '\r': out.push_back('r'); break;
-      case '\t': out.push_back('t'); break;
+      case '"': out.Push('"'); break;
+      case '\\': out.Push('\\'); break;
+      case '\b': out.Push('b'); break;
+      case '\f': out.Push('f'); break;
+      case '\n': out.Push('n'); break;
+      case '\r': out.Push('r'); break;
+      case '\t': out.Push('t'); break;
       default:
-        out.append("u00"sv);
-        out.push_back(kHexDigits[c >> 4]);
-        out.push_back(kHexDigits[c & 0xf]);
+        out.Append("u00"sv);
+        out.Push(kHexDigits[c >> 4]);
+        out.Push(kHexDigits[c & 0xf]);
     }
   }
-  out.append(text.substr(plain));
-  out.push_back('"');
+  out.Append(text.substr(plain));
+  out.Push('"');
   return ascii || IsValidUtf8(text);
 }
 
-void AppendInteger(std::string& out, int64_t value) {
+void AppendInteger(ValueOut& out, int64_t value) {
   char digits[24];
   const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
   DURASIM_CHECK(ec == std::errc());  // 24 bytes hold any int64 (20 at most)
-  out.append(digits, static_cast<size_t>(end - digits));
+  out.Append(std::string_view(digits, static_cast<size_t>(end - digits)));
 }
 
-void AppendHexString(std::string& out, uint64_t value) {
-  out.push_back('"');
-  AppendHex64(out, value);
-  out.push_back('"');
+void AppendHexString(ValueOut& out, uint64_t value) {
+  char quoted[18];
+  quoted[0] = '"';
+  WriteHex64(quoted + 1, value);
+  quoted[17] = '"';
+  out.Append(std::string_view(quoted, sizeof quoted));
 }
 
 // Room for the value when no string needs escapes.
@@ -117,60 +152,63 @@ void AppendHexBytes(std::string& out, std::string_view bytes) {
 }
 
 std::optional<std::string> WriteStateValue(const StateKey& k, const ActionState& state) {
-  std::string out;
-  out.reserve(SizeEstimate(k, state));
+  std::string value;
+  ValueOut out(value, SizeEstimate(k, state));
   bool utf8 = true;
-  out.append("{\"action\":"sv);
+  out.Append("{\"action\":"sv);
   AppendHexString(out, k.action_hash);
-  out.append(",\"calls\":["sv);
+  out.Append(",\"calls\":["sv);
   for (size_t i = 0; i < state.call_results.size(); ++i) {
     const CallResult& c = state.call_results[i];
-    out.append(i == 0 ? "{\"args\":"sv : ",{\"args\":"sv);
+    out.Append(i == 0 ? "{\"args\":"sv : ",{\"args\":"sv);
     AppendHexString(out, c.args_digest);
-    out.append(",\"error\":"sv);
+    out.Append(",\"error\":"sv);
     utf8 = AppendString(out, c.error) && utf8;
-    out.append(",\"fn\":"sv);
+    out.Append(",\"fn\":"sv);
     utf8 = AppendString(out, c.function_id) && utf8;
-    out.append(",\"result\":"sv);
+    out.Append(",\"result\":"sv);
     AppendInteger(out, c.result);
-    out.append(",\"status\":\""sv);
-    out.append(CallStatusName(c.status));
-    out.append("\"}"sv);
+    out.Append(",\"status\":\""sv);
+    out.Append(CallStatusName(c.status));
+    out.Append("\"}"sv);
   }
-  out.append(state.completed ? "],\"completed\":true,\"event\":"sv : "],\"completed\":false,\"event\":"sv);
+  out.Append(state.completed ? "],\"completed\":true,\"event\":"sv : "],\"completed\":false,\"event\":"sv);
   AppendHexString(out, k.event_hash);
-  out.append(",\"events\":["sv);
+  out.Append(",\"events\":["sv);
   for (size_t i = 0; i < state.emitted_events.size(); ++i) {
-    out.append(i == 0 ? "{\"type\":"sv : ",{\"type\":"sv);
+    out.Append(i == 0 ? "{\"type\":"sv : ",{\"type\":"sv);
     utf8 = AppendString(out, state.emitted_events[i].type) && utf8;
-    out.append(",\"value\":"sv);
+    out.Append(",\"value\":"sv);
     AppendInteger(out, state.emitted_events[i].value);
-    out.push_back('}');
+    out.Push('}');
   }
   // A JSON string holds UTF-8 only: a key of other bytes goes as hex.
   if (IsValidUtf8(k.key)) {
-    out.append("],\"key\":"sv);
+    out.Append("],\"key\":"sv);
     AppendString(out, k.key);
   } else {
-    out.append("],\"key_hex\":\""sv);
-    AppendHexBytes(out, k.key);
-    out.push_back('"');
+    out.Append("],\"key_hex\":\""sv);
+    std::string hex;
+    AppendHexBytes(hex, k.key);
+    out.Append(hex);
+    out.Push('"');
   }
-  out.append(",\"memory\":["sv);
+  out.Append(",\"memory\":["sv);
   for (size_t i = 0; i < state.memory_updates.size(); ++i) {
-    out.append(i == 0 ? "{\"slot\":"sv : ",{\"slot\":"sv);
+    out.Append(i == 0 ? "{\"slot\":"sv : ",{\"slot\":"sv);
     utf8 = AppendString(out, state.memory_updates[i].slot) && utf8;
-    out.append(",\"value\":"sv);
+    out.Append(",\"value\":"sv);
     AppendInteger(out, state.memory_updates[i].value);
-    out.push_back('}');
+    out.Push('}');
   }
-  out.append("],\"seq\":"sv);
+  out.Append("],\"seq\":"sv);
   AppendInteger(out, k.seq);
-  out.append(",\"v\":"sv);
+  out.Append(",\"v\":"sv);
   AppendInteger(out, kStateFormatVersion);
-  out.push_back('}');
+  out.Push('}');
   if (!utf8) return std::nullopt;
-  return out;
+  out.Finish();
+  return value;
 }
 
 }  // namespace durasim::state_codec_internal
