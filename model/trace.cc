@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "store/check.h"
+#include "store/copy_short.h"
 
 namespace durasim {
 namespace {
@@ -24,8 +25,11 @@ uint64_t EventHash(uint64_t format_hash, SimTime time, int attempt, std::string_
     std::memcpy(&word, bytes.data() + at, sizeof word);
     hash = Mix64(hash ^ word);
   }
-  uint64_t tail = 0;
-  std::memcpy(&tail, bytes.data() + at, bytes.size() - at);
+  // The last 0-7 bytes, zero-padded, copied inline (not a memcpy call).
+  char last[8] = {};
+  CopyUnder8(last, bytes.data() + at, bytes.size() - at);
+  uint64_t tail;
+  std::memcpy(&tail, last, sizeof tail);
   return HashCombine(Mix64(hash ^ tail), bytes.size());
 }
 

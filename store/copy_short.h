@@ -12,23 +12,30 @@
 
 namespace durasim {
 
-inline void CopyShort(char* out, const char* in, size_t n) {
-  if (n >= 8 && n <= 16) {
-    uint64_t head;
-    uint64_t tail;
-    std::memcpy(&head, in, 8);
-    std::memcpy(&tail, in + n - 8, 8);
-    std::memcpy(out, &head, 8);
-    std::memcpy(out + n - 8, &tail, 8);
-  } else if (n >= 4 && n < 8) {
+// memcpy of `n` < 8 bytes, inline.
+inline void CopyUnder8(char* out, const char* in, size_t n) {
+  if (n >= 4) {
     uint32_t head;
     uint32_t tail;
     std::memcpy(&head, in, 4);
     std::memcpy(&tail, in + n - 4, 4);
     std::memcpy(out, &head, 4);
     std::memcpy(out + n - 4, &tail, 4);
-  } else if (n < 4) {
+  } else {
     for (size_t i = 0; i < n; ++i) out[i] = in[i];
+  }
+}
+
+inline void CopyShort(char* out, const char* in, size_t n) {
+  if (n < 8) {
+    CopyUnder8(out, in, n);
+  } else if (n <= 16) {
+    uint64_t head;
+    uint64_t tail;
+    std::memcpy(&head, in, 8);
+    std::memcpy(&tail, in + n - 8, 8);
+    std::memcpy(out, &head, 8);
+    std::memcpy(out + n - 8, &tail, 8);
   } else {
     std::memcpy(out, in, n);
   }

@@ -25,5 +25,14 @@ TEST(CopyShortTest, EveryLengthAndOffsetCopiesExactlyTheBytes) {
   }
 }
 
+TEST(CopyShortTest, UnderEightCopiesExactlyTheBytes) {
+  const std::string source = "abcdefgh";
+  for (size_t n = 0; n < 8; ++n) {
+    char out[8] = {'.', '.', '.', '.', '.', '.', '.', '.'};
+    CopyUnder8(out, source.data(), n);
+    EXPECT_EQ(std::string(out, 8), source.substr(0, n) + std::string(8 - n, '.')) << n << " bytes";
+  }
+}
+
 }  // namespace
 }  // namespace durasim
