@@ -213,6 +213,9 @@ class Scheduler {
   // on the erased handler's slot, never on the original one.
   template <typename Handler>
   static Waiter Wrap(Handler handler) {
+    // Asio allocates without aligned_alloc here (CMakeLists.txt): operator
+    // new aligns to 16 and asio ignores any larger alignment.
+    static_assert(alignof(Handler) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
     asio::any_completion_handler<void(ErrorCode)> erased(std::move(handler));
     asio::cancellation_slot slot = asio::get_associated_cancellation_slot(erased);
     return Waiter{std::move(erased), slot, nullptr};

@@ -7,8 +7,12 @@ namespace durasim {
 
 TraceBytes& TraceBytes::operator=(const TraceBytes& other) {
   if (this == &other) return *this;
-  size_ = 0;
-  if (other.size_ > capacity_) Reallocate(other.size_);
+  if (other.size_ > capacity_) {
+    // Allocated first: a bad_alloc leaves this buffer as it was.
+    auto data = std::make_unique_for_overwrite<char[]>(other.size_);
+    data_ = std::move(data);
+    capacity_ = other.size_;
+  }
   if (other.size_ > 0) std::memcpy(data_.get(), other.data_.get(), other.size_);
   size_ = other.size_;
   return *this;

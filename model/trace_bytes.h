@@ -2,8 +2,9 @@
 // arguments into (model/trace.h). An event appends a handful of 8-byte words
 // and short strings (a kind, a key); through std::string each append was a
 // call that checked the capacity and then called memcpy through the PLT.
-// Here a word is one store and a string of up to 16 bytes two
-// (store/copy_short.h), inline; only growing is a call.
+// Here a word is one store and a string of up to 16 bytes a few
+// (store/copy_short.h), inline; only growing is a call. A moved-from buffer
+// is empty and usable.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,7 @@ class TraceBytes {
     size_ += sizeof word;
   }
 
+  // REQUIRES: `text` does not point into this buffer (growing frees it).
   void Append(std::string_view text) {
     const size_t n = text.size();
     if (capacity_ - size_ < n) Grow(n);

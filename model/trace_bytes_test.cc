@@ -5,6 +5,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,10 @@ namespace {
 std::string WordBytes(uint64_t word) { return std::string(reinterpret_cast<const char*>(&word), sizeof word); }
 
 TEST(TraceBytesTest, EveryShortLengthIsCopiedExactly) {
-  // Each branch of the inline copy (0-3, 4-7, 8-16 bytes, longer), each
-  // after a word so that the copies land at an offset, through growth.
+  // Strategy: a word, then a text of each length 0..40 (every branch of the
+  // inline copy: 0, 1-3, 4-7, 8-16 bytes and longer), so that copies land
+  // at every offset, through several growths from empty.
+  // Invariant: the bytes are the std::string appends' bytes.
   TraceBytes bytes;
   std::string expected;
   for (size_t n = 0; n <= 40; ++n) {
@@ -31,6 +34,10 @@ TEST(TraceBytesTest, EveryShortLengthIsCopiedExactly) {
 }
 
 TEST(TraceBytesTest, CopiesAndMovesKeepTheBytes) {
+  // Strategy: a copy, a copy-assignment, self-assignments and a move of a
+  // buffer that has grown past its reserve.
+  // Invariant: a copy owns other memory with the same bytes; a move takes
+  // the bytes and leaves an empty, usable buffer; self-assignment keeps them.
   TraceBytes bytes;
   bytes.Reserve(4);
   bytes.Append("kind.name");
@@ -38,8 +45,14 @@ TEST(TraceBytesTest, CopiesAndMovesKeepTheBytes) {
   const std::string expected = "kind.name" + WordBytes(42);
   TraceBytes copy(bytes);
   EXPECT_EQ(copy.view(), expected);
+  EXPECT_NE(copy.view().data(), bytes.view().data());
   copy.Append("x");
-  EXPECT_EQ(bytes.view(), expected);  // the copy has its own bytes
+  EXPECT_EQ(bytes.view(), expected);
+  TraceBytes& alias = copy;
+  copy = alias;
+  EXPECT_EQ(copy.view(), expected + "x");
+  copy = std::move(alias);
+  EXPECT_EQ(copy.view(), expected + "x");
   TraceBytes moved(std::move(bytes));
   EXPECT_EQ(moved.view(), expected);
   EXPECT_EQ(bytes.size(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
@@ -47,10 +60,13 @@ TEST(TraceBytesTest, CopiesAndMovesKeepTheBytes) {
   EXPECT_EQ(bytes.view(), "again");
   copy = moved;
   EXPECT_EQ(copy.view(), expected);
+  EXPECT_NE(copy.view().data(), moved.view().data());
 }
 
 RC_GTEST_PROP(TraceBytesProperty, SameBytesAsStdString, (const std::vector<std::string>& texts,
                                                            const std::vector<uint64_t>& words)) {
+  // Strategy: texts and words interleaved in any number and length.
+  // Invariant: the bytes are the std::string appends' bytes.
   TraceBytes bytes;
   std::string expected;
   for (size_t i = 0; i < std::max(texts.size(), words.size()); ++i) {

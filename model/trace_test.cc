@@ -234,5 +234,26 @@ TEST(TraceTest, FormatSimTimeRendersExactMicroseconds) {
   EXPECT_EQ(FormatSimTime(seconds(3600)), "3600000.000ms");
 }
 
+TEST(TraceTest, TheHashOfEveryTailLengthIsPinned) {
+  // Strategy: 64 events whose kinds (1..8 bytes) and text arguments (0..7
+  // bytes) end their bytes in every tail length 0..7, the part the event
+  // hash reads after its whole words. The value was computed by 48aac38's
+  // trace, before the trace's bytes had a buffer of their own (TraceBytes)
+  // and before the tail was copied inline.
+  // Invariant: the hash is that value; a change to it is a trace-format
+  // change (docs/architecture.md, "The trace and what a run costs").
+  Trace trace;
+  const std::string kinds = "abcdefgh";
+  for (size_t i = 0; i < 8; ++i) {
+    for (size_t t = 0; t < 8; ++t) {
+      trace.Add(SimTime(static_cast<int64_t>(i * 8 + t)), static_cast<int>(t % 3),
+                std::string_view(kinds).substr(0, i + 1), "n={} text={}", static_cast<int64_t>(i) - 3,
+                std::string(t, 'x'));
+    }
+  }
+  EXPECT_EQ(trace.size(), 64u);
+  EXPECT_EQ(trace.hash(), 0xd452f8d11d65c25eULL);
+}
+
 }  // namespace
 }  // namespace durasim
