@@ -12,17 +12,25 @@
 
 namespace durasim {
 
+// memcpy of `n` bytes, sizeof(Word) <= n <= 2 * sizeof(Word), inline: the
+// first and the last Word of them, which overlap when n < 2 * sizeof(Word).
+// REQUIRES: that n; [out, out + n) and [in, in + n) do not overlap.
+template <typename Word>
+inline void CopyHeadAndTail(char* out, const char* in, size_t n) {
+  Word head;
+  Word tail;
+  std::memcpy(&head, in, sizeof(Word));
+  std::memcpy(&tail, in + n - sizeof(Word), sizeof(Word));
+  std::memcpy(out, &head, sizeof(Word));
+  std::memcpy(out + n - sizeof(Word), &tail, sizeof(Word));
+}
+
 // memcpy of `n` < 8 bytes, inline. A byte loop would do, but GCC turns one
 // between buffers that cannot overlap back into a memcpy call.
 // REQUIRES: n < 8; [out, out + n) and [in, in + n) do not overlap.
 inline void CopyUnder8(char* out, const char* in, size_t n) {
   if (n >= 4) {
-    uint32_t head;
-    uint32_t tail;
-    std::memcpy(&head, in, 4);
-    std::memcpy(&tail, in + n - 4, 4);
-    std::memcpy(out, &head, 4);
-    std::memcpy(out + n - 4, &tail, 4);
+    CopyHeadAndTail<uint32_t>(out, in, n);
   } else if (n > 0) {
     // 1, 2 or 3 bytes: the first, the middle and the last (some the same).
     const char first = in[0];
@@ -39,12 +47,7 @@ inline void CopyShort(char* out, const char* in, size_t n) {
   if (n < 8) {
     CopyUnder8(out, in, n);
   } else if (n <= 16) {
-    uint64_t head;
-    uint64_t tail;
-    std::memcpy(&head, in, 8);
-    std::memcpy(&tail, in + n - 8, 8);
-    std::memcpy(out, &head, 8);
-    std::memcpy(out + n - 8, &tail, 8);
+    CopyHeadAndTail<uint64_t>(out, in, n);
   } else {
     std::memcpy(out, in, n);
   }
