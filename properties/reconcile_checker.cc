@@ -66,7 +66,21 @@ void ReconcileChecker::OnRecordAppended(const LogRecord& /*record*/, const Decod
   // Only a reconciled supplier's call reads the slots back (OnSupplierCall),
   // and the reconciled suppliers are known from the start.
   if (decoded == nullptr || reconciled_.empty()) return;
-  latest_slots_[{lineage_, decoded->state_key}] = decoded->state.call_results;
+  const std::vector<CallResult>& slots = decoded->state.call_results;
+  latest_slots_[{lineage_, decoded->state_key}] = slots;
+  // A record written past a mismatch that no longer holds a call's slot
+  // makes the discard durable: a later attempt that reads it makes the call
+  // as a new one, so a done answer about the discarded slot no longer stands.
+  auto read = reads_.find(decoded->state_key);
+  if (read == reads_.end() || read->second.discarded_from < 0) return;
+  const int discarded_from = read->second.discarded_from;
+  std::erase_if(done_, [&](const auto& entry) {
+    const auto& [lineage, call] = entry.first;
+    if (lineage != lineage_ || call.state_key != decoded->state_key || call.call_index < discarded_from) return false;
+    const size_t index = static_cast<size_t>(call.call_index);
+    return index >= slots.size() || slots[index].function_id != call.function ||
+           slots[index].args_digest != call.args_digest;
+  });
 }
 
 void ReconcileChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& /*argument*/, size_t trace_index) {

@@ -5,7 +5,10 @@
 // - a saved PENDING slot of that very call is not made again before its
 //   reconciler was asked (since the run read the saved state);
 // - a call the reconciler reported done (its latest answer) is never made
-//   again in its lineage, but as a new call past a mismatch;
+//   again in its lineage, but as a new call past a mismatch: one in the
+//   run that read the state, or one an earlier attempt made durable (it
+//   wrote a record past the mismatch without the call's slot, and the run
+//   restored from it);
 // - the call is made only once the latest record of its state in its
 //   lineage holds its PENDING slot (with
 //   `durable: {pending: reconcilable}` too): a crash while it is in flight

@@ -109,6 +109,41 @@ TEST_F(ReconcileCheckerTest, ACallReportedDoneIsNeverMadeAgain) {
   EXPECT_NE(Only().find("which its reconciler reported done"), std::string::npos) << Only();
 }
 
+// Strategy: the shape of explore seed 2396505 (the first false alarm of the
+// 2026-12-06 long sweep): call 1 is reported done; the next attempt's plan
+// mismatches call 0, so its slots are discarded, and it writes a record
+// without call 1's slot; the attempt after it reads that record and makes
+// call 1 as a new call: no violation. The same without the record (the
+// mismatching attempt crashed before writing one) is the next test.
+TEST_F(ReconcileCheckerTest, ADoneCallIsNewPastAMismatchAnEarlierAttemptMadeDurable) {
+  const CallResult first_call = Slot(CallStatus::kSucceeded, "plain", 41);
+  Read({first_call, Slot(CallStatus::kPending)});
+  Reconciled(Call(1), ReconcileAnswer::kDone);
+  Read({first_call, Slot(CallStatus::kFailed)});
+  checker_.OnSavedCallMismatch(Call(0, "plain", 40), CallArgument{}, first_call, 0);
+  // Its call 0 pending anew, and no slot of call 1.
+  DecodedState discarded{Key(), ActionState{}};
+  discarded.state.call_results = {Slot(CallStatus::kPending, "plain", 40)};
+  checker_.OnRecordAppended(LogRecord{}, &discarded, trace_.Add(SimTime{}, 3, "log.append", ""));
+  Read({Slot(CallStatus::kPending, "plain", 40)});
+  Called(Call(1));
+  EXPECT_TRUE(checker_.violations().empty());
+}
+
+// Strategy: as above, but the mismatching attempt wrote no record: the log
+// still holds call 1's slot, so making call 1 again is a violation.
+TEST_F(ReconcileCheckerTest, ADoneCallPastAMismatchNobodyWroteIsNotNew) {
+  const CallResult first_call = Slot(CallStatus::kSucceeded, "plain", 41);
+  Read({first_call, Slot(CallStatus::kPending)});
+  Reconciled(Call(1), ReconcileAnswer::kDone);
+  Read({first_call, Slot(CallStatus::kFailed)});
+  checker_.OnSavedCallMismatch(Call(0, "plain", 40), CallArgument{}, first_call, 0);
+  // It crashed before it wrote anything: the log still holds call 1's slot.
+  Read({first_call, Slot(CallStatus::kFailed)});
+  Called(Call(1));
+  EXPECT_NE(Only().find("which its reconciler reported done"), std::string::npos) << Only();
+}
+
 // Strategy: a call of a supplier with a reconciler made before the log
 // held its PENDING slot is a violation (a crash in flight would leave the
 // reconciler nothing to ask about); a plain supplier's call needs no slot.
