@@ -12,9 +12,9 @@
 
 namespace durasim {
 
-// memcpy of `n` bytes, sizeof(Word) <= n <= 2 * sizeof(Word), inline: the
-// first and the last Word of them, which overlap when n < 2 * sizeof(Word).
-// REQUIRES: that n; [out, out + n) and [in, in + n) do not overlap.
+// memcpy of `n` bytes, inline: the first and the last Word of them, which
+// overlap when n < 2 * sizeof(Word).
+// REQUIRES: sizeof(Word) <= n <= 2 * sizeof(Word); [out, out + n) and [in, in + n) do not overlap.
 template <typename Word>
 inline void CopyHeadAndTail(char* out, const char* in, size_t n) {
   Word head;
