@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "store/check.h"
+
 namespace durasim {
 
 ReconcileChecker::ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers, bool stored)
@@ -31,9 +33,20 @@ const CallResult* ReconcileChecker::SavedSlot(const CallIdentity& call) const {
 }
 
 void ReconcileChecker::OnSavedCallMismatch(const CallIdentity& call, const CallArgument& /*argument*/,
-                                           const CallResult& /*saved*/, size_t /*trace_index*/) {
+                                           const CallResult& saved, size_t /*trace_index*/) {
+  if (saved.function_id == call.function && saved.args_digest == call.args_digest) return;  // the very call
+  DURASIM_CHECK_GE(call.call_index, 0);  // OnRecordAppended reads the discard's index as a position
   Read& read = reads_[call.state_key];
   if (read.discarded_from < 0 || call.call_index < read.discarded_from) read.discarded_from = call.call_index;
+  discards_.insert_or_assign({lineage_, call.state_key},
+                             CallIdentity{call.state_key, call.call_index, saved.function_id, saved.args_digest});
+}
+
+void ReconcileChecker::OnPutIssued(const StateKey& key, size_t /*trace_index*/) { ++puts_in_flight_[key]; }
+
+void ReconcileChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& /*status*/,
+                                   size_t /*trace_index*/) {
+  if (auto it = puts_in_flight_.find(key); it != puts_in_flight_.end() && --it->second <= 0) puts_in_flight_.erase(it);
 }
 
 void ReconcileChecker::OnReconciled(const CallIdentity& call, const CallResult& /*slot*/, ReconcileAnswer answer,
@@ -68,19 +81,26 @@ void ReconcileChecker::OnRecordAppended(const LogRecord& /*record*/, const Decod
   if (decoded == nullptr || reconciled_.empty()) return;
   const std::vector<CallResult>& slots = decoded->state.call_results;
   latest_slots_[{lineage_, decoded->state_key}] = slots;
-  // A record written past a mismatch that no longer holds a call's slot
-  // makes the discard durable: a later attempt that reads it makes the call
-  // as a new one, so a done answer about the discarded slot no longer stands.
-  auto read = reads_.find(decoded->state_key);
-  if (read == reads_.end() || read->second.discarded_from < 0) return;
-  const int discarded_from = read->second.discarded_from;
-  std::erase_if(done_, [&](const auto& entry) {
-    const auto& [lineage, call] = entry.first;
-    if (lineage != lineage_ || call.state_key != decoded->state_key || call.call_index < discarded_from) return false;
-    const size_t index = static_cast<size_t>(call.call_index);
-    return index >= slots.size() || slots[index].function_id != call.function ||
-           slots[index].args_digest != call.args_digest;
-  });
+  // The runtime's next record of a state past a mismatch, in whichever
+  // attempt it is seen: if it no longer holds the discarded saved call, the
+  // discard is durable, and a run that restores it makes the calls from
+  // there as new ones, so a done answer about them no longer stands. A
+  // record the store wrote on its own (a rewrite) decides nothing.
+  const auto in_flight = puts_in_flight_.find(decoded->state_key);
+  const bool put_by_runtime = in_flight != puts_in_flight_.end() && in_flight->second > 0;
+  auto discard = discards_.find({lineage_, decoded->state_key});
+  if (discard == discards_.end() || !put_by_runtime) return;
+  const CallIdentity& saved = discard->second;
+  const size_t at = static_cast<size_t>(saved.call_index);
+  const bool kept =
+      at < slots.size() && slots[at].function_id == saved.function && slots[at].args_digest == saved.args_digest;
+  if (!kept) {
+    std::erase_if(done_, [&](const auto& entry) {
+      const auto& [lineage, call] = entry.first;
+      return lineage == lineage_ && call.state_key == saved.state_key && call.call_index >= saved.call_index;
+    });
+  }
+  discards_.erase(discard);
 }
 
 void ReconcileChecker::OnSupplierCall(const CallIdentity& call, const CallArgument& /*argument*/, size_t trace_index) {

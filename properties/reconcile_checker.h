@@ -5,10 +5,10 @@
 // - a saved PENDING slot of that very call is not made again before its
 //   reconciler was asked (since the run read the saved state);
 // - a call the reconciler reported done (its latest answer) is never made
-//   again in its lineage, but as a new call past a mismatch: one in the
-//   run that read the state, or one an earlier attempt made durable (it
-//   wrote a record past the mismatch without the call's slot, and the run
-//   restored from it);
+//   again in its lineage, but as a new call past a mismatch: one the run
+//   met after its read, or one an earlier attempt of the lineage made
+//   durable (the runtime's next record of the state no longer held the
+//   discarded saved call; the once checker's rule);
 // - the call is made only once the latest record of its state in its
 //   lineage holds its PENDING slot (with
 //   `durable: {pending: reconcilable}` too): a crash while it is in flight
@@ -36,6 +36,9 @@ class ReconcileChecker : public InvariantChecker {
   // call has a slot to save first.
   ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers, bool stored = true);
   void OnLineage(int lineage) override { lineage_ = lineage; }
+  void OnAttemptStart(int /*attempt*/) override { puts_in_flight_.clear(); }  // a crash ends every put
+  void OnPutIssued(const StateKey& key, size_t trace_index) override;
+  void OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status, size_t trace_index) override;
   void OnSavedStateRead(const StateKey& key, const ActionState* saved, size_t trace_index) override;
   void OnReconciled(const CallIdentity& call, const CallResult& slot, ReconcileAnswer answer,
                     const std::optional<CallResult>& saved, size_t trace_index) override;
@@ -63,6 +66,10 @@ class ReconcileChecker : public InvariantChecker {
   // The call slots of each state's latest record in the log, by the
   // lineage that wrote it: a call must find its PENDING slot there.
   std::map<std::pair<int, StateKey>, std::vector<CallResult>> latest_slots_;
+  // The saved call of each state's latest mismatch, by lineage, until the
+  // runtime's next record of that state (OnRecordAppended).
+  std::map<std::pair<int, StateKey>, CallIdentity> discards_;
+  std::map<StateKey, int> puts_in_flight_;  // the runtime's puts issued and not ended
   int lineage_ = 0;
   bool stored_ = true;
 };

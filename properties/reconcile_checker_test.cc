@@ -50,6 +50,23 @@ class ReconcileCheckerTest : public ::testing::Test {
     PendingSaved(call);
     checker_.OnSupplierCall(call, CallArgument{1, std::nullopt}, trace_.Add(SimTime{}, 3, "supplier.call", ""));
   }
+  // The saved call 0 of the mismatch tests.
+  static CallResult FirstCall() { return Slot(CallStatus::kSucceeded, "plain", 41); }
+  void ReportDoneThenMismatch() {
+    Read({FirstCall(), Slot(CallStatus::kPending)});
+    Reconciled(Call(1), ReconcileAnswer::kDone);
+    checker_.OnAttemptStart(2);
+    Read({FirstCall(), Slot(CallStatus::kFailed)});
+    checker_.OnSavedCallMismatch(Call(0, "plain", 40), CallArgument{}, FirstCall(), 0);
+  }
+  // The runtime puts the state with `slots`, and the log appends it.
+  void RuntimeWrote(std::vector<CallResult> slots) {
+    checker_.OnPutIssued(Key(), trace_.Add(SimTime{}, 3, "put.issued", ""));
+    DecodedState decoded{Key(), ActionState{}};
+    decoded.state.call_results = std::move(slots);
+    checker_.OnRecordAppended(LogRecord{}, &decoded, trace_.Add(SimTime{}, 3, "log.append", ""));
+    checker_.OnPutResult(Key(), 0, Status::Ok(), trace_.Add(SimTime{}, 3, "put.ok", ""));
+  }
   std::string Only() const {
     EXPECT_EQ(checker_.violations().size(), 1u);
     return checker_.violations().empty() ? "" : checker_.violations()[0].message;
@@ -111,35 +128,42 @@ TEST_F(ReconcileCheckerTest, ACallReportedDoneIsNeverMadeAgain) {
 
 // Strategy: the shape of explore seed 2396505 (the first false alarm of the
 // 2026-12-06 long sweep): call 1 is reported done; the next attempt's plan
-// mismatches call 0, so its slots are discarded, and it writes a record
-// without call 1's slot; the attempt after it reads that record and makes
-// call 1 as a new call: no violation. The same without the record (the
-// mismatching attempt crashed before writing one) is the next test.
+// mismatches call 0, so its slots are discarded, and the runtime's next
+// record holds call 0 pending anew and no slot of call 1; the attempt
+// after it reads that record and makes call 1 as a new call: no violation.
 TEST_F(ReconcileCheckerTest, ADoneCallIsNewPastAMismatchAnEarlierAttemptMadeDurable) {
-  const CallResult first_call = Slot(CallStatus::kSucceeded, "plain", 41);
-  Read({first_call, Slot(CallStatus::kPending)});
-  Reconciled(Call(1), ReconcileAnswer::kDone);
-  Read({first_call, Slot(CallStatus::kFailed)});
-  checker_.OnSavedCallMismatch(Call(0, "plain", 40), CallArgument{}, first_call, 0);
-  // Its call 0 pending anew, and no slot of call 1.
-  DecodedState discarded{Key(), ActionState{}};
-  discarded.state.call_results = {Slot(CallStatus::kPending, "plain", 40)};
-  checker_.OnRecordAppended(LogRecord{}, &discarded, trace_.Add(SimTime{}, 3, "log.append", ""));
+  ReportDoneThenMismatch();
+  RuntimeWrote({Slot(CallStatus::kPending, "plain", 40)});
+  checker_.OnAttemptStart(3);
   Read({Slot(CallStatus::kPending, "plain", 40)});
   Called(Call(1));
   EXPECT_TRUE(checker_.violations().empty());
 }
 
-// Strategy: as above, but the mismatching attempt wrote no record: the log
-// still holds call 1's slot, so making call 1 again is a violation.
+// Strategy: as above, but the mismatching attempt wrote nothing (it crashed
+// first): the log still holds call 1's slot, so making it again is a
+// violation.
 TEST_F(ReconcileCheckerTest, ADoneCallPastAMismatchNobodyWroteIsNotNew) {
-  const CallResult first_call = Slot(CallStatus::kSucceeded, "plain", 41);
-  Read({first_call, Slot(CallStatus::kPending)});
-  Reconciled(Call(1), ReconcileAnswer::kDone);
-  Read({first_call, Slot(CallStatus::kFailed)});
-  checker_.OnSavedCallMismatch(Call(0, "plain", 40), CallArgument{}, first_call, 0);
-  // It crashed before it wrote anything: the log still holds call 1's slot.
-  Read({first_call, Slot(CallStatus::kFailed)});
+  ReportDoneThenMismatch();
+  checker_.OnAttemptStart(3);
+  Read({FirstCall(), Slot(CallStatus::kFailed)});
+  Called(Call(1));
+  EXPECT_NE(Only().find("which its reconciler reported done"), std::string::npos) << Only();
+}
+
+// Strategy: records past the mismatch that do not make the discard durable:
+// one the store wrote on its own (a rewrite, no put of the runtime's) without
+// call 1's slot, and the runtime's next record that still holds the
+// discarded call 0 (as one issued before the mismatch would). Call 1 made
+// again after either is still a violation.
+TEST_F(ReconcileCheckerTest, ADoneCallPastAMismatchIsNotNewByAnotherRecord) {
+  ReportDoneThenMismatch();
+  DecodedState rewrite{Key(), ActionState{}};
+  rewrite.state.call_results = {Slot(CallStatus::kPending, "plain", 40)};
+  checker_.OnRecordAppended(LogRecord{}, &rewrite, trace_.Add(SimTime{}, 3, "log.append", ""));
+  RuntimeWrote({FirstCall()});
+  checker_.OnAttemptStart(3);
+  Read({FirstCall()});
   Called(Call(1));
   EXPECT_NE(Only().find("which its reconciler reported done"), std::string::npos) << Only();
 }
