@@ -81,11 +81,14 @@ void ReconcileChecker::OnRecordAppended(const LogRecord& /*record*/, const Decod
   if (decoded == nullptr || reconciled_.empty()) return;
   const std::vector<CallResult>& slots = decoded->state.call_results;
   latest_slots_[{lineage_, decoded->state_key}] = slots;
-  // The runtime's next record of a state past a mismatch, in whichever
-  // attempt it is seen: if it no longer holds the discarded saved call, the
-  // discard is durable, and a run that restores it makes the calls from
-  // there as new ones, so a done answer about them no longer stands. A
-  // record the store wrote on its own (a rewrite) decides nothing.
+  // The runtime's next record of a state past a mismatch: its own put's,
+  // in the mismatching attempt, or, when that attempt crashed before such a
+  // put was appended, the state's first put in a later attempt of the
+  // lineage (a crash ends every put, so a record found at the next
+  // attempt's start is nobody's put). If it no longer holds the discarded
+  // saved call, the discard is durable, and a run that restores it makes
+  // the calls from there as new ones, so a done answer about them no longer
+  // stands. A record the store wrote on its own (a rewrite) decides nothing.
   const auto in_flight = puts_in_flight_.find(decoded->state_key);
   const bool put_by_runtime = in_flight != puts_in_flight_.end() && in_flight->second > 0;
   auto discard = discards_.find({lineage_, decoded->state_key});

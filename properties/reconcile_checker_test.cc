@@ -153,16 +153,22 @@ TEST_F(ReconcileCheckerTest, ADoneCallPastAMismatchNobodyWroteIsNotNew) {
 
 // Strategy: records past the mismatch that do not make the discard durable:
 // one the store wrote on its own (a rewrite, no put of the runtime's) without
-// call 1's slot, and the runtime's next record that still holds the
-// discarded call 0 (as one issued before the mismatch would). Call 1 made
-// again after either is still a violation.
+// call 1's slot; one of a put a crash ended, appended when the next attempt
+// had started; and the runtime's next record that still holds the discarded
+// call 0 (as one issued before the mismatch would), which uses the discard
+// up, so a discarding record after it decides nothing either. Call 1 made
+// again after them is still a violation.
 TEST_F(ReconcileCheckerTest, ADoneCallPastAMismatchIsNotNewByAnotherRecord) {
   ReportDoneThenMismatch();
-  DecodedState rewrite{Key(), ActionState{}};
-  rewrite.state.call_results = {Slot(CallStatus::kPending, "plain", 40)};
-  checker_.OnRecordAppended(LogRecord{}, &rewrite, trace_.Add(SimTime{}, 3, "log.append", ""));
-  RuntimeWrote({FirstCall()});
+  DecodedState discarding{Key(), ActionState{}};
+  discarding.state.call_results = {Slot(CallStatus::kPending, "plain", 40)};
+  checker_.OnRecordAppended(LogRecord{}, &discarding, trace_.Add(SimTime{}, 3, "log.append", ""));
+  checker_.OnPutIssued(Key(), trace_.Add(SimTime{}, 3, "put.issued", ""));
   checker_.OnAttemptStart(3);
+  checker_.OnRecordAppended(LogRecord{}, &discarding, trace_.Add(SimTime{}, 3, "log.append", ""));
+  RuntimeWrote({FirstCall()});
+  RuntimeWrote({Slot(CallStatus::kPending, "plain", 40)});
+  checker_.OnAttemptStart(4);
   Read({FirstCall()});
   Called(Call(1));
   EXPECT_NE(Only().find("which its reconciler reported done"), std::string::npos) << Only();
