@@ -8,20 +8,10 @@
 
 namespace durasim {
 
-void OnceChecker::OnAttemptStart(int /*attempt*/) { puts_in_flight_.clear(); }  // a crash ends every put
-
-void OnceChecker::OnPutIssued(const StateKey& key, size_t /*trace_index*/) { ++puts_in_flight_[key]; }
-
-void OnceChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& /*status*/,
-                              size_t /*trace_index*/) {
-  if (auto it = puts_in_flight_.find(key); it != puts_in_flight_.end() && --it->second <= 0) puts_in_flight_.erase(it);
-}
-
 void OnceChecker::OnRecordAppended(const LogRecord& /*record*/, const DecodedState* decoded, size_t trace_index) {
   if (decoded == nullptr) return;  // not a state record; other checkers judge decodability
   const std::vector<CallResult>& calls = decoded->state.call_results;
-  const auto in_flight = puts_in_flight_.find(decoded->state_key);
-  const bool put_by_runtime = in_flight != puts_in_flight_.end() && in_flight->second > 0;
+  const bool put_by_runtime = runtime_puts_.InFlight(decoded->state_key);
   if (auto discard = discards_.empty() ? discards_.end() : discards_.find({lineage_, stable_.Of(decoded->state_key)});
       discard != discards_.end() && put_by_runtime) {
     // The next record of the state, in whichever attempt it is seen: if it

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "properties/invariant_checker.h"
+#include "properties/runtime_puts.h"
 #include "properties/stable_identity.h"
 
 namespace durasim {
@@ -20,10 +21,13 @@ namespace durasim {
 class OnceChecker : public InvariantChecker {
  public:
   using InvariantChecker::InvariantChecker;
-  void OnAttemptStart(int attempt) override;
+  void OnAttemptStart(int /*attempt*/) override { runtime_puts_.Clear(); }  // a crash ends every put
   void OnLineage(int lineage) override { lineage_ = lineage; }
-  void OnPutIssued(const StateKey& key, size_t trace_index) override;
-  void OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status, size_t trace_index) override;
+  void OnPutIssued(const StateKey& key, size_t /*trace_index*/) override { runtime_puts_.Issued(key); }
+  void OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& /*status*/,
+                   size_t /*trace_index*/) override {
+    runtime_puts_.Ended(key);
+  }
   void OnRecordAppended(const LogRecord& record, const DecodedState* decoded, size_t trace_index) override;
   void OnActionExecuted(const TaskView& task, size_t trace_index) override;
   void OnSupplierCall(const CallIdentity& call, const CallArgument& argument, size_t trace_index) override;
@@ -44,10 +48,10 @@ class OnceChecker : public InvariantChecker {
   int lineage_ = 0;
   // Both by lineage: the discards of a job's calls, and its persisted results.
   std::map<std::pair<int, StateKey>, Discard> discards_;
-  // The runtime's puts issued and not answered yet, by state: a record of a
-  // state with none in flight is the store's own copy (kafka-rewrite's
-  // rewrite at a snapshot), no new put, so it resolves no discard.
-  std::map<StateKey, int> puts_in_flight_;
+  // A record of a state with no runtime put in flight is the store's own
+  // copy (kafka-rewrite's rewrite at a snapshot), no new put, so it resolves
+  // no discard.
+  RuntimePuts runtime_puts_;
   std::map<std::pair<int, CallIdentity>, size_t> persisted_terminal_;  // stable call -> trace index of the append
 };
 

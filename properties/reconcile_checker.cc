@@ -42,13 +42,6 @@ void ReconcileChecker::OnSavedCallMismatch(const CallIdentity& call, const CallA
                              CallIdentity{call.state_key, call.call_index, saved.function_id, saved.args_digest});
 }
 
-void ReconcileChecker::OnPutIssued(const StateKey& key, size_t /*trace_index*/) { ++puts_in_flight_[key]; }
-
-void ReconcileChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& /*status*/,
-                                   size_t /*trace_index*/) {
-  if (auto it = puts_in_flight_.find(key); it != puts_in_flight_.end() && --it->second <= 0) puts_in_flight_.erase(it);
-}
-
 void ReconcileChecker::OnReconciled(const CallIdentity& call, const CallResult& /*slot*/, ReconcileAnswer answer,
                                     const std::optional<CallResult>& /*saved*/, size_t trace_index) {
   const CallResult* saved = SavedSlot(call);
@@ -89,10 +82,8 @@ void ReconcileChecker::OnRecordAppended(const LogRecord& /*record*/, const Decod
   // saved call, the discard is durable, and a run that restores it makes
   // the calls from there as new ones, so a done answer about them no longer
   // stands. A record the store wrote on its own (a rewrite) decides nothing.
-  const auto in_flight = puts_in_flight_.find(decoded->state_key);
-  const bool put_by_runtime = in_flight != puts_in_flight_.end() && in_flight->second > 0;
   auto discard = discards_.find({lineage_, decoded->state_key});
-  if (discard == discards_.end() || !put_by_runtime) return;
+  if (discard == discards_.end() || !runtime_puts_.InFlight(decoded->state_key)) return;
   const CallIdentity& saved = discard->second;
   const size_t at = static_cast<size_t>(saved.call_index);
   const bool kept =

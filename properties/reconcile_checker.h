@@ -25,6 +25,7 @@
 
 #include "model/scenario.h"
 #include "properties/invariant_checker.h"
+#include "properties/runtime_puts.h"
 
 namespace durasim {
 
@@ -36,9 +37,12 @@ class ReconcileChecker : public InvariantChecker {
   // call has a slot to save first.
   ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers, bool stored = true);
   void OnLineage(int lineage) override { lineage_ = lineage; }
-  void OnAttemptStart(int /*attempt*/) override { puts_in_flight_.clear(); }  // a crash ends every put
-  void OnPutIssued(const StateKey& key, size_t trace_index) override;
-  void OnPutResult(const StateKey& key, uint64_t value_digest, const Status& status, size_t trace_index) override;
+  void OnAttemptStart(int /*attempt*/) override { runtime_puts_.Clear(); }  // a crash ends every put
+  void OnPutIssued(const StateKey& key, size_t /*trace_index*/) override { runtime_puts_.Issued(key); }
+  void OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& /*status*/,
+                   size_t /*trace_index*/) override {
+    runtime_puts_.Ended(key);
+  }
   void OnSavedStateRead(const StateKey& key, const ActionState* saved, size_t trace_index) override;
   void OnReconciled(const CallIdentity& call, const CallResult& slot, ReconcileAnswer answer,
                     const std::optional<CallResult>& saved, size_t trace_index) override;
@@ -69,7 +73,7 @@ class ReconcileChecker : public InvariantChecker {
   // The saved call of each state's latest mismatch, by lineage, until the
   // runtime's next record of that state (OnRecordAppended).
   std::map<std::pair<int, StateKey>, CallIdentity> discards_;
-  std::map<StateKey, int> puts_in_flight_;  // the runtime's puts issued and not ended
+  RuntimePuts runtime_puts_;
   int lineage_ = 0;
   bool stored_ = true;
 };
