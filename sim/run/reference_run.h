@@ -55,8 +55,10 @@ std::string AnswerDifference(const Reference& a, const Reference& b);
 // has one answer only when every plan gives it (AnswerDifference;
 // docs/scenarios.md, "Plans"): a plan change is a new version of the agent
 // that must answer the same, and recovery across the deployment must keep
-// that answer. Errors: those of ReferenceOf, and kInvalidArgument
-// (file:line:column) for a plan that answers differently.
+// that answer. A plan that says what the scenario's or an earlier deployed
+// plan says (model/same_content.h) is not run again. Errors: those of
+// ReferenceOf, and kInvalidArgument (file:line:column) for a plan that
+// answers differently.
 Result<Reference> ReferenceOutputs(const Scenario& scenario, SimDuration attempt_time_bound,
                                    const AttemptParts& parts = ReferenceParts());
 
