@@ -93,8 +93,8 @@ Result<Reference> ReferenceOutputs(const Scenario& scenario, SimDuration attempt
   if (!reference.ok()) return reference;
   // A plan's answer is a function of its suppliers and actions: a plan that
   // says what the scenario's, or an earlier deployed one, says answers as
-  // that one did, which agreed (else this returned). Half of the plans the
-  // generator deploys are such redeployments (docs/benchmarks.md).
+  // that one did, which agreed (else this returned). Two in five of the plans
+  // the generator deploys are such redeployments (docs/benchmarks.md).
   std::vector<const PlanSpec*> compared;
   const auto answered_already = [&](const PlanSpec& plan) {
     if (SameContent(plan.suppliers, scenario.suppliers) && SameContent(plan.actions, scenario.actions)) return true;
