@@ -4,7 +4,7 @@
 # instead. A count does not move with the host's load or clock, which on
 # this machine class moved one binary's wall figures by a third between
 # runs minutes apart (docs/benchmarks.md, "Issue 31, session 34"); the
-# wall figures stay the issue's measure, this is their noise-free twin.
+# wall figures stay the issue's measure, this is their nearly noise-free twin.
 #
 #   bench/instructions.sh OLD_DIR NEW_DIR [SEEDS=300] [RUNS=1000]
 #
@@ -14,15 +14,33 @@
 #   bench     scenario_bench on the seed regression, RUNS runs:
 #             instructions per run (the whole process).
 # Needs valgrind (apt-get install valgrind). Each workload runs once per
-# build: two counts of one binary on one input differ by a few hundred
-# instructions (5 seeds twice: 6,633,894 and 6,634,001 a seed), far below
-# any change worth measuring.
+# build: two counts of one binary on one input differ by a few thousand
+# instructions in all (3 seeds twice: 2,817 apart; 5 seeds twice: 535),
+# and two builds of one commit by about 1e-5 (docs/benchmarks.md), far
+# below any change worth measuring. Relative directories are the caller's.
 set -euo pipefail
 if (($# < 2)); then
   echo "usage: $0 OLD_DIR NEW_DIR [SEEDS] [RUNS]" >&2
   exit 2
 fi
-old=$1 new=$2 seeds=${3:-300} runs=${4:-1000}
+seeds=${3:-300} runs=${4:-1000}
+for value in "$seeds" "$runs"; do
+  if ! [[ $value =~ ^[1-9][0-9]*$ ]]; then
+    echo "instructions: '$value' is not a positive whole number (usage: $0 OLD_DIR NEW_DIR [SEEDS] [RUNS])" >&2
+    exit 2
+  fi
+done
+# The directories as the caller named them, before the cd below.
+for side in 1 2; do
+  dir=${!side}
+  for program in durasim scenario_bench; do
+    if [[ ! -x $dir/$program ]]; then
+      echo "instructions: $dir/$program is not an executable (give build directories, or copies of them)" >&2
+      exit 2
+    fi
+  done
+done
+old=$(cd "$1" && pwd) new=$(cd "$2" && pwd)
 command -v valgrind >/dev/null || {
   echo "instructions: valgrind is not installed (apt-get install valgrind)" >&2
   exit 2

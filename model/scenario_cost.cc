@@ -108,7 +108,7 @@ ScenarioCost CostOf(const Scenario& scenario) {
   int64_t plans = 1;
   for (const AttemptSpec& attempt : scenario.attempts) plans += attempt.plan.has_value() ? 1 : 0;
   // Every attempt may run every input again (a fresh start, or a restore of
-  // an early checkpoint), and the reference runs each plan once.
+  // an early checkpoint), and the reference runs each plan at most once.
   const auto runs = static_cast<int64_t>(scenario.attempts.size()) + plans;
   const int64_t run_units = Mul(inputs, per_input.units);
   const int64_t log_records = Mul(runs, Mul(inputs, Add(per_input.runs, per_input.units / std::max<int64_t>(

@@ -87,6 +87,72 @@ TEST(ReferenceRunTest, AnswerDifferenceComparesAFailedOverAnswerOnlyWhereBothGot
             "this plan fails over on a durable call failure, the other finishes every input");
 }
 
+// Strategy: the plans' check runs the scenario without faults once per
+// distinct plan, counted by the stores it builds (one per run: one subtask).
+// Attempt 2 redeploys the scenario's plan, attempt 3 deploys a new one,
+// attempt 4 that one again (at another place in the file), attempt 5 a plan
+// that differs from attempt 3's only in a supplier's latency: three runs,
+// the scenario's, attempt 3's and attempt 5's. A check that took a plan for
+// one already run by its actions alone would count two; one that skipped
+// nothing, five.
+TEST(ReferenceRunTest, EachDistinctPlanRunsOnce) {
+  Result<Scenario> scenario = ParseScenario(R"(name: redeployments
+suppliers:
+  - {name: llm, scale: 10}
+actions:
+  - name: ask
+    on: input
+    steps:
+      - call: llm
+      - output
+inputs:
+  - {key: a, value: 1}
+attempts:
+  - steps:
+      - read: all
+  - plan:
+      suppliers:
+        - {name: llm, scale: 10}
+    steps:
+      - read: all
+  - plan:
+      actions:
+        - name: ask
+          on: input
+          steps:
+            - call: {supplier: llm, arg: {from: attempt}}
+            - output
+    steps:
+      - read: all
+  - plan:
+      actions:
+        - name: ask
+          on: input
+          steps:
+            - call: {supplier: llm, arg: {from: attempt}}
+            - output
+    steps:
+      - read: all
+  - plan:
+      suppliers:
+        - {name: llm, scale: 10, latency_ms: 2}
+    steps:
+      - read: all
+)",
+                                            "redeployments.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
+  int runs = 0;
+  AttemptParts counting = ReferenceParts();
+  counting.make_store = [&runs, inner = counting.make_store](LogClient& client, const StoreOptions& options) {
+    ++runs;
+    return inner(client, options);
+  };
+  const Result<Reference> reference = ReferenceOutputs(*scenario, kBound, counting);
+  ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+  EXPECT_EQ(runs, 3);
+  EXPECT_EQ(reference->outputs.at({0, 0}), 10);
+}
+
 TEST(ReferenceRunTest, InstantStoreAnswersAsTheProductionStoreOnEveryScenarioFile) {
   int files = 0;
   Reached reached;
