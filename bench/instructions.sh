@@ -16,7 +16,8 @@
 # Needs valgrind (apt-get install valgrind). Each workload runs once per
 # build: two counts of one binary on one input differ by a few thousand
 # instructions in all (3 seeds twice: 2,817 apart; 5 seeds twice: 535),
-# and two builds of one commit by about 1e-5 (docs/benchmarks.md), far
+# and two builds of one commit by about 1e-5 a seed and 1e-4 a run
+# (docs/benchmarks.md), far
 # below any change worth measuring. Relative directories are the caller's.
 set -euo pipefail
 if (($# < 2)); then
@@ -34,13 +35,14 @@ done
 for side in 1 2; do
   dir=${!side}
   for program in durasim scenario_bench; do
-    if [[ ! -x $dir/$program ]]; then
+    if [[ ! -f $dir/$program || ! -x $dir/$program ]]; then
       echo "instructions: $dir/$program is not an executable (give build directories, or copies of them)" >&2
       exit 2
     fi
   done
 done
-old=$(cd "$1" && pwd) new=$(cd "$2" && pwd)
+old=$(CDPATH='' cd -- "$1" && pwd)
+new=$(CDPATH='' cd -- "$2" && pwd)
 command -v valgrind >/dev/null || {
   echo "instructions: valgrind is not installed (apt-get install valgrind)" >&2
   exit 2

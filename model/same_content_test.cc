@@ -39,8 +39,9 @@ SupplierSpec Llm() {
 }
 
 // `value` changed in what it says, whatever its type: a string or a vector
-// grows, a number or an enumeration moves by one, a flag flips, an optional
-// is set or reset, an aggregate has its first field changed.
+// grows, a number or an enumeration moves by one, a flag flips, an unset
+// optional is set and a set one changes its value, an aggregate has its
+// first field changed.
 template <typename T>
 void Change(T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
@@ -53,7 +54,7 @@ void Change(T& value) {
     value += 1;
   } else if constexpr (same_content_internal::IsOptional<T>::value) {
     if (value.has_value()) {
-      value.reset();
+      Change(*value);  // still set, to something else
     } else {
       value.emplace();
     }
@@ -96,13 +97,15 @@ size_t ExpectEveryFieldCounts(const T& base) {
 // is a difference both ways round, a position is none. A fold that skipped
 // the first or the last field, or a type compared by its address, fails.
 TEST(SameContentTest, EveryFieldButAPositionCounts) {
-  EXPECT_EQ(ExpectEveryFieldCounts(Ask().steps[0]), boost::pfr::tuple_size_v<ActionStep>);
-  EXPECT_EQ(ExpectEveryFieldCounts(Ask()), boost::pfr::tuple_size_v<ActionSpec>);
-  EXPECT_EQ(ExpectEveryFieldCounts(ErrorHandling{}), boost::pfr::tuple_size_v<ErrorHandling>);
-  EXPECT_EQ(ExpectEveryFieldCounts(Llm()), boost::pfr::tuple_size_v<SupplierSpec>);
-  SupplierSpec unset;  // its optionals unset: each is set by the change
-  EXPECT_EQ(ExpectEveryFieldCounts(unset), boost::pfr::tuple_size_v<SupplierSpec>);
-  EXPECT_EQ(ExpectEveryFieldCounts(PlanSpec{{Llm()}, {Ask()}, {}}), boost::pfr::tuple_size_v<PlanSpec>);
+  // The fields each type has today: a new one makes its count fail here, so
+  // that whoever adds it looks at what SameContent makes of it.
+  EXPECT_EQ(ExpectEveryFieldCounts(Ask().steps[0]), 5u);  // ActionStep
+  EXPECT_EQ(ExpectEveryFieldCounts(Ask()), 5u);            // ActionSpec
+  EXPECT_EQ(ExpectEveryFieldCounts(ErrorHandling{}), 3u);
+  EXPECT_EQ(ExpectEveryFieldCounts(Llm()), 9u);  // SupplierSpec, its scale set: changed to another value
+  SupplierSpec unset;                            // its optionals unset: each is set by the change
+  EXPECT_EQ(ExpectEveryFieldCounts(unset), 9u);
+  EXPECT_EQ(ExpectEveryFieldCounts(PlanSpec{{Llm()}, {Ask()}, {}}), 3u);
 }
 
 // Strategy: values that differ only in positions, at every depth (an
@@ -118,12 +121,16 @@ TEST(SameContentTest, WhereAFileWroteAValueIsNotWhatItSays) {
   EXPECT_TRUE(SameContent(std::vector<ActionSpec>{Ask()}, std::vector<ActionSpec>{moved}));
 }
 
-// Strategy: a change deep inside a vector of a nested aggregate, and vectors
-// of different lengths either way round, are differences.
+// Strategy: a change deep inside a vector of a nested aggregate, an optional
+// reset, and vectors of different lengths either way round, are differences.
 TEST(SameContentTest, DeepChangesAndLengthsCount) {
   ActionSpec argument = Ask();
   argument.steps[1].arg = ArgSource::kAttempt;  // the last step of the action
   EXPECT_FALSE(SameContent(Ask(), argument));
+  SupplierSpec unscaled = Llm();
+  unscaled.scale.reset();  // a set optional against an unset one, either way round
+  EXPECT_FALSE(SameContent(Llm(), unscaled));
+  EXPECT_FALSE(SameContent(unscaled, Llm()));
   const std::vector<ActionSpec> one = {Ask()};
   const std::vector<ActionSpec> two = {Ask(), Ask()};
   EXPECT_FALSE(SameContent(one, two));

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <boost/pfr/core.hpp>
+
 #include <algorithm>
 #include <optional>
 #include <vector>
@@ -96,7 +98,10 @@ Result<Reference> ReferenceOutputs(const Scenario& scenario, SimDuration attempt
   // says what the scenario's, or an earlier deployed one, says answers as
   // that one did, which agreed (else this returned). Two in five of the plans
   // the generator deploys are such redeployments (docs/benchmarks.md).
-  // Whole plans are compared, so that a part a plan may gain is compared too.
+  // Whole plans are compared, so that a part a plan may gain is compared too;
+  // the scenario's own is built here as ReferenceOf builds a plan's run.
+  static_assert(boost::pfr::tuple_size_v<PlanSpec> == 3,
+                "a plan has a new part: take it from the scenario here and in ReferenceOf");
   std::optional<PlanSpec> own;  // the scenario's plan, made at the first deployed one
   std::vector<const PlanSpec*> compared;
   const auto answered_already = [&](const PlanSpec& plan) {
