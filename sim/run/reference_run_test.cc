@@ -87,16 +87,11 @@ TEST(ReferenceRunTest, AnswerDifferenceComparesAFailedOverAnswerOnlyWhereBothGot
             "this plan fails over on a durable call failure, the other finishes every input");
 }
 
-// Strategy: the plans' check runs the scenario without faults once per
-// distinct plan, counted by the stores it builds (one per run: one subtask).
 // Attempt 2 redeploys the scenario's plan, attempt 3 deploys a new one,
 // attempt 4 that one again (at another place in the file), attempt 5 a plan
-// that differs from attempt 3's only in a supplier's latency: three runs,
-// the scenario's, attempt 3's and attempt 5's. A check that took a plan for
-// one already run by its actions alone would count two; one that skipped
-// nothing, five.
-TEST(ReferenceRunTest, EachDistinctPlanRunsOnce) {
-  Result<Scenario> scenario = ParseScenario(R"(name: redeployments
+// that differs from attempt 3's only in a supplier's latency. Every plan
+// keeps the answer.
+constexpr const char* kRedeployments = R"(name: redeployments
 suppliers:
   - {name: llm, scale: 10}
 actions:
@@ -138,19 +133,52 @@ attempts:
         - {name: llm, scale: 10, latency_ms: 2}
     steps:
       - read: all
-)",
-                                            "redeployments.yaml");
-  ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
-  int runs = 0;
+)";
+
+// The store factory of the run without faults, counting the runs (one store
+// each: one subtask).
+AttemptParts CountingRuns(int& runs) {
   AttemptParts counting = ReferenceParts();
   counting.make_store = [&runs, inner = counting.make_store](LogClient& client, const StoreOptions& options) {
     ++runs;
     return inner(client, options);
   };
-  const Result<Reference> reference = ReferenceOutputs(*scenario, kBound, counting);
+  return counting;
+}
+
+// Strategy: the plans' check runs the scenario without faults once per
+// distinct plan: of kRedeployments' five, the scenario's, attempt 3's and
+// attempt 5's. A check that took a plan for one already run by its actions
+// alone would count two; one that skipped nothing, five.
+TEST(ReferenceRunTest, EachDistinctPlanRunsOnce) {
+  Result<Scenario> scenario = ParseScenario(kRedeployments, "redeployments.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
+  int runs = 0;
+  const Result<Reference> reference = ReferenceOutputs(*scenario, kBound, CountingRuns(runs));
   ASSERT_TRUE(reference.ok()) << reference.status().ToString();
   EXPECT_EQ(runs, 3);
   EXPECT_EQ(reference->outputs.at({0, 0}), 10);
+}
+
+// Strategy: a plan that changes the answer after the redeployments is still
+// run and still the error, named by its attempt and position. A check that
+// took every plan for one already compared would let it pass.
+TEST(ReferenceRunTest, APlanThatChangesTheAnswerAfterRedeploymentsIsTheError) {
+  Result<Scenario> scenario = ParseScenario(std::string(kRedeployments) + R"(  - plan:
+      suppliers:
+        - {name: llm, scale: 20}
+    steps:
+      - read: all
+)",
+                                            "redeployments.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
+  int runs = 0;
+  const Result<Reference> reference = ReferenceOutputs(*scenario, kBound, CountingRuns(runs));
+  EXPECT_EQ(reference.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(reference.status().message().find("redeployments.yaml:44:7: the plan of attempt 6 answers differently"),
+            std::string::npos)
+      << reference.status().ToString();
+  EXPECT_EQ(runs, 4);
 }
 
 TEST(ReferenceRunTest, InstantStoreAnswersAsTheProductionStoreOnEveryScenarioFile) {

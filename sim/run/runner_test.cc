@@ -231,54 +231,6 @@ attempts:
   EXPECT_NE(report.error.find("output 0 of input 0 is 10 under the scenario's plan, 20 under this one"), std::string::npos) << report.error;
 }
 
-// Strategy: a plan deployed again unchanged (here the scenario's own) is not
-// run again without faults, since it answers what it answered; the plan after
-// it, which changes the answer, is still the error, named by its attempt and
-// position. A SameContent that took every plan for one already compared
-// would let this run pass.
-TEST(RunnerTest, PlanThatChangesTheAnswerAfterAnUnchangedRedeploymentIsAnError) {
-  Result<Scenario> scenario = ParseScenario(R"(name: redeploy_then_change
-suppliers:
-  - {name: llm, scale: 10}
-  - {name: llm_v2, scale: 20}
-actions:
-  - name: ask
-    on: input
-    steps:
-      - call: llm
-      - output
-inputs:
-  - {key: a, value: 1}
-attempts:
-  - steps:
-      - read: all
-  - plan:
-      actions:
-        - name: ask
-          on: input
-          steps:
-            - call: llm
-            - output
-    steps:
-      - read: all
-  - plan:
-      actions:
-        - name: ask
-          on: input
-          steps:
-            - call: llm_v2
-            - output
-    steps:
-      - read: all
-)",
-                                            "redeploy.yaml");
-  ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
-  const RunReport report = RunScenario(*scenario, RunOptions{});
-  EXPECT_EQ(report.verdict, Verdict::kError);
-  EXPECT_NE(report.error.find("redeploy.yaml:26:7: the plan of attempt 3 answers differently"), std::string::npos)
-      << report.error;
-}
-
 // Strategy: a broker outage of 30 minutes with an hour's delivery timeout
 // lies inside the documented ranges, so the run meets no hidden bound: the
 // attempt's simulated-time bound grows with its script (AttemptTimeNeeded)
