@@ -123,6 +123,10 @@ class CoveragePoint {
   // "lose_ack", "lose_ack@start", "crash_step".
   std::string Name() const;
 
+  // An order of points, so that a run counts them by point and names them
+  // once, at its end (World::CountFault).
+  auto operator<=>(const CoveragePoint&) const = default;
+
  private:
   CoveragePoint(std::variant<FaultKind, ScriptFault, WorldFeature, LogEvent, StoreEvent, KeyShape> what, std::optional<PutPoint> put)
       : what_(what), put_(put) {}

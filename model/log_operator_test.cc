@@ -44,8 +44,9 @@ class LogOperatorTest : public ::testing::Test {
     return at;
   }
   int64_t Count(LogEvent event) const {
-    auto it = world_->fault_hits().find(CoveragePoint::Happened(event).Name());
-    return it == world_->fault_hits().end() ? 0 : it->second;
+    const std::map<std::string, int64_t> hits = world_->fault_hits();
+    auto it = hits.find(CoveragePoint::Happened(event).Name());
+    return it == hits.end() ? 0 : it->second;
   }
   // The kind and detail of the last trace line (after its time and
   // attempt), the padding after the kind squeezed to one space.

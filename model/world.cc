@@ -69,6 +69,12 @@ std::vector<World::ForeignRead> World::ForeignInRange(const MarkerOffsets& marke
   return reads;
 }
 
+std::map<std::string, int64_t> World::fault_hits() const {
+  std::map<std::string, int64_t> by_name;
+  for (const auto& [point, hits] : fault_hits_) by_name[point.Name()] += hits;
+  return by_name;
+}
+
 Result<std::vector<std::vector<LogRecord>>> World::ReadLog() {
   Result<std::vector<std::vector<LogRecord>>> all = backend_->ReadAll();
   if (all.ok()) {

@@ -174,11 +174,12 @@ class World {
   }
   const std::vector<Pruned>& pruneds() const { return pruneds_; }
 
-  // How often each coverage point fired, by name.
+  // How often each coverage point fired; named by fault_hits(), once a run.
   void CountFault(const CoveragePoint& point) {
-    if (!halted_) ++fault_hits_[point.Name()];
+    if (!halted_) ++fault_hits_[point];
   }
-  const std::map<std::string, int64_t>& fault_hits() const { return fault_hits_; }
+  // The counts by name.
+  std::map<std::string, int64_t> fault_hits() const;
 
   // Records the harness corrupted, for the invalid-recovery checker.
   void NoteCorrupted(int32_t partition, int64_t offset) { corrupted_.insert({partition, offset}); }
@@ -200,7 +201,7 @@ class World {
   CheckpointStorage checkpoints_;
   std::vector<RunObserver*> observers_;
   CorruptedPositions corrupted_;
-  std::map<std::string, int64_t> fault_hits_;
+  std::map<CoveragePoint, int64_t> fault_hits_;
   std::set<std::string> reconciler_unknown_keys_;
   std::vector<Rebuilt> rebuilts_;
   std::vector<Pruned> pruneds_;
