@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "store/check.h"
 
 namespace durasim {
@@ -14,9 +16,12 @@ ReconcileChecker::ReconcileChecker(const Trace& trace, const std::vector<Supplie
     (supplier.reconcile.empty() ? without : reconciled_).insert(supplier.name);
   }
   for (const std::string& name : without) reconciled_.erase(name);
+  any_reconciler_ = std::any_of(suppliers.begin(), suppliers.end(),
+                                [](const SupplierSpec& supplier) { return !supplier.reconcile.empty(); });
 }
 
 void ReconcileChecker::OnSavedStateRead(const StateKey& key, const ActionState* saved, size_t trace_index) {
+  if (!any_reconciler_) return;  // nothing will read it
   reads_[key] = Read{saved != nullptr ? saved->call_results : std::vector<CallResult>{}, trace_index, {}};
 }
 
@@ -36,6 +41,7 @@ void ReconcileChecker::OnSavedCallMismatch(const CallIdentity& call, const CallA
                                            const CallResult& saved, size_t /*trace_index*/) {
   if (saved.function_id == call.function && saved.args_digest == call.args_digest) return;  // the very call
   DURASIM_CHECK_GE(call.call_index, 0);  // OnRecordAppended reads the discard's index as a position
+  if (!any_reconciler_) return;  // nothing will read it
   Read& read = reads_[call.state_key];
   if (read.discarded_from < 0 || call.call_index < read.discarded_from) read.discarded_from = call.call_index;
   discards_.insert_or_assign({lineage_, call.state_key},

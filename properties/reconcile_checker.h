@@ -38,10 +38,14 @@ class ReconcileChecker : public InvariantChecker {
   ReconcileChecker(const Trace& trace, const std::vector<SupplierSpec>& suppliers, bool stored = true);
   void OnLineage(int lineage) override { lineage_ = lineage; }
   void OnAttemptStart(int /*attempt*/) override { runtime_puts_.Clear(); }  // a crash ends every put
-  void OnPutIssued(const StateKey& key, size_t /*trace_index*/) override { runtime_puts_.Issued(key); }
+  // The puts in flight matter only to a reconciled supplier's records
+  // (OnRecordAppended).
+  void OnPutIssued(const StateKey& key, size_t /*trace_index*/) override {
+    if (!reconciled_.empty()) runtime_puts_.Issued(key);
+  }
   void OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& /*status*/,
                    size_t /*trace_index*/) override {
-    runtime_puts_.Ended(key);
+    if (!reconciled_.empty()) runtime_puts_.Ended(key);
   }
   void OnSavedStateRead(const StateKey& key, const ActionState* saved, size_t trace_index) override;
   void OnReconciled(const CallIdentity& call, const CallResult& slot, ReconcileAnswer answer,
@@ -64,6 +68,10 @@ class ReconcileChecker : public InvariantChecker {
   const CallResult* SavedSlot(const CallIdentity& call) const;
 
   std::set<std::string> reconciled_;  // supplier names
+  // Some declaration of some supplier has a reconciler: only then may a
+  // call be reconciled (OnReconciled), and only then are the reads and
+  // discards below kept (a reconciled name implies one).
+  bool any_reconciler_ = false;
   std::map<StateKey, Read> reads_;
   // Calls whose latest answer was done, by lineage: their call.reconciled line.
   std::map<std::pair<int, CallIdentity>, size_t> done_;
