@@ -26,11 +26,30 @@ class OutputCollector : public RunObserver {
   OutputMap outputs;
 };
 
+// `scenario` without the parts the run without faults replaces: its
+// attempts, and under a plan its suppliers and actions (a scenario's
+// attempts, with their plans, are most of what a copy of it copies). Field
+// by field through Boost.PFR, so that a part a scenario gains is copied
+// without being listed here.
+Scenario ReferenceBase(const Scenario& scenario, bool plan) {
+  const auto replaced = [&](const void* field) {
+    return field == &scenario.attempts || (plan && (field == &scenario.suppliers || field == &scenario.actions));
+  };
+  Scenario base;
+  boost::pfr::for_each_field(base, [&](auto& field, auto index) {
+    const auto& from = boost::pfr::get<decltype(index)::value>(scenario);
+    if (!replaced(&from)) field = from;
+  });
+  // Nothing of the scenario's own is left where the run puts its own parts.
+  DURASIM_CHECK(base.attempts.empty() && (!plan || (base.suppliers.empty() && base.actions.empty())));
+  return base;
+}
+
 }  // namespace
 
 Result<Reference> ReferenceOf(const Scenario& scenario, const PlanSpec* plan, SimDuration attempt_time_bound,
                               const AttemptParts& parts) {
-  Scenario reference = scenario;
+  Scenario reference = ReferenceBase(scenario, plan != nullptr);
   if (plan != nullptr) {
     reference.suppliers = plan->suppliers;
     reference.actions = plan->actions;
