@@ -50,6 +50,9 @@ void ReconcileChecker::OnSavedCallMismatch(const CallIdentity& call, const CallA
 
 void ReconcileChecker::OnReconciled(const CallIdentity& call, const CallResult& /*slot*/, ReconcileAnswer answer,
                                     const std::optional<CallResult>& /*saved*/, size_t trace_index) {
+  // The reads were kept for this (OnSavedStateRead): only a supplier with a
+  // reconciler is reconciled.
+  DURASIM_CHECK_MSG(any_reconciler_, "call " + call.ToString() + " reconciled, but no supplier has a reconciler");
   const CallResult* saved = SavedSlot(call);
   const size_t read_line = reads_.count(call.state_key) ? reads_.at(call.state_key).trace_index : 0;
   if (saved == nullptr || saved->status != CallStatus::kPending) {

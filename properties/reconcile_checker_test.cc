@@ -184,5 +184,18 @@ TEST_F(ReconcileCheckerTest, ACallMadeBeforeItsPendingSlotIsSavedIsAViolation) {
   EXPECT_NE(Only().find("before the log held its PENDING slot"), std::string::npos) << Only();
 }
 
+// Strategy: without any reconciler the checker keeps no reads (nothing can
+// ask about them), so a reconcile reaching it is a harness bug it names.
+TEST(ReconcileCheckerDeathTest, AReconcileWhenNoSupplierHasAReconcilerIsAHarnessBug) {
+  Trace trace;
+  SupplierSpec plain;
+  plain.name = "plain";
+  ReconcileChecker checker(trace, {plain});
+  const CallIdentity call{StateKey{"a", 1, 7, ActionHash("ask")}, 0, "plain", 42};
+  EXPECT_DEATH(checker.OnReconciled(call, CallResult{"plain", 42, CallStatus::kPending, 0, ""},
+                                    ReconcileAnswer::kNotDone, std::nullopt, 0),
+               "reconciled, but no supplier has a reconciler");
+}
+
 }  // namespace
 }  // namespace durasim
