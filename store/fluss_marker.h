@@ -18,7 +18,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 
 #include "store/recovery_marker.h"
@@ -27,7 +26,7 @@
 namespace durasim {
 
 struct FlussMarker {
-  std::map<int32_t, int64_t> bucket_offsets;  // bucket -> offset to read from
+  MarkerOffsets bucket_offsets;  // bucket -> offset to read from
   bool operator==(const FlussMarker&) const = default;
 };
 
