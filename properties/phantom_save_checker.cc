@@ -15,7 +15,7 @@ void PhantomSaveChecker::OnAttemptStart(int /*attempt*/) { unsaved_.clear(); }
 void PhantomSaveChecker::OnRecordAppended(const LogRecord& record, const DecodedState* decoded,
                                           size_t /*trace_index*/) {
   if (decoded == nullptr) return;
-  std::vector<std::string>& keys = persisted_[StateDigest(decoded->state_key, decoded->state)];
+  auto& keys = persisted_[StateDigest(decoded->state_key, decoded->state)];
   if (std::find(keys.begin(), keys.end(), record.key) == keys.end()) keys.push_back(record.key);
 }
 

@@ -3,9 +3,9 @@
 // failed or was cancelled is never returned by get.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <map>
 #include <string>
-#include <vector>
 
 #include "properties/invariant_checker.h"
 
@@ -23,8 +23,9 @@ class PhantomSaveChecker : public InvariantChecker {
   // Whether the log holds a record of `key` whose value has `value_digest`.
   bool Holds(const StateKey& key, uint64_t value_digest) const;
 
-  // Value digest -> the record keys of the records with that value.
-  std::map<uint64_t, std::vector<std::string>> persisted_;
+  // Value digest -> the record keys of the records with that value: almost
+  // always one (the digest covers the state key), held in the node.
+  std::map<uint64_t, boost::container::small_vector<std::string, 1>> persisted_;
   // Within the current attempt: the last unsuccessful put per state key.
   std::map<StateKey, std::pair<uint64_t, size_t>> unsaved_;
 };
