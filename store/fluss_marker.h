@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "store/recovery_marker.h"
@@ -26,7 +27,7 @@
 namespace durasim {
 
 struct FlussMarker {
-  MarkerOffsets bucket_offsets;  // bucket -> offset to read from
+  std::map<int32_t, int64_t> bucket_offsets;  // bucket -> offset to read from
   bool operator==(const FlussMarker&) const = default;
 };
 

@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <boost/container/flat_map.hpp>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,15 +22,12 @@
 
 namespace durasim {
 
-// Partition -> offset, in partition order. Sorted vectors, not trees: a
-// marker is copied whole at every checkpoint and restore and looked up
-// rarely, and a tree's copy allocated a node per partition (docs/benchmarks.md,
-// issue 31, session 36).
-using MarkerOffsets = boost::container::flat_map<int32_t, int64_t>;
+// Partition -> offset.
+using MarkerOffsets = std::map<int32_t, int64_t>;
 
 // Input key -> the last sequence number whose run finished, as captured by a
 // checkpoint's keyed state. The runtime owns it; the store keeps no copy.
-using CompletedBoundaries = boost::container::flat_map<std::string, int64_t>;
+using CompletedBoundaries = std::map<std::string, int64_t>;
 
 struct RecoveryMarker {
   // 1: offsets only, the bare partition -> offset map Flink Agents wrote

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 
 #include "store/fluss_action_state_store.h"
 
@@ -27,7 +28,7 @@ class FlussMissingBucketAsZeroStore : public FlussActionStateStore {
                                          int32_t bucket_count) const override;
 
  private:
-  MarkerOffsets previous_;  // every bucket's offset at the previous snapshot
+  std::map<int32_t, int64_t> previous_;  // every bucket's offset at the previous snapshot
 };
 
 }  // namespace durasim

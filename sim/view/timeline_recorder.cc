@@ -232,8 +232,7 @@ void TimelineRecorder::Restores(World& world, size_t first_event) {
     if (!marker) {
       const Checkpoint* checkpoint = world.checkpoints().Find(restore.checkpoint);
       if (checkpoint == nullptr) continue;
-      const MarkerOffsets offsets = MinimumMarker(checkpoint->markers).offsets;
-      marker.emplace(offsets.begin(), offsets.end());
+      marker = MinimumMarker(checkpoint->markers).offsets;
     }
     std::map<int32_t, int64_t> end;
     for (const TimelineRecord& record : timeline_.records) {
@@ -279,8 +278,7 @@ void TimelineRecorder::AfterAttempt(int attempt, Attempt::End end, World& world)
   }
   for (TimelineMarker& marker : timeline_.markers) {
     if (const Checkpoint* checkpoint = world.checkpoints().Find(marker.checkpoint)) {
-      const MarkerOffsets offsets = MinimumMarker(checkpoint->markers).offsets;
-      marker.offsets = std::map<int32_t, int64_t>(offsets.begin(), offsets.end());
+      marker.offsets = MinimumMarker(checkpoint->markers).offsets;
       marker.phase = PhaseName(checkpoint->phase);
     }
   }
