@@ -4,7 +4,6 @@
 
 #include "store/check.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <boost/asio/as_tuple.hpp>
@@ -18,6 +17,7 @@
 #include <utility>
 
 #include "model/key_groups.h"
+#include "store/format.h"
 #include "store/state_codec.h"
 
 namespace durasim {

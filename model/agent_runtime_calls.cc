@@ -5,14 +5,13 @@
 // knows nothing of the runtime.
 #include "model/agent_runtime.h"
 
-#include <fmt/format.h>
-
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "model/durable_call.h"
 #include "model/identity.h"
 #include "model/suppliers.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

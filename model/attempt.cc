@@ -9,9 +9,9 @@
 #include "model/store_designs.h"
 
 #include "store/check.h"
+#include "store/format.h"
 #include "store/state_codec.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>

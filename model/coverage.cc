@@ -1,7 +1,7 @@
 // The script fault and put point tables, and coverage point names.
 #include "model/coverage.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 
 #include <algorithm>
 

@@ -3,10 +3,9 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "model/identity.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -18,11 +18,10 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "model/coverage.h"
 #include "model/fault_point.h"
 #include "model/scenario.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,7 +1,7 @@
 // FaultPoint implementation.
 #include "model/fault_point.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,9 +1,8 @@
 // FaultyLogClient implementation.
 #include "model/faulty_log_client.h"
 
-#include <fmt/format.h>
-
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,12 +1,12 @@
 // Markers written by hand (model/hand_made_markers.h).
 #include "model/hand_made_markers.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "model/checkpoint.h"
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,9 +1,8 @@
 // Identities of the agent runtime's work (identity.h).
 #include "model/identity.h"
 
-#include <fmt/format.h>
-
 #include "model/scenario.h"
+#include "store/format.h"
 #include "store/hash.h"
 
 namespace durasim {

@@ -5,8 +5,6 @@
 // so a replay after a restore finds the same names.
 #pragma once
 
-#include <fmt/format.h>
-
 #include <cstdint>
 #include <string>
 
@@ -14,6 +12,7 @@
 #include "model/trace.h"
 #include "model/observer.h"
 #include "store/action_state.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,14 +1,13 @@
 // KafkaLog implementation.
 #include "model/kafka_log.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 #include <set>
 #include <string>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,8 +1,7 @@
 // LogLifecycle implementation.
 #include "model/log_lifecycle.h"
 
-#include <fmt/format.h>
-
+#include "store/format.h"
 #include "store/state_codec.h"
 
 #include "store/check.h"

@@ -1,8 +1,6 @@
 // LogOperator implementation.
 #include "model/log_operator.h"
 
-#include <fmt/format.h>
-
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,6 +10,7 @@
 #include "model/log_lifecycle.h"
 #include "model/sim_time.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

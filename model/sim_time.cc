@@ -1,11 +1,10 @@
 // Simulated time's rendering.
 #include "model/sim_time.h"
 
-#include <fmt/format.h>
-
 #include <cstdint>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,13 +1,12 @@
 // SimulatedLogClient implementation.
 #include "model/simulated_log_client.h"
 
-#include <fmt/format.h>
-
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "model/sim_time.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

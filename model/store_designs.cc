@@ -1,12 +1,11 @@
 // Store design names and options.
 #include "model/store_designs.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "model/scenario.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,12 +1,11 @@
 // Suppliers implementation.
 #include "model/suppliers.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "model/wrapping.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/hash.h"
 
 namespace durasim {

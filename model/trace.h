@@ -19,8 +19,6 @@
 // Text::kNone: it counts events and keeps and hashes nothing.
 #pragma once
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
@@ -33,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "store/format.h"
 #include "store/hash.h"
 #include "store/recovery_marker.h"
 #include "model/sim_time.h"

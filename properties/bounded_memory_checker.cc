@@ -1,11 +1,10 @@
 // BoundedMemoryChecker implementation.
 #include "properties/bounded_memory_checker.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

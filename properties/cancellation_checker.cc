@@ -1,7 +1,7 @@
 // CancellationChecker implementation.
 #include "properties/cancellation_checker.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 
 #include <algorithm>
 

@@ -1,9 +1,8 @@
 // FinishedChecker implementation.
 #include "properties/finished_checker.h"
 
-#include <fmt/format.h>
-
 #include "model/identity.h"
+#include "store/format.h"
 #include "store/state_codec.h"
 
 namespace durasim {

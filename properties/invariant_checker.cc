@@ -1,11 +1,10 @@
 // InvariantChecker implementation.
 #include "properties/invariant_checker.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

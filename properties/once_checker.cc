@@ -1,9 +1,8 @@
 // OnceChecker implementation.
 #include "properties/once_checker.h"
 
-#include <fmt/format.h>
-
 #include "store/check.h"
+#include "store/format.h"
 #include "store/state_codec.h"
 
 namespace durasim {

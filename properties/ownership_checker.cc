@@ -1,9 +1,8 @@
 // OwnershipChecker implementation.
 #include "properties/ownership_checker.h"
 
-#include <fmt/format.h>
-
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

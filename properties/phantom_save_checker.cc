@@ -3,8 +3,7 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
+#include "store/format.h"
 #include "store/hash.h"
 #include "store/state_codec.h"
 

@@ -3,9 +3,8 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

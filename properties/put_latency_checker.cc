@@ -1,10 +1,9 @@
 // PutLatencyChecker implementation.
 #include "properties/put_latency_checker.h"
 
-#include <fmt/format.h>
-
 #include "model/perturbation.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

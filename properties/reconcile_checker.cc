@@ -1,11 +1,10 @@
 // ReconcileChecker implementation.
 #include "properties/reconcile_checker.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,13 +1,12 @@
 // RetryBudgetChecker implementation.
 #include "properties/retry_budget_checker.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <set>
 
 #include "model/identity.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,13 +1,12 @@
 // SameAnswerChecker implementation.
 #include "properties/same_answer_checker.h"
 
-#include <fmt/format.h>
-
 #include <optional>
 #include <set>
 #include <vector>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -3,8 +3,6 @@
 
 #include "model/store_designs.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -15,6 +13,7 @@
 #include "model/typed_key.h"
 #include "properties/step_builders.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,13 +1,13 @@
 // CpuPins implementation (Linux: sched_getaffinity, sched_getcpu).
 #include "sim/cpu_pin.h"
 
-#include <fmt/format.h>
 #include <sched.h>
 
 #include <algorithm>
 #include <iostream>
 
 #include "store/check.h"
+#include "store/format.h"
 #include "store/rdkafka_thread_mask.h"
 
 namespace durasim {

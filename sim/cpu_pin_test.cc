@@ -3,7 +3,7 @@
 // the CPUs in turn, and a CPU the kernel refuses is an error, not a crash.
 #include "sim/cpu_pin.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 #include <gtest/gtest.h>
 #include <sched.h>
 

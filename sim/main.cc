@@ -31,7 +31,6 @@
 // docs/backends.md) and nothing else failed; 130 / 143 when SIGINT / SIGTERM
 // stopped it (the reports are written, marked interrupted).
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -42,6 +41,7 @@
 #include "sim/interrupt.h"
 #include "sim/suggest.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/rdkafka_log.h"
 
 namespace {

@@ -1,10 +1,10 @@
 // FlussActionStateStore implementation.
 #include "store/fluss_action_state_store.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,7 +1,7 @@
 // FlussGateway implementation.
 #include "store/fluss_gateway.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/read_until.hpp>

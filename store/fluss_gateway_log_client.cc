@@ -1,9 +1,8 @@
 // FlussGatewayLogClient implementation.
 #include "store/fluss_gateway_log_client.h"
 
-#include <fmt/format.h>
-
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

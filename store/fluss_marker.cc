@@ -1,7 +1,6 @@
 // The Fluss store's recovery marker (fluss_marker.h).
 #include "store/fluss_marker.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <charconv>
@@ -11,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,13 +1,13 @@
 // KafkaActionStateStore implementation.
 #include "store/kafka_action_state_store.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <utility>
 
 #include "store/check.h"
+#include "store/format.h"
 #include "store/state_codec.h"
 
 namespace durasim {

@@ -2,7 +2,6 @@
 #include "store/kafka_mock_cluster.h"
 
 #include <dirent.h>
-#include <fmt/format.h>
 #include <librdkafka/rdkafka_mock.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "store/check.h"
+#include "store/format.h"
 #include "store/rdkafka_reaper.h"
 #include "store/rdkafka_support.h"
 

@@ -27,7 +27,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -36,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+#include "store/format.h"
 #include "store/forwarding_log_client.h"
 #include "store/kafka_action_state_store.h"
 #include "store/kafka_mock_cluster.h"

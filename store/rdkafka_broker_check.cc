@@ -1,12 +1,11 @@
 // CheckBroker over librdkafka's C API (rdkafka_broker_check.h).
 #include "store/rdkafka_broker_check.h"
 
-#include <fmt/format.h>
-
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "store/format.h"
 #include "store/rdkafka_support.h"
 
 namespace durasim {

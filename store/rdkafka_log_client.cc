@@ -2,12 +2,11 @@
 // rooms and forwards to them.
 #include "store/rdkafka_log_client.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 #include <utility>
 
+#include "store/format.h"
 #include "store/rdkafka_support.h"
 #include "store/rdkafka_topic_admin.h"
 #include "store/rdkafka_topic_identity.h"

@@ -1,14 +1,13 @@
 // RdKafkaProducer implementation over librdkafka's C API.
 #include "store/rdkafka_producer.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <boost/asio/this_coro.hpp>
 #include <chrono>
 #include <utility>
 #include <vector>
 
+#include "store/format.h"
 #include "store/rdkafka_reaper.h"
 #include "store/rdkafka_support.h"
 

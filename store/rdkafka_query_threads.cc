@@ -1,8 +1,6 @@
 // The kept threads of the client's abandonable calls (rdkafka_query_threads.h).
 #include "store/rdkafka_query_threads.h"
 
-#include <fmt/format.h>
-
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -11,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "store/format.h"
 #include "store/rdkafka_thread_mask.h"
 
 namespace durasim::rdkafka {

@@ -1,7 +1,6 @@
 // RdKafkaReader implementation over librdkafka's C API.
 #include "store/rdkafka_reader.h"
 
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -9,6 +8,7 @@
 #include <utility>
 
 #include "store/check.h"
+#include "store/format.h"
 #include "store/rdkafka_support.h"
 
 namespace durasim {

@@ -1,11 +1,10 @@
 // What the librdkafka client's rooms share (rdkafka_support.h).
 #include "store/rdkafka_support.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <atomic>
 
+#include "store/format.h"
 #include "store/rdkafka_reaper.h"
 
 namespace durasim::rdkafka {

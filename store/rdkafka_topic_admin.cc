@@ -1,14 +1,13 @@
 // Topic administration over librdkafka's C API (rdkafka_topic_admin.h).
 #include "store/rdkafka_topic_admin.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <future>
 #include <memory>
 #include <string>
 #include <thread>
 
+#include "store/format.h"
 #include "store/rdkafka_query_threads.h"
 #include "store/rdkafka_support.h"
 

@@ -1,11 +1,10 @@
 // The topic incarnation over librdkafka's C API (rdkafka_topic_identity.h).
 #include "store/rdkafka_topic_identity.h"
 
-#include <fmt/format.h>
-
 #include <memory>
 #include <random>
 
+#include "store/format.h"
 #include "store/rdkafka_reader.h"
 #include "store/rdkafka_support.h"
 

@@ -9,7 +9,6 @@
 // identity is named in rejection messages.
 #pragma once
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <cstdint>
@@ -17,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "store/format.h"
 #include "store/log_client.h"
 #include "store/status.h"
 

@@ -1,7 +1,7 @@
 // The recovery marker's JSON form (recovery_marker_json.h).
 #include "store/recovery_marker_json.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 
 #include <charconv>
 #include <nlohmann/json.hpp>

@@ -2,10 +2,9 @@
 // and the reference value codec, and the reference codec (nlohmann::json).
 #include "store/state_codec.h"
 
+#include "store/format.h"
 #include "store/state_codec_internal.h"
 #include "store/utf8.h"
-
-#include <fmt/format.h>
 
 #include <charconv>
 #include <limits>

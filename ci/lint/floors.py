@@ -17,6 +17,11 @@ links); this lint names the line, and also sees headers no target compiles.
 No folder inside a floor bears a floor's name: a failed check names its
 file from the last such folder in the path (store/check.cc), however the
 build spelt it.
+
+fmt is included through store/format.h, which makes fmt::format_to and the
+formatters call libfmt's formatting engine instead of compiling it again:
+no file but that one includes <fmt/format.h> or <fmt/core.h>, and a file
+that includes another fmt header (<fmt/ranges.h>) includes store/format.h.
 """
 import pathlib
 import re
@@ -28,6 +33,8 @@ ROOM_INCLUDE = re.compile(r'^\s*#\s*include\s+"sim/([^"]+)"')
 # sim/'s rooms, lowest first; rooms of one rank include neither the other.
 ROOM_RANKS = {"scenario": 1, "run": 2, "view": 3, "explore": 4, "fuzz": 4, "cli": 5}
 DISPATCH = "main.cc"  # sim/main.cc, above every room
+FMT_HOME = "store/format.h"
+FMT_INCLUDE = re.compile(r'^\s*#\s*include\s+<fmt/([^>]+)>')
 
 
 def check(root: pathlib.Path) -> list[str]:
@@ -86,6 +93,26 @@ def check_rooms(root: pathlib.Path) -> list[str]:
     return problems
 
 
+def check_fmt(root: pathlib.Path) -> list[str]:
+    problems = []
+    for floor in FLOORS:
+        for path in sorted((root / floor).rglob("*")):
+            relative = path.relative_to(root).as_posix()
+            if path.suffix not in (".h", ".cc") or relative == FMT_HOME:
+                continue
+            lines = path.read_text(errors="replace").splitlines()
+            includes_home = any(line.strip() == f'#include "{FMT_HOME}"' for line in lines)
+            for number, line in enumerate(lines, 1):
+                match = FMT_INCLUDE.match(line)
+                if not match:
+                    continue
+                if match.group(1) in ("format.h", "core.h"):
+                    problems.append(f"{relative}:{number}: fmt included past {FMT_HOME}: {line.strip()}")
+                elif not includes_home:
+                    problems.append(f"{relative}:{number}: fmt included without {FMT_HOME}: {line.strip()}")
+    return problems
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print("usage: floors.py ROOT", file=sys.stderr)
@@ -94,11 +121,11 @@ def main() -> int:
     if not all((root / floor).is_dir() for floor in FLOORS[:2]):
         print(f"floors.py: {root} has no store/ and model/ folders", file=sys.stderr)
         return 2
-    problems = check(root) + check_rooms(root) + check_folder_names(root)
+    problems = check(root) + check_rooms(root) + check_folder_names(root) + check_fmt(root)
     for problem in problems:
         print(problem)
     print(f"floors: {len(problems)} problem(s): includes from a lower floor or room to a higher one, "
-          "folders named after a floor")
+          "folders named after a floor, fmt past store/format.h")
     return 1 if problems else 0
 
 

@@ -1,9 +1,8 @@
 // CheckBackendBroker implementation.
 #include "model/backends/broker_check.h"
 
-#include <fmt/format.h>
-
 #include "store/fluss_gateway.h"
+#include "store/format.h"
 #include "store/kafka_mock_cluster.h"
 #include "store/rdkafka_broker_check.h"
 

@@ -1,10 +1,9 @@
 // ClientRecordSink implementation.
 #include "model/backends/client_record_sink.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "store/format.h"
 #include "store/run_sync.h"
 
 namespace durasim {

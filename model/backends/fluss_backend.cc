@@ -1,7 +1,6 @@
 // FlussBackend implementation.
 #include "model/backends/fluss_backend.h"
 
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,6 +10,7 @@
 #include "model/backends/client_record_sink.h"
 #include "model/simulated_log_client.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/run_sync.h"
 
 namespace durasim {

@@ -1,7 +1,6 @@
 // RdKafkaBackend implementation.
 #include "model/backends/rdkafka_backend.h"
 
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -12,6 +11,7 @@
 #include "model/backends/mock_cluster_pool.h"
 #include "model/simulated_log_client.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/run_sync.h"
 
 namespace durasim {

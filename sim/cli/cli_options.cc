@@ -1,8 +1,6 @@
 // What the commands share (sim/cli/cli_options.h).
 #include "sim/cli/cli_options.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -14,6 +12,7 @@
 #include "sim/output_file.h"
 #include "sim/suggest.h"
 #include "sim/view/key_owners.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

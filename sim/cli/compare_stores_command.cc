@@ -1,7 +1,6 @@
 // `durasim compare-stores`: every store design on the same generated
 // workloads, in named shapes, side by side (sim/explore/store_comparison.h):
 // a Markdown table on stdout, optionally JSON and the checkpoint-cost chart.
-#include <fmt/format.h>
 
 #include <iostream>
 
@@ -10,6 +9,7 @@
 #include "sim/exit_codes.h"
 #include "sim/interrupt.h"
 #include "sim/explore/store_comparison.h"
+#include "store/format.h"
 
 namespace durasim {
 

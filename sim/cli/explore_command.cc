@@ -1,7 +1,6 @@
 // `durasim explore`: scenarios generated from seeds with swarm faults, swept
 // by worker threads (sim/explore/sweep.h); --trace-failing runs each failing
 // seed again after the summary and prints its trace.
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -15,6 +14,7 @@
 #include "sim/interrupt.h"
 #include "sim/explore/sweep.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,7 +1,6 @@
 // `durasim inspect` (inspect_command.h).
 #include "sim/cli/inspect_command.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
 #include "sim/run/record_summary.h"
+#include "store/format.h"
 #include "store/kafka_action_state_store.h"
 #include "store/rdkafka_log_client.h"
 #include "store/recovery_marker_json.h"

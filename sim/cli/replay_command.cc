@@ -1,7 +1,6 @@
 // `durasim replay --seed S`: the scenario generated from one explore seed,
 // run once; with --write, written down by the rule of failure files
 // (sim/explore/failure_file.h).
-#include <fmt/format.h>
 
 #include <iostream>
 
@@ -14,6 +13,7 @@
 #include "sim/interrupt.h"
 #include "sim/view/report.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -2,7 +2,6 @@
 // (or twice with --check-determinism), or under N perturbed schedules
 // (--perturb, sim/explore/perturb.h); a table of verdicts, the traces, the
 // timeline and the log dump asked for, and the JSON and JUnit reports.
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -23,6 +22,7 @@
 #include "sim/view/timeline_svg.h"
 #include "sim/wall_seconds.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

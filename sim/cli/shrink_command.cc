@@ -1,8 +1,6 @@
 // `durasim shrink FILE` (sim/cli/shrink_command.h).
 #include "sim/cli/shrink_command.h"
 
-#include <fmt/format.h>
-
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -16,6 +14,7 @@
 #include "sim/scenario/scenario_parser.h"
 #include "sim/wall_seconds.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,12 +1,12 @@
 // `durasim stores-list`: the store designs a run can check (`store:` in a
 // scenario, `--store`), one line each, with where each comes from.
-#include <fmt/format.h>
 
 #include <iostream>
 
 #include "model/store_designs.h"
 #include "sim/cli/command.h"
 #include "sim/exit_codes.h"
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,7 +1,6 @@
 // Explore report implementation.
 #include "sim/explore/explore_report.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include "sim/exit_codes.h"
 #include "sim/interrupt.h"
 #include "sim/view/report.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,12 +1,11 @@
 // Failure file implementation.
 #include "sim/explore/failure_file.h"
 
-#include <fmt/format.h>
-
 #include <iostream>
 
 #include "sim/output_file.h"
 #include "sim/scenario/scenario_writer.h"
+#include "store/format.h"
 
 namespace durasim {
 

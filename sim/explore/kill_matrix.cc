@@ -1,7 +1,6 @@
 // `durasim mutants` implementation.
 #include "sim/explore/kill_matrix.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 #include "sim/view/timeline_recorder.h"
 #include "sim/wall_seconds.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,7 +1,6 @@
 // MergeReports implementation.
 #include "sim/explore/merge_reports.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include "sim/exit_codes.h"
 #include "sim/explore/explore_report.h"
 #include "sim/view/report.h"
+#include "store/format.h"
 
 namespace durasim {
 

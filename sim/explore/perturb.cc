@@ -4,8 +4,6 @@
 
 #include "sim/interrupt.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -24,6 +22,7 @@
 #include "sim/explore/failure_file.h"
 #include "sim/wall_seconds.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

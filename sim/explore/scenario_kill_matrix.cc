@@ -1,7 +1,6 @@
 // `durasim mutants --scenarios` implementation.
 #include "sim/explore/scenario_kill_matrix.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <iostream>
@@ -14,6 +13,7 @@
 #include "sim/view/report.h"
 #include "sim/run/runner.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

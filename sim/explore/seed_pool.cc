@@ -1,8 +1,6 @@
 // Seed pool implementation.
 #include "sim/explore/seed_pool.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,6 +15,7 @@
 #include "sim/interrupt.h"
 #include "sim/wall_seconds.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,8 +1,6 @@
 // The store designs side by side.
 #include "sim/explore/store_comparison.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -16,6 +14,7 @@
 #include "sim/run/runner.h"
 #include "sim/view/line_chart.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

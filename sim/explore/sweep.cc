@@ -2,8 +2,6 @@
 // a failure.
 #include "sim/explore/sweep.h"
 
-#include <fmt/format.h>
-
 #include <iostream>
 #include <mutex>
 #include <set>
@@ -18,6 +16,7 @@
 #include "sim/run/runner.h"
 #include "sim/view/timeline_recorder.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

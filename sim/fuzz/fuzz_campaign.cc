@@ -1,8 +1,6 @@
 // The fuzzer's loop, its findings and its summary.
 #include "sim/fuzz/fuzz_campaign.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -17,6 +15,7 @@
 #include "sim/scenario/scenario_parser.h"
 #include "sim/wall_seconds.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/hash.h"
 
 namespace durasim {

@@ -1,8 +1,6 @@
 // The fuzz targets and their properties.
 #include "sim/fuzz/fuzz_targets.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -12,6 +10,7 @@
 #include "sim/run/runner.h"
 #include "sim/scenario/scenario_parser.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/recovery_marker.h"
 #include "store/state_codec.h"
 

@@ -1,7 +1,7 @@
 // Differential comparison implementation.
 #include "sim/run/differential.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 #include <fmt/ranges.h>
 
 namespace durasim {

@@ -1,12 +1,11 @@
 // InfraGuard implementation.
 #include "sim/run/infra_guard.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "model/backends/broker_check.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

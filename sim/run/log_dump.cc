@@ -1,9 +1,9 @@
 // The log decoded (sim/run/log_dump.h).
 #include "sim/run/log_dump.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "store/format.h"
 #include "store/state_codec.h"
 
 namespace durasim {

@@ -1,12 +1,12 @@
 // FirstLogDifference (sim/run/log_expectation.h).
 #include "sim/run/log_expectation.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "model/identity.h"
 #include "sim/run/log_dump.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

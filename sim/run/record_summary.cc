@@ -1,11 +1,10 @@
 // Record summaries (record_summary.h).
 #include "sim/run/record_summary.h"
 
-#include <fmt/format.h>
-
 #include <vector>
 
 #include "sim/run/log_dump.h"
+#include "store/format.h"
 #include "store/state_codec.h"
 
 namespace durasim {

@@ -1,8 +1,6 @@
 // The run without faults.
 #include "sim/run/reference_run.h"
 
-#include <fmt/format.h>
-
 #include <boost/pfr/core.hpp>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include "model/scenario_cost.h"
 #include "model/world.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

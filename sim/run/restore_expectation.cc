@@ -2,7 +2,6 @@
 // (sim/run/restore_expectation.h).
 #include "sim/run/restore_expectation.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include "sim/run/log_dump.h"
 #include "sim/run/log_expectation.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

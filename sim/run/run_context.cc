@@ -1,7 +1,7 @@
 // Run context for failed checks.
 #include "sim/run/run_context.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,7 +1,7 @@
 // What a run is asked to do.
 #include "sim/run/run_options.h"
 
-#include <fmt/format.h>
+#include "store/format.h"
 
 namespace durasim {
 

@@ -1,8 +1,6 @@
 // Runner implementation.
 #include "sim/run/runner.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -34,6 +32,7 @@
 #include "sim/run/run_context.h"
 #include "sim/run/violation_cause.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/hash.h"
 #include "store/recovery_marker_json.h"
 

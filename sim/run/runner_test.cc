@@ -6,12 +6,12 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "model/scenario.h"
 #include "model/scenario_cost.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/format.h"
 #include "store/source_tree.h"
 
 namespace durasim {

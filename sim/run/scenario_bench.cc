@@ -7,7 +7,6 @@
 //   scenario_bench [--runs N] [--mutant NAME] FILE
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <fmt/format.h>
 #include <iostream>
 
 #include "sim/exit_codes.h"
@@ -15,6 +14,7 @@
 #include "model/scenario.h"
 #include "sim/scenario/scenario_parser.h"
 #include "sim/wall_seconds.h"
+#include "store/format.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"durasim scenario benchmark"};

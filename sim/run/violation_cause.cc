@@ -1,13 +1,13 @@
 // CauseTracker implementation.
 #include "sim/run/violation_cause.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 
 #include "sim/run/record_summary.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/state_codec.h"
 
 namespace durasim {

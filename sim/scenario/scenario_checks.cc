@@ -1,8 +1,6 @@
 // Cross-checks on a scenario being parsed (what each checks: scenario_checks.h).
 #include "sim/scenario/scenario_checks.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -11,6 +9,7 @@
 #include "sim/suggest.h"
 #include "sim/scenario/strict_yaml.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim::scenario_checks {
 namespace {

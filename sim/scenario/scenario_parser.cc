@@ -17,7 +17,6 @@
 #include <system_error>
 #include <utility>
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
@@ -32,6 +31,7 @@
 #include "sim/scenario/scenario_keywords.h"
 #include "sim/scenario/strict_yaml.h"
 #include "sim/scenario/scenario_parser.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -3,9 +3,9 @@
 
 #include "model/scenario_limits.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/utf8.h"
 
-#include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>

@@ -1,13 +1,12 @@
 // The key owners table.
 #include "sim/view/key_owners.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <functional>
 
 #include "model/key_groups.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

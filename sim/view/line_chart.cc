@@ -1,12 +1,11 @@
 // LineChartSvg implementation.
 #include "sim/view/line_chart.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 

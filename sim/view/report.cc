@@ -1,12 +1,12 @@
 // Report rendering.
 #include "sim/view/report.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,12 +1,11 @@
 // The timeline's layout (sim/view/timeline_layout.h).
 #include "sim/view/timeline_layout.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <set>
 
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,7 +1,6 @@
 // Gathering a run's timeline (sim/view/timeline_recorder.h).
 #include "sim/view/timeline_recorder.h"
 
-#include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include "sim/view/timeline_svg.h"
 #include "sim/view/trace_line.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -1,10 +1,9 @@
 // The timeline as SVG (sim/view/timeline_svg.h).
 #include "sim/view/timeline_svg.h"
 
-#include <fmt/format.h>
-
 #include "sim/view/report.h"
 #include "store/check.h"
+#include "store/format.h"
 #include "store/utf8.h"
 
 namespace durasim {

@@ -1,8 +1,6 @@
 // TraceView implementation: a text transform of the hashed lines.
 #include "sim/view/trace_view.h"
 
-#include <fmt/format.h>
-
 #include <map>
 #include <regex>
 #include <set>
@@ -12,6 +10,7 @@
 #include "sim/run/record_summary.h"
 #include "sim/view/trace_line.h"
 #include "store/check.h"
+#include "store/format.h"
 
 namespace durasim {
 namespace {
