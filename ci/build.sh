@@ -19,9 +19,9 @@ case ${1:-} in
     # the same, and the tests under it took half the time they took at -O0,
     # the kill matrix a quarter (docs/benchmarks.md, issue 31 session 29).
     # -g1: line tables, all a sanitizer's report needs (its stack names every
-    # frame, inlined ones too, with file and line, as with -g); a cold build
-    # compiles in about a quarter less time (issue 31 session 37). For
-    # variables in a debugger, configure a Debug build of your own.
+    # frame, inlined ones too, with file and line, as with -g); files compile
+    # in about a quarter less CPU time (docs/benchmarks.md, issue 31 session
+    # 37). For variables in a debugger, configure a Debug build of your own.
     options=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1" -DDURASIM_WERROR=ON
              -DDURASIM_SANITIZE=ON -DDURASIM_UNITY_BUILD=OFF)
     ;;

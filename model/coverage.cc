@@ -1,9 +1,9 @@
 // The script fault and put point tables, and coverage point names.
 #include "model/coverage.h"
 
-#include "store/format.h"
-
 #include <algorithm>
+
+#include "store/format.h"
 
 namespace durasim {
 

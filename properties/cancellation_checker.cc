@@ -1,9 +1,9 @@
 // CancellationChecker implementation.
 #include "properties/cancellation_checker.h"
 
-#include "store/format.h"
-
 #include <algorithm>
+
+#include "store/format.h"
 
 namespace durasim {
 

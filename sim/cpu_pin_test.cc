@@ -3,13 +3,14 @@
 // the CPUs in turn, and a CPU the kernel refuses is an error, not a crash.
 #include "sim/cpu_pin.h"
 
-#include "store/format.h"
 #include <gtest/gtest.h>
 #include <sched.h>
 
 #include <algorithm>
 #include <set>
 #include <thread>
+
+#include "store/format.h"
 
 namespace durasim {
 namespace {

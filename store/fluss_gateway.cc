@@ -1,12 +1,12 @@
 // FlussGateway implementation.
 #include "store/fluss_gateway.h"
 
-#include "store/format.h"
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
 #include <charconv>
+
+#include "store/format.h"
 
 namespace durasim {
 namespace {

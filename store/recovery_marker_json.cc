@@ -1,10 +1,10 @@
 // The recovery marker's JSON form (recovery_marker_json.h).
 #include "store/recovery_marker_json.h"
 
-#include "store/format.h"
-
 #include <charconv>
 #include <nlohmann/json.hpp>
+
+#include "store/format.h"
 
 namespace durasim {
 namespace {

@@ -2,7 +2,6 @@
 // and the reference value codec, and the reference codec (nlohmann::json).
 #include "store/state_codec.h"
 
-#include "store/format.h"
 #include "store/state_codec_internal.h"
 #include "store/utf8.h"
 
@@ -11,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/check.h"
+#include "store/format.h"
 #include "store/hash.h"
 
 namespace durasim {

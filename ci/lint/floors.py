@@ -20,8 +20,9 @@ build spelt it.
 
 fmt is included through store/format.h, which makes fmt::format_to and the
 formatters call libfmt's formatting engine instead of compiling it again:
-no file but that one includes <fmt/format.h> or <fmt/core.h>, and a file
-that includes another fmt header (<fmt/ranges.h>) includes store/format.h.
+no file of the floors but that one includes fmt/format.h or fmt/core.h, and
+a file that includes another fmt header (fmt/ranges.h) includes
+store/format.h too.
 """
 import pathlib
 import re
@@ -34,7 +35,8 @@ ROOM_INCLUDE = re.compile(r'^\s*#\s*include\s+"sim/([^"]+)"')
 ROOM_RANKS = {"scenario": 1, "run": 2, "view": 3, "explore": 4, "fuzz": 4, "cli": 5}
 DISPATCH = "main.cc"  # sim/main.cc, above every room
 FMT_HOME = "store/format.h"
-FMT_INCLUDE = re.compile(r'^\s*#\s*include\s+<fmt/([^>]+)>')
+FMT_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]fmt/([^>"]+)[>"]')
+FMT_HOME_INCLUDE = re.compile(r'^\s*#\s*include\s+"store/format\.h"')
 
 
 def check(root: pathlib.Path) -> list[str]:
@@ -101,7 +103,7 @@ def check_fmt(root: pathlib.Path) -> list[str]:
             if path.suffix not in (".h", ".cc") or relative == FMT_HOME:
                 continue
             lines = path.read_text(errors="replace").splitlines()
-            includes_home = any(line.strip() == f'#include "{FMT_HOME}"' for line in lines)
+            includes_home = any(FMT_HOME_INCLUDE.match(line) for line in lines)
             for number, line in enumerate(lines, 1):
                 match = FMT_INCLUDE.match(line)
                 if not match:

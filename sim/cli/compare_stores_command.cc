@@ -1,7 +1,6 @@
 // `durasim compare-stores`: every store design on the same generated
 // workloads, in named shapes, side by side (sim/explore/store_comparison.h):
 // a Markdown table on stdout, optionally JSON and the checkpoint-cost chart.
-
 #include <iostream>
 
 #include "sim/cli/cli_options.h"

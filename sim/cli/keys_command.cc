@@ -2,7 +2,6 @@
 // (sim/view/key_owners.h), so that a rescale scenario moves a key on
 // purpose. `durasim keys --parallelism 2,3 a b c`, or `durasim keys FILE`
 // (the file's input keys and the parallelisms its attempts run at).
-
 #include <algorithm>
 #include <iostream>
 #include <memory>

@@ -1,7 +1,6 @@
 // `durasim replay --seed S`: the scenario generated from one explore seed,
 // run once; with --write, written down by the rule of failure files
 // (sim/explore/failure_file.h).
-
 #include <iostream>
 
 #include "properties/mutants/mutant.h"

@@ -1,6 +1,5 @@
 // `durasim stores-list`: the store designs a run can check (`store:` in a
 // scenario, `--store`), one line each, with where each comes from.
-
 #include <iostream>
 
 #include "model/store_designs.h"

@@ -1,8 +1,9 @@
 // Differential comparison implementation.
 #include "sim/run/differential.h"
 
-#include "store/format.h"
 #include <fmt/ranges.h>
+
+#include "store/format.h"
 
 namespace durasim {
 

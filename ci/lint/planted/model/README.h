@@ -1,1 +1,2 @@
-// An empty model floor: the planted tree needs one (floors.py checks for it).
+// The planted model floor (floors.py checks that the tree has one); its
+// planted_fmt.h includes fmt past store/format.h.
