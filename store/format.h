@@ -6,7 +6,7 @@
 // did, and dropped it: clang mangles one of its parameter types unlike GCC,
 // so a clang object would reference a name the GCC-built library does not
 // export; fmt issue #2377). So each file that called it compiled the engine
-// again: 6 to 8 s of each such file's compile under the sanitizers
+// again: 5 to 8 s of each such file's compile under the sanitizers
 // (docs/benchmarks.md, issue 31 session 37). Compiled by GCC, the declaration
 // below makes those files call libfmt's instance; clang keeps its copies.
 // The floors' files include fmt's format.h through this header
