@@ -117,13 +117,15 @@ void FlussBackend::Report(const LogRecord& record, AppendSeen seen) {
 
 Status FlussBackend::DiscoverAppends() {
   DURASIM_CHECK(appends_.listening());
-  Result<std::vector<std::vector<LogRecord>>> all = ReadAll();
-  if (!all.ok()) return all.status();
-  appends_.Discover(*all);
+  Result<std::vector<std::vector<LogRecord>>> unreported = ReadLog(&appends_);
+  if (!unreported.ok()) return unreported.status();
+  appends_.Discover(*unreported);
   return Status::Ok();
 }
 
-Result<std::vector<std::vector<LogRecord>>> FlussBackend::ReadAll() {
+Result<std::vector<std::vector<LogRecord>>> FlussBackend::ReadAll() { return ReadLog(nullptr); }
+
+Result<std::vector<std::vector<LogRecord>>> FlussBackend::ReadLog(const AppendReporter* from_unreported) {
   Result<FlussGatewayLogClient*> reader = HarnessClient();
   if (!reader.ok()) return reader.status();
   auto failed = [&](Status status, const std::string& during) {
@@ -136,7 +138,8 @@ Result<std::vector<std::vector<LogRecord>>> FlussBackend::ReadAll() {
   for (int32_t b = 0; b < static_cast<int32_t>(offsets->size()); ++b) {
     const PartitionOffsets range = (*offsets)[static_cast<size_t>(b)];
     // Records the harness deleted (emulated DeleteRecords) are gone for every reader.
-    const int64_t from = std::max(range.start, std::min(range.end, harness_.lifecycle.start(b)));
+    int64_t from = std::max(range.start, std::min(range.end, harness_.lifecycle.start(b)));
+    if (from_unreported != nullptr) from = std::min(range.end, from_unreported->FirstUnreported(b, from));
     Result<std::vector<LogRecord>> records = (*reader)->Read(b, from, range.end);
     if (!records.ok()) return failed(records.status(), "the harness's read of the table");
     // Records the harness compacted away (emulated compaction) too.

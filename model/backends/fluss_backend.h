@@ -76,6 +76,9 @@ class FlussBackend : public LogBackend, public SinkBackend {
   // The harness's own client of the table (ReadAll, AppendForeign), never
   // the store's; dropped after a failed call and when the table changes.
   Result<FlussGatewayLogClient*> HarnessClient();
+  // The log as every reader sees it (ReadAll); with `from_unreported`, each
+  // partition only from the first offset it has not reported (DiscoverAppends).
+  Result<std::vector<std::vector<LogRecord>>> ReadLog(const AppendReporter* from_unreported);
 
   Harness harness_;
   FlussGatewayConfig config_;

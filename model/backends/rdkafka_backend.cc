@@ -163,9 +163,9 @@ void RdKafkaBackend::Report(const LogRecord& record, AppendSeen seen) {
 
 Status RdKafkaBackend::DiscoverAppends() {
   DURASIM_CHECK(appends_.listening());
-  Result<std::vector<std::vector<LogRecord>>> all = ReadAll();
-  if (!all.ok()) return all.status();
-  appends_.Discover(*all);
+  Result<std::vector<std::vector<LogRecord>>> unreported = ReadLog(&appends_);
+  if (!unreported.ok()) return unreported.status();
+  appends_.Discover(*unreported);
   return Status::Ok();
 }
 
@@ -253,7 +253,9 @@ Result<RecordPosition> RdKafkaBackend::AppendForeign(int32_t partition, std::str
   return ack;
 }
 
-Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
+Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() { return ReadLog(nullptr); }
+
+Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadLog(const AppendReporter* from_unreported) {
   Result<RdKafkaLogClient*> reader = HarnessClient();
   if (!reader.ok()) return reader.status();
   Result<std::vector<PartitionOffsets>> offsets =
@@ -263,7 +265,8 @@ Result<std::vector<std::vector<LogRecord>>> RdKafkaBackend::ReadAll() {
   for (int32_t p = 0; p < static_cast<int32_t>(offsets->size()); ++p) {
     const PartitionOffsets range = (*offsets)[static_cast<size_t>(p)];
     // Records the harness deleted (emulated DeleteRecords) are gone for every reader.
-    const int64_t from = std::max(range.start, std::min(range.end, harness_.lifecycle.start(p)));
+    int64_t from = std::max(range.start, std::min(range.end, harness_.lifecycle.start(p)));
+    if (from_unreported != nullptr) from = std::min(range.end, from_unreported->FirstUnreported(p, from));
     ranges.push_back(ReadRange{p, from, range.end});
   }
   // Every partition at once.

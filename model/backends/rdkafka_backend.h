@@ -131,6 +131,9 @@ class RdKafkaBackend : public LogBackend, public SinkBackend {
   // the broker goes down, the topic is re-created or grows, and after any
   // failed call, so that the next use connects afresh.
   Result<RdKafkaLogClient*> HarnessClient();
+  // The log as every reader sees it (ReadAll); with `from_unreported`, each
+  // partition only from the first offset it has not reported (DiscoverAppends).
+  Result<std::vector<std::vector<LogRecord>>> ReadLog(const AppendReporter* from_unreported);
   template <typename T>
   Result<T> KeepHarnessClient(Result<T> result) {
     if (!result.ok()) harness_client_.reset();
