@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace durasim {
@@ -38,10 +39,11 @@ TEST(AppendReporterTest, FirstUnreportedIsTheFirstGapAtOrAboveFrom) {
   EXPECT_EQ(reporter.FirstUnreported(0, 0), 0);
 }
 
-// Strategy: a discovery over a whole log and over the part of it from the
-// first unreported offset on report the same records, each once, with
-// kDiscovered; what was reported before is not reported again.
-// Invariant: no record below FirstUnreported is ever reported by Discover.
+// Strategy: a discovery over a whole log and over the part of it from each
+// partition's first unreported offset on (as the backends read it) report
+// the same records, each once, with kDiscovered; what was reported before
+// is not reported again.
+// Invariant: below FirstUnreported, Discover has nothing to report.
 TEST(AppendReporterTest, DiscoveryFromTheFirstUnreportedOffsetFindsWhatTheWholeLogGives) {
   const std::vector<std::vector<LogRecord>> log = {{At(0, 0), At(0, 1), At(0, 2), At(0, 3)}, {At(1, 0)}};
   auto discover = [&](bool from_first_unreported) {

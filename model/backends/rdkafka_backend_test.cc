@@ -52,9 +52,9 @@ class RdKafkaBackendTest : public ::testing::Test {
 
 // Strategy: four records the harness was not told of, then two of them
 // reported (offsets 0 and 2 of partition 0, leaving a gap at 1); a
-// discovery reads each partition from its first unreported offset and finds
-// the gap and partition 1's record; a record written after is found by the
-// next discovery, and a discovery with nothing new finds nothing.
+// discovery finds the gap and partition 1's record, and neither reported
+// one again; a record written after is found by the next discovery, and a
+// discovery with nothing new finds nothing.
 // Invariant: every record of the log is reported exactly once.
 TEST_F(RdKafkaBackendTest, DiscoveryFindsEveryUnreportedRecordOnce) {
   for (const char* value : {"a", "b", "c"}) WriteUnreported(0, value);
@@ -77,6 +77,35 @@ TEST_F(RdKafkaBackendTest, DiscoveryFindsEveryUnreportedRecordOnce) {
   found_.clear();
   ASSERT_TRUE(backend_->DiscoverAppends().ok());
   EXPECT_TRUE(found_.empty());
+}
+
+// Strategy: a foreign append (the harness's own write, counted as reported)
+// between unreported records, then the topic re-created (its offsets start
+// over): discovery skips the foreign record, and after the re-creation finds
+// the new topic's records from offset 0.
+// Invariant: a foreign record is never discovered; a re-created topic's
+// records are, each once.
+TEST_F(RdKafkaBackendTest, DiscoverySkipsForeignRecordsAndStartsOverWithARecreatedTopic) {
+  WriteUnreported(0, "a");
+  Result<RecordPosition> foreign = backend_->AppendForeign(0, "k", "foreign");
+  ASSERT_TRUE(foreign.ok()) << foreign.status().ToString();
+  EXPECT_EQ(*foreign, (RecordPosition{0, 1}));
+  WriteUnreported(0, "b");
+  ASSERT_TRUE(backend_->DiscoverAppends().ok());
+  EXPECT_EQ(found_, (std::vector<Found>{{0, 0, AppendSeen::kDiscovered}, {0, 2, AppendSeen::kDiscovered}}));
+
+  found_.clear();
+  backend_->Disconnect();
+  ASSERT_TRUE(backend_->RecreateTopic().ok());
+  backend_->Listen([this](const LogRecord& record, AppendSeen seen) {
+    found_.emplace_back(record.partition, record.offset, seen);
+  });
+  Result<std::unique_ptr<LogClient>> client = backend_->ConnectClient();
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  writer_ = std::move(*client);
+  WriteUnreported(1, "c");
+  ASSERT_TRUE(backend_->DiscoverAppends().ok());
+  EXPECT_EQ(found_, (std::vector<Found>{{1, 0, AppendSeen::kDiscovered}}));
 }
 
 }  // namespace
