@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/backends/mock_backend_test_support.h"
 #include "model/backends/rdkafka_backend.h"
 
 namespace durasim {
@@ -17,17 +18,13 @@ namespace {
 
 constexpr int32_t kPartitions = 2;
 
-class ClientRecordSinkTest : public ::testing::Test {
+class ClientRecordSinkTest : public backend_test::MockBackendTest {
  protected:
-  void SetUp() override {
-    config_.partitions = kPartitions;
-    Result<std::unique_ptr<RdKafkaBackend>> backend = RdKafkaBackend::StartMock({config_, outage_, corrupted_, lifecycle_});
-    ASSERT_TRUE(backend.ok()) << backend.status().ToString();
-    backend_ = std::move(*backend);
-    backend_->Listen([this](const LogRecord& record, AppendSeen seen) {
-      EXPECT_EQ(seen, AppendSeen::kAppended);
-      appended_.push_back(record);
-    });
+  ClientRecordSinkTest() : MockBackendTest(kPartitions) {}
+
+  void OnAppend(const LogRecord& record, AppendSeen seen) override {
+    EXPECT_EQ(seen, AppendSeen::kAppended);
+    appended_.push_back(record);
   }
 
   std::unique_ptr<ClientRecordSink> Sink() {
@@ -37,11 +34,6 @@ class ClientRecordSinkTest : public ::testing::Test {
     return std::make_unique<ClientRecordSink>(std::move(*client), *backend_, corrupted_, lifecycle_);
   }
 
-  LogConfig config_;
-  KafkaLog outage_{kPartitions};
-  CorruptedPositions corrupted_;
-  LogLifecycle lifecycle_{kPartitions};
-  std::unique_ptr<RdKafkaBackend> backend_;
   std::vector<LogRecord> appended_;
 };
 

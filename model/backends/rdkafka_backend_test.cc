@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "model/backends/mock_backend_test_support.h"
 #include "store/run_sync.h"
 
 namespace durasim {
@@ -18,19 +19,20 @@ namespace {
 constexpr int32_t kPartitions = 2;
 using Found = std::tuple<int32_t, int64_t, AppendSeen>;
 
-class RdKafkaBackendTest : public ::testing::Test {
+class RdKafkaBackendTest : public backend_test::MockBackendTest {
  protected:
+  RdKafkaBackendTest() : MockBackendTest(kPartitions) {}
+
   void SetUp() override {
-    config_.partitions = kPartitions;
-    Result<std::unique_ptr<RdKafkaBackend>> backend = RdKafkaBackend::StartMock({config_, outage_, corrupted_, lifecycle_});
-    ASSERT_TRUE(backend.ok()) << backend.status().ToString();
-    backend_ = std::move(*backend);
-    backend_->Listen([this](const LogRecord& record, AppendSeen seen) {
-      found_.emplace_back(record.partition, record.offset, seen);
-    });
+    MockBackendTest::SetUp();
+    if (HasFatalFailure()) return;
     Result<std::unique_ptr<LogClient>> client = backend_->ConnectClient();
     ASSERT_TRUE(client.ok()) << client.status().ToString();
     writer_ = std::move(*client);
+  }
+
+  void OnAppend(const LogRecord& record, AppendSeen seen) override {
+    found_.emplace_back(record.partition, record.offset, seen);
   }
 
   // Writes a record past the harness: nothing reports it.
@@ -41,11 +43,6 @@ class RdKafkaBackendTest : public ::testing::Test {
     ASSERT_TRUE(ack.ok()) << ack.status().ToString();
   }
 
-  LogConfig config_;
-  KafkaLog outage_{kPartitions};
-  CorruptedPositions corrupted_;
-  LogLifecycle lifecycle_{kPartitions};
-  std::unique_ptr<RdKafkaBackend> backend_;
   std::unique_ptr<LogClient> writer_;
   std::vector<Found> found_;
 };
@@ -97,9 +94,7 @@ TEST_F(RdKafkaBackendTest, DiscoverySkipsForeignRecordsAndStartsOverWithARecreat
   found_.clear();
   backend_->Disconnect();
   ASSERT_TRUE(backend_->RecreateTopic().ok());
-  backend_->Listen([this](const LogRecord& record, AppendSeen seen) {
-    found_.emplace_back(record.partition, record.offset, seen);
-  });
+  Listen();
   Result<std::unique_ptr<LogClient>> client = backend_->ConnectClient();
   ASSERT_TRUE(client.ok()) << client.status().ToString();
   writer_ = std::move(*client);
