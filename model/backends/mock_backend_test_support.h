@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "model/backends/rdkafka_backend.h"
 
@@ -25,6 +26,12 @@ class MockBackendTest : public ::testing::Test {
     ASSERT_TRUE(started.ok()) << started.status().ToString();
     backend_ = std::move(started).value();
     Listen();
+  }
+
+  // The derived fixture's members die before backend_: nothing may reach
+  // OnAppend after the test.
+  void TearDown() override {
+    if (backend_) backend_->Disconnect();
   }
 
   // Routes the backend's reported records to OnAppend (again after the
