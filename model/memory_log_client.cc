@@ -5,6 +5,7 @@ namespace durasim {
 
 Result<std::vector<PartitionOffsets>> KafkaLogSink::Offsets() {
   std::vector<PartitionOffsets> out;
+  out.reserve(static_cast<size_t>(partitions_));
   for (int32_t p = 0; p < partitions_; ++p) out.push_back(log_.Offsets(p));
   return out;
 }

@@ -28,7 +28,7 @@ void Scheduler::Cancel(TimerKey key) {
   auto it = timers_.find(key);
   if (it == timers_.end()) return;
   auto handler = std::move(it->second.handler);
-  timers_.erase(it);
+  timer_nodes_.Erase(timers_, it);
   Complete(std::move(handler), asio::error::operation_aborted);
 }
 
@@ -37,7 +37,7 @@ void Scheduler::CancelParked(uint64_t ticket) {
   auto it = parked_.find(ticket);
   if (it == parked_.end()) return;
   auto handler = std::move(it->second.handler);
-  parked_.erase(it);
+  parked_nodes_.Erase(parked_, it);
   Complete(std::move(handler), asio::error::operation_aborted);
 }
 
@@ -45,7 +45,7 @@ bool Scheduler::Unpark(uint64_t ticket, ErrorCode error) {
   auto it = parked_.find(ticket);
   if (it == parked_.end()) return false;
   Waiter waiter = std::move(it->second);
-  parked_.erase(it);
+  parked_nodes_.Erase(parked_, it);
   if (waiter.slot.is_connected()) waiter.slot.clear();
   Complete(std::move(waiter.handler), error);
   return true;
@@ -70,7 +70,7 @@ Scheduler::RunEnd Scheduler::Run(SimTime deadline, uint64_t handlers_max) {
     }
     if (first->first.due > clock_.now) clock_.now = first->first.due;
     Waiter timer = std::move(first->second);
-    timers_.erase(first);
+    timer_nodes_.Erase(timers_, first);
     if (timer.callback) {
       // Where poll_one would run the timer's handler, counted as one.
       timer.callback();

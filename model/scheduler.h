@@ -39,6 +39,7 @@
 #include "model/perturbation.h"
 #include "model/sim_time.h"
 #include "store/check.h"
+#include "store/node_pool.h"
 
 namespace durasim {
 
@@ -147,8 +148,8 @@ class Scheduler {
     if (waiter.slot.is_connected()) {
       waiter.slot.assign([this, ticket](asio::cancellation_type) { CancelParked(ticket); });
     }
-    const bool fresh = parked_.emplace(ticket, std::move(waiter)).second;
-    DURASIM_CHECK(fresh);  // tickets are never reused
+    // Tickets only grow: the newest goes last (NodePool checks it is new).
+    parked_nodes_.Insert(parked_, parked_.end(), ticket, std::move(waiter));
     return ticket;
   }
   // Makes a parked handler ready with `error`; unknown tickets (a handler
@@ -174,6 +175,20 @@ class Scheduler {
   };
   // A handler (or, for a timer of After, a callback) and its slot.
   struct Waiter {
+    Waiter() = default;
+    Waiter(asio::any_completion_handler<void(ErrorCode)> handler, asio::cancellation_slot slot)
+        : handler(std::move(handler)), slot(slot) {}
+    Waiter(Waiter&&) = default;
+    // By swap: Boost 1.81's any_completion_handler move assignment wraps
+    // the other handler in a new one, which wraps it again, until the stack
+    // overflows (it constructs from the lvalue `other`).
+    Waiter& operator=(Waiter&& other) noexcept {
+      handler.swap(other.handler);
+      slot = other.slot;
+      callback = std::move(other.callback);
+      return *this;
+    }
+
     asio::any_completion_handler<void(ErrorCode)> handler;
     asio::cancellation_slot slot;
     std::function<void()> callback;
@@ -194,8 +209,8 @@ class Scheduler {
     return key;
   }
   void Insert(const TimerKey& key, Waiter waiter) {
-    const bool fresh = timers_.emplace(key, std::move(waiter)).second;
-    DURASIM_CHECK(fresh);  // the sequence number makes every key unique
+    // The sequence number makes every key unique (NodePool checks it).
+    timer_nodes_.Insert(timers_, timers_.upper_bound(key), key, std::move(waiter));
   }
 
   template <typename Handler>
@@ -218,7 +233,7 @@ class Scheduler {
     static_assert(alignof(Handler) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
     asio::any_completion_handler<void(ErrorCode)> erased(std::move(handler));
     asio::cancellation_slot slot = asio::get_associated_cancellation_slot(erased);
-    return Waiter{std::move(erased), slot, nullptr};
+    return Waiter(std::move(erased), slot);
   }
 
   void Cancel(TimerKey key);
@@ -234,6 +249,9 @@ class Scheduler {
   asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE};
   std::map<TimerKey, Waiter> timers_;
   std::map<uint64_t, Waiter> parked_;
+  // Timers and parked handlers come and go all run long.
+  NodePool<std::map<TimerKey, Waiter>> timer_nodes_;
+  NodePool<std::map<uint64_t, Waiter>> parked_nodes_;
   uint64_t next_sequence_ = 0;
   std::optional<Perturbation> perturbation_;
   uint64_t script_sleeps_ = 0;  // perturbed: script sleeps armed so far

@@ -10,9 +10,10 @@ namespace durasim {
 void PutLatencyChecker::OnAttemptStart(int /*attempt*/) { in_flight_.clear(); }
 
 void PutLatencyChecker::OnPutIssued(const StateKey& key, size_t trace_index) {
-  in_flight_.erase(key);
+  auto at = in_flight_.lower_bound(key);
+  if (at != in_flight_.end() && at->first == key) nodes_.Erase(in_flight_, at++);
   if (!world_.log().IsUp(world_.now())) return;
-  in_flight_.emplace(key, Issued{world_.now(), trace_index});
+  nodes_.Insert(in_flight_, at, key, Issued{world_.now(), trace_index});
 }
 
 void PutLatencyChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest*/, const Status& status,
@@ -20,7 +21,7 @@ void PutLatencyChecker::OnPutResult(const StateKey& key, uint64_t /*value_digest
   auto it = in_flight_.find(key);
   if (it == in_flight_.end()) return;
   const Issued issued = it->second;
-  in_flight_.erase(it);
+  nodes_.Erase(in_flight_, it);
   if (!status.ok()) return;
   const LogConfig& log = world_.scenario().log;
   // A perturbed run draws each acknowledgement's latency up to its range's maximum.

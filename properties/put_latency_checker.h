@@ -11,6 +11,7 @@
 
 #include "model/world.h"
 #include "properties/invariant_checker.h"
+#include "store/node_pool.h"
 
 namespace durasim {
 
@@ -29,6 +30,7 @@ class PutLatencyChecker : public InvariantChecker {
   };
   World& world_;
   std::map<StateKey, Issued> in_flight_;  // puts issued while the broker was up
+  NodePool<std::map<StateKey, Issued>> nodes_;  // a put's entry comes and goes
 };
 
 }  // namespace durasim

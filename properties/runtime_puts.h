@@ -2,7 +2,8 @@
 // state key, for checkers that must tell the runtime's own record of a state
 // from one the store writes on its own (a rewrite) or one found at an
 // attempt's start. A crash ends every put: the checker clears it at each
-// attempt's start.
+// attempt's start. Every put adds an entry and removes it again: a node
+// pool keeps the removed nodes for the next puts.
 //
 // Thread-safety: none; one run's checkers use it on one thread.
 #pragma once
@@ -10,14 +11,22 @@
 #include <map>
 
 #include "store/action_state.h"
+#include "store/node_pool.h"
 
 namespace durasim {
 
 class RuntimePuts {
  public:
-  void Issued(const StateKey& key) { ++in_flight_[key]; }
+  void Issued(const StateKey& key) {
+    auto at = in_flight_.lower_bound(key);
+    if (at != in_flight_.end() && at->first == key) {
+      ++at->second;
+    } else {
+      nodes_.Insert(in_flight_, at, key, 1);
+    }
+  }
   void Ended(const StateKey& key) {
-    if (auto it = in_flight_.find(key); it != in_flight_.end() && --it->second <= 0) in_flight_.erase(it);
+    if (auto it = in_flight_.find(key); it != in_flight_.end() && --it->second <= 0) nodes_.Erase(in_flight_, it);
   }
   void Clear() { in_flight_.clear(); }
   // Whether a put of `key` is in flight: a record of it appended now is the runtime's.
@@ -25,6 +34,7 @@ class RuntimePuts {
 
  private:
   std::map<StateKey, int> in_flight_;  // always > 0
+  NodePool<std::map<StateKey, int>> nodes_;
 };
 
 }  // namespace durasim
