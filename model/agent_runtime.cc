@@ -112,9 +112,11 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   keyed_ = RestoredKeyedStates(checkpoint);
   restored_processing_keys_ = RestoredProcessingKeys(checkpoint);
   const std::vector<RecoveryMarker> markers = hand_made != nullptr ? hand_made->markers : RebuildMarkers(checkpoint);
-  for (const RecoveryMarker& own : hand_made != nullptr ? std::vector<RecoveryMarker>{} : markers) {
-    // One job's subtasks all write to the one topic with one store version.
-    DURASIM_CHECK(own.version == markers.front().version && own.topic == markers.front().topic);
+  if (hand_made == nullptr) {
+    for (const RecoveryMarker& own : markers) {
+      // One job's subtasks all write to the one topic with one store version.
+      DURASIM_CHECK(own.version == markers.front().version && own.topic == markers.front().topic);
+    }
   }
   // The harness's view of where the rebuild reads: the list's minimum.
   const RecoveryMarker marker = MinimumMarker(markers);
@@ -122,14 +124,14 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   const bool reads = world_.scenario().durable.execution;
   if (!reads) world_.CountFault(CoveragePoint::Reached(WorldFeature::kRestoredWithoutStore));
   bool corrupt_in_range = false;
-  for (const auto& [partition, offset] : reads ? world_.corrupted() : CorruptedPositions{}) {
+  for (const auto& [partition, offset] : world_.corrupted()) {
     // The rebuild reads every partition of the topic: a partition the marker
     // names from its offset, one added after the checkpoint from offset 0
     // (KafkaActionStateStore::ReadFromMarker), so a corrupt record there is
     // in range too (seed 12182).
     auto marked = marker.offsets.find(partition);
     const int64_t from = marked != marker.offsets.end() ? marked->second : 0;
-    if (offset >= from) corrupt_in_range = true;
+    if (reads && offset >= from) corrupt_in_range = true;
   }
   const std::optional<std::string> stale = ExpectedRejection(checkpoint, marker, hand_made, reads);
   world_.Notify([&](RunObserver& o) { o.OnRebuildStart(subtask_.index); });
@@ -223,9 +225,8 @@ void AgentRuntime::ScheduleKey(const std::string& key) {
   }
   keys_with_letter_.insert(key);
   const uint64_t letter = next_letter_++;
-  auto signal = std::make_unique<boost::asio::cancellation_signal>();
-  auto slot = signal->slot();
-  letter_signals_.emplace(letter, std::move(signal));
+  DURASIM_CHECK_EQ(letter, letter_signals_.size() + 1);
+  auto slot = letter_signals_.emplace_back().slot();
   ++live_letters_;
   boost::asio::co_spawn(scheduler_.executor(), KeyLetter(key, letter),
                         boost::asio::bind_cancellation_slot(slot, [](std::exception_ptr error) {
@@ -335,7 +336,7 @@ boost::asio::awaitable<Status> AgentRuntime::RunFrontTask(const std::string& key
   world_.Notify([&](RunObserver& o) { o.OnActionExecuted(view, start_index); });
 
   ActionRun run{action, state_key, letter,
-                SavedCalls(saved.has_value() ? saved->call_results : std::vector<CallResult>{}), ActionState{},
+                SavedCalls(saved.has_value() ? std::move(saved->call_results) : std::vector<CallResult>{}), ActionState{},
                 task.event.value, 0, &keyed.memory, false};
   if (!saved.has_value()) {
     Status put = co_await PutState(state_key, run.state, PutPoint::kStart);
@@ -619,8 +620,10 @@ void AgentRuntime::CancelRunningWait(const std::optional<StateKey>& put) {
 void AgentRuntime::PostCancel(uint64_t letter) {
   // Posted: the wait must be parked (its slot connected) when the signal fires.
   boost::asio::post(scheduler_.io(), [this, letter] {
-    auto it = letter_signals_.find(letter);
-    if (it != letter_signals_.end()) it->second->emit(boost::asio::cancellation_type::terminal);
+    // Letter 0 is the driver's, which has no signal.
+    if (letter >= 1 && letter <= letter_signals_.size()) {
+      letter_signals_[letter - 1].emit(boost::asio::cancellation_type::terminal);
+    }
   });
 }
 

@@ -19,7 +19,6 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <deque>
 #include <map>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -299,8 +298,10 @@ class AgentRuntime {
   size_t restore_line_ = 0;
   KeyedStates keyed_;
   std::set<std::string> keys_with_letter_;
-  // One per letter spawned by this incarnation; see KeyLetter.
-  std::map<uint64_t, std::unique_ptr<boost::asio::cancellation_signal>> letter_signals_;
+  // One per letter spawned by this incarnation, letter n at n - 1 (letters
+  // count from 1 and are never reused); see KeyLetter. A deque never moves
+  // what it holds, so each signal stays where its letter's slot points.
+  std::deque<boost::asio::cancellation_signal> letter_signals_;
   uint64_t next_letter_ = 1;
   uint64_t mailbox_letter_ = 0;  // letter holding the mailbox, 0 for the driver
   size_t live_letters_ = 0;  // letters and prune tails not yet ended
