@@ -33,8 +33,8 @@ ProduceTicket FaultyLogClient::Produce(int32_t partition, std::string key, std::
     produced.inner_ticket = inner().Produce(partition, std::move(key), std::move(value));
   }
   const ProduceTicket ticket = next_ticket_++;
-  const bool fresh = produced_.emplace(ticket, std::move(produced)).second;
-  DURASIM_CHECK(fresh);  // tickets are never reused
+  // Tickets only grow: the newest goes last (NodePool checks it is new).
+  produced_nodes_.Insert(produced_, produced_.end(), ticket, std::move(produced));
   return ticket;
 }
 
@@ -44,7 +44,7 @@ boost::asio::awaitable<Result<RecordPosition>> FaultyLogClient::AwaitAck(Produce
     co_return Status(StatusCode::kInternal, fmt::format("no produce with ticket {}", ticket));
   }
   Produced produced = std::move(it->second);
-  produced_.erase(it);
+  produced_nodes_.Erase(produced_, it);
   // With a broker injecting the fault, the put's record was kept (unsent,
   // offset -1) when it was produced.
   if (broker_ != nullptr && produced.fate != FaultPlan::PutFate::kDeliver) {

@@ -16,6 +16,7 @@
 #include "model/decoded_values.h"
 #include "model/fault_plan.h"
 #include "store/forwarding_log_client.h"
+#include "store/node_pool.h"
 
 namespace durasim {
 
@@ -75,6 +76,7 @@ class FaultyLogClient : public ForwardingLogClient {
   int subtask_;
   DecodedValues* values_;
   std::map<ProduceTicket, Produced> produced_;
+  NodePool<std::map<ProduceTicket, Produced>> produced_nodes_;  // a put's entry comes and goes
   ProduceTicket next_ticket_ = 1;
 };
 

@@ -179,11 +179,12 @@ class Scheduler {
     Waiter(asio::any_completion_handler<void(ErrorCode)> handler, asio::cancellation_slot slot)
         : handler(std::move(handler)), slot(slot) {}
     Waiter(Waiter&&) = default;
-    // By swap: Boost 1.81's any_completion_handler move assignment wraps
-    // the other handler in a new one, which wraps it again, until the stack
-    // overflows (it constructs from the lvalue `other`).
+    // Not by the handler's move assignment: Boost 1.81's wraps the other
+    // handler in a new one, which wraps it again, until the stack overflows
+    // (it constructs from the lvalue `other`). Its move constructor is
+    // sound: `other` is left empty and the old handler is destroyed here.
     Waiter& operator=(Waiter&& other) noexcept {
-      handler.swap(other.handler);
+      decltype(handler)(std::move(other.handler)).swap(handler);
       slot = other.slot;
       callback = std::move(other.callback);
       return *this;
@@ -210,7 +211,7 @@ class Scheduler {
   }
   void Insert(const TimerKey& key, Waiter waiter) {
     // The sequence number makes every key unique (NodePool checks it).
-    timer_nodes_.Insert(timers_, timers_.upper_bound(key), key, std::move(waiter));
+    timer_nodes_.Insert(timers_, key, std::move(waiter));
   }
 
   template <typename Handler>

@@ -2,8 +2,8 @@
 // state key, for checkers that must tell the runtime's own record of a state
 // from one the store writes on its own (a rewrite) or one found at an
 // attempt's start. A crash ends every put: the checker clears it at each
-// attempt's start. Every put adds an entry and removes it again: a node
-// pool keeps the removed nodes for the next puts.
+// attempt's start. A put of a key no other put has in flight adds an entry,
+// and its end removes it: a node pool keeps the removed nodes for the next.
 //
 // Thread-safety: none; one run's checkers use it on one thread.
 #pragma once
