@@ -124,14 +124,16 @@ Status AgentRuntime::Restore(const Checkpoint& checkpoint, const HandMadeList* h
   const bool reads = world_.scenario().durable.execution;
   if (!reads) world_.CountFault(CoveragePoint::Reached(WorldFeature::kRestoredWithoutStore));
   bool corrupt_in_range = false;
-  for (const auto& [partition, offset] : world_.corrupted()) {
-    // The rebuild reads every partition of the topic: a partition the marker
-    // names from its offset, one added after the checkpoint from offset 0
-    // (KafkaActionStateStore::ReadFromMarker), so a corrupt record there is
-    // in range too (seed 12182).
-    auto marked = marker.offsets.find(partition);
-    const int64_t from = marked != marker.offsets.end() ? marked->second : 0;
-    if (reads && offset >= from) corrupt_in_range = true;
+  if (reads) {
+    for (const auto& [partition, offset] : world_.corrupted()) {
+      // The rebuild reads every partition of the topic: a partition the
+      // marker names from its offset, one added after the checkpoint from
+      // offset 0 (KafkaActionStateStore::ReadFromMarker), so a corrupt record
+      // there is in range too (seed 12182).
+      auto marked = marker.offsets.find(partition);
+      const int64_t from = marked != marker.offsets.end() ? marked->second : 0;
+      if (offset >= from) corrupt_in_range = true;
+    }
   }
   const std::optional<std::string> stale = ExpectedRejection(checkpoint, marker, hand_made, reads);
   world_.Notify([&](RunObserver& o) { o.OnRebuildStart(subtask_.index); });

@@ -299,8 +299,9 @@ class AgentRuntime {
   KeyedStates keyed_;
   std::set<std::string> keys_with_letter_;
   // One per letter spawned by this incarnation, letter n at n - 1 (letters
-  // count from 1 and are never reused); see KeyLetter. A deque never moves
-  // what it holds, so each signal stays where its letter's slot points.
+  // count from 1 and are never reused); see KeyLetter. A deque's
+  // emplace_back never moves what it holds (and a cancellation_signal cannot
+  // move), so each signal stays where its letter's slot points.
   std::deque<boost::asio::cancellation_signal> letter_signals_;
   uint64_t next_letter_ = 1;
   uint64_t mailbox_letter_ = 0;  // letter holding the mailbox, 0 for the driver
