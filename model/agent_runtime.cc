@@ -239,7 +239,7 @@ void AgentRuntime::ScheduleKey(const std::string& key) {
 boost::asio::awaitable<void> AgentRuntime::KeyLetter(std::string key, uint64_t letter) {
   // Cancellation is reported through Status, never thrown.
   co_await this_coro::throw_if_cancelled(false);
-  co_await mailbox_.Acquire(false);
+  if (!mailbox_.TryAcquire()) co_await mailbox_.Acquire(false);
   mailbox_letter_ = letter;
   Status status = co_await RunFrontTask(key, letter);
   // A put the broker rejected was never persisted: the action may run again

@@ -225,7 +225,7 @@ boost::asio::awaitable<std::optional<Status>> AgentRuntime::MakeCall(ActionRun& 
       co_await scheduler_.AsyncSleep(scheduler_.LatencyMs(supplier.latency_ms, supplier.latency_ms_max),
                                      boost::asio::as_tuple(boost::asio::use_awaitable));
   if (async) {
-    co_await mailbox_.Acquire(false);
+    if (!mailbox_.TryAcquire()) co_await mailbox_.Acquire(false);
     mailbox_letter_ = run.letter;
   }
   if (call_error) {

@@ -290,7 +290,9 @@ void Attempt::AbortCheckpoint(const std::string& id) {
 }
 
 boost::asio::awaitable<void> Attempt::AcquireMailboxes() {
-  for (Subtask& subtask : subtasks_) co_await subtask.runtime->mailbox().Acquire(true);
+  for (Subtask& subtask : subtasks_) {
+    if (!subtask.runtime->mailbox().TryAcquire()) co_await subtask.runtime->mailbox().Acquire(true);
+  }
 }
 
 void Attempt::ReleaseMailboxes() {

@@ -16,7 +16,10 @@ class Mailbox {
  public:
   explicit Mailbox(Scheduler& scheduler) : scheduler_(scheduler) {}
 
-  // Waits until this coroutine holds the mailbox.
+  // Waits until this coroutine holds the mailbox. A caller that may find it
+  // free tries TryAcquire first: a co_await of Acquire costs a coroutine
+  // frame even when it does not suspend (docs/benchmarks.md, issue 31,
+  // session 41), and taking a free mailbox either way is the same step.
   boost::asio::awaitable<void> Acquire(bool priority);
   // Takes the mailbox now if it is free and nobody waits; false otherwise.
   bool TryAcquire() {
