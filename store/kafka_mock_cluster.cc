@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -28,6 +29,7 @@ namespace {
 // Kafka protocol ApiKey of Produce requests (librdkafka keeps its RD_KAFKAP_*
 // names in a private header).
 constexpr int16_t kApiKeyProduce = 0;
+constexpr int16_t kApiKeyOffsetCommit = 8;
 
 Status MockStatus(rd_kafka_resp_err_t err, const std::string& what) {
   if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::Ok();
@@ -159,14 +161,24 @@ void KafkaMockCluster::PushProduceErrors(size_t count, rd_kafka_resp_err_t err) 
   });
 }
 
-Status KafkaMockCluster::PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err,
-                                           std::chrono::milliseconds delay) {
+Status KafkaMockCluster::PushAnswer(int32_t broker_id, int16_t api_key, rd_kafka_resp_err_t err,
+                                    std::chrono::milliseconds delay, std::string_view what) {
   faulted_ = true;
   return MockStatus(Spaced([&] {
-                      return rd_kafka_mock_broker_push_request_error_rtts(cluster_, broker_id, kApiKeyProduce, 1, err,
+                      return rd_kafka_mock_broker_push_request_error_rtts(cluster_, broker_id, api_key, 1, err,
                                                                           static_cast<int>(delay.count()));
                     }),
-                    fmt::format("broker {} produce answer {}", broker_id, rd_kafka_err2name(err)));
+                    fmt::format("broker {} {} answer {}", broker_id, what, rd_kafka_err2name(err)));
+}
+
+Status KafkaMockCluster::PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err,
+                                           std::chrono::milliseconds delay) {
+  return PushAnswer(broker_id, kApiKeyProduce, err, delay, "produce");
+}
+
+Status KafkaMockCluster::PushOffsetCommitAnswer(int32_t broker_id, rd_kafka_resp_err_t err,
+                                                std::chrono::milliseconds delay) {
+  return PushAnswer(broker_id, kApiKeyOffsetCommit, err, delay, "offset commit");
 }
 
 Status KafkaMockCluster::BrokerDown(int32_t broker_id) {

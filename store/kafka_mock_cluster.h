@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "store/status.h"
 
@@ -47,6 +48,9 @@ class KafkaMockCluster {
   // ignores PushProduceErrors for that broker: its own (empty) error stack
   // shadows the cluster's.
   Status PushProduceAnswer(int32_t broker_id, rd_kafka_resp_err_t err, std::chrono::milliseconds delay);
+  // The same for the next OffsetCommit request `broker_id` (the group's
+  // coordinator) receives: a commit that is answered `delay` late.
+  Status PushOffsetCommitAnswer(int32_t broker_id, rd_kafka_resp_err_t err, std::chrono::milliseconds delay);
   // Closes the broker's listener and connections; its data stays.
   Status BrokerDown(int32_t broker_id);
   Status BrokerUp(int32_t broker_id);
@@ -64,6 +68,11 @@ class KafkaMockCluster {
 
  private:
   KafkaMockCluster(rd_kafka_t* owner, rd_kafka_mock_cluster_s* cluster);
+
+  // The next request of `api_key` that `broker_id` receives is answered with
+  // `err`, `delay` later (`what` names the request in the error text).
+  Status PushAnswer(int32_t broker_id, int16_t api_key, rd_kafka_resp_err_t err, std::chrono::milliseconds delay,
+                    std::string_view what);
 
   // Runs one control of the mock (`control` returns its error code), at
   // least kControlSpacing after the previous one ended. librdkafka 2.0.2's

@@ -303,6 +303,39 @@ TEST_F(RdKafkaLogClientTest, NotEnoughReplicasAfterAppendIsPossiblyPersisted) {
   EXPECT_TRUE(next.ok()) << next.status().ToString();
 }
 
+TEST_F(RdKafkaLogClientTest, ALateCommitOfTheIncarnationFailsWithinTheDeadline) {
+  // Strategy: the first client to ask for the topic's incarnation mints
+  // it, a commit in the identity group. The broker answers that commit 4 s
+  // late, beyond the 1 s deadline: Topic() gives up within the deadline
+  // (plus slack) with kUnavailable naming the commit. librdkafka 2.0.2's
+  // synchronous commit, which it used before, waited for the answer however
+  // late: 4 s here, for ever on a broker frozen with the request in flight
+  // (ctest infra_broker_stopped hung in it). The client, its commit still
+  // in flight, is let go at once; with answers on time again a new client
+  // gets an incarnation.
+  const RdKafkaConfig config = Config(milliseconds(1000));
+  std::unique_ptr<RdKafkaLogClient> client = Connect(config);
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(cluster_->PushOffsetCommitAnswer(kBroker, RD_KAFKA_RESP_ERR_NO_ERROR, milliseconds(4000)).ok());
+  const Clock::time_point start = Clock::now();
+  Result<TopicIdentity> late = client->Topic();
+  std::cout << "incarnation, commit answered 4 s late: " << late.status().ToString() << " after "
+            << Since(start).count() << " ms\n";
+  EXPECT_EQ(late.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(late.status().message().find("committing the incarnation"), std::string::npos) << late.status().ToString();
+  EXPECT_LT(Since(start), config.deadline + kSlack);
+  // Its commit is still in flight: letting go of the client must not wait
+  // for it (librdkafka's consumer close would, with no timeout).
+  const Clock::time_point closing = Clock::now();
+  client.reset();
+  std::cout << "the client let go after " << Since(closing).count() << " ms\n";
+  EXPECT_LT(Since(closing), kSlack);
+  std::unique_ptr<RdKafkaLogClient> next = Connect(Config());
+  ASSERT_NE(next, nullptr);
+  Result<TopicIdentity> topic = next->Topic();
+  EXPECT_TRUE(topic.ok()) << topic.status().ToString();
+}
+
 TEST_F(RdKafkaLogClientTest, BrokerDownFailsWithinTheDeadlineAndRecoversAfterUp) {
   // Strategy: with the only broker down, Offsets, Read, a put (produce,
   // flush, await) and a bare AwaitAck (no flush) each fail within the

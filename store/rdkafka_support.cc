@@ -80,10 +80,14 @@ namespace durasim {
 
 RdKafkaConsumer::~RdKafkaConsumer() {
   if (rk == nullptr) return;
-  // Closed here, serving what its close serves while this object (the
-  // error callback's opaque) is alive; torn down in the background, where
-  // nothing is served (rdkafka_reaper.h).
-  rd_kafka_consumer_close(rk);
+  // Not closed (rd_kafka_consumer_close): it never joined its group (it
+  // assigns partitions, never subscribes) and commits nothing by itself, so
+  // a close has nothing to do but wait, and librdkafka 2.0.2's close waits
+  // with no timeout for every request still in flight: a commit of the
+  // topic's incarnation left to a broker that stopped answering held the
+  // run's thread for ever. Torn down in the background, where nothing is
+  // served (rdkafka_reaper.h), so this object (the error callback's opaque)
+  // may go now.
   rdkafka::DestroyInBackground(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 }
 

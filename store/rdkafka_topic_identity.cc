@@ -3,7 +3,9 @@
 
 #include <memory>
 #include <random>
+#include <string>
 
+#include "store/check.h"
 #include "store/format.h"
 #include "store/rdkafka_reader.h"
 #include "store/rdkafka_support.h"
@@ -28,15 +30,38 @@ Result<int64_t> Committed(rd_kafka_t* rk, const RdKafkaConfig& config) {
   return list->elems[0].offset;
 }
 
+// The commit's answer comes on a queue of its own, waited for until the
+// deadline: librdkafka 2.0.2's synchronous rd_kafka_commit waits with no
+// timeout, so a broker that stopped answering after the request went out
+// (frozen, not gone) held the run's thread for ever (seen in ctest
+// infra_broker_stopped: a sweep hung in it for 300 s).
 Status Commit(rd_kafka_t* rk, const RdKafkaConfig& config, int64_t incarnation) {
   rdkafka::PartitionList list(rd_kafka_topic_partition_list_new(1));
   rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), 0)->offset = incarnation;
-  const rd_kafka_resp_err_t err = rd_kafka_commit(rk, list.get(), 0);
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+  const auto failed = [&](const std::string& why) {
     return Status(StatusCode::kUnavailable, fmt::format("committing the incarnation of topic '{}' (group {}) at {}: {}",
                                                         config.topic, kTopicIdentityGroup, config.bootstrap_servers,
-                                                        rdkafka::ErrorText(err)));
+                                                        why));
+  };
+  const rdkafka::Clock::time_point deadline = rdkafka::Clock::now() + config.deadline;
+  std::unique_ptr<rd_kafka_queue_t, void (*)(rd_kafka_queue_t*)> queue(rd_kafka_queue_new(rk), &rd_kafka_queue_destroy);
+  // With a queue given, the answer is an event on it and no callback is served.
+  if (const rd_kafka_resp_err_t err = rd_kafka_commit_queue(rk, list.get(), queue.get(), nullptr, nullptr);
+      err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return failed(rdkafka::ErrorText(err));
   }
+  rd_kafka_event_t* answer = rdkafka::PollAdminAnswer(queue.get(), deadline);
+  if (answer == nullptr) {
+    return rdkafka::AsInterrupted(failed(fmt::format("no answer within {} ms", config.deadline.count())));
+  }
+  std::unique_ptr<rd_kafka_event_t, void (*)(rd_kafka_event_t*)> event(answer, &rd_kafka_event_destroy);
+  DURASIM_CHECK_EQ(rd_kafka_event_type(answer), RD_KAFKA_EVENT_OFFSET_COMMIT);  // nothing else is sent to it
+  rd_kafka_resp_err_t err = rd_kafka_event_error(answer);
+  if (const rd_kafka_topic_partition_list_t* committed = rd_kafka_event_topic_partition_list(answer);
+      err == RD_KAFKA_RESP_ERR_NO_ERROR && committed != nullptr && committed->cnt > 0) {
+    err = committed->elems[0].err;
+  }
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return failed(rdkafka::ErrorText(err));
   return Status::Ok();
 }
 
