@@ -312,10 +312,11 @@ TEST_F(RdKafkaLogClientTest, ALateCommitOfTheIncarnationFailsWithinTheDeadline) 
   // late: 4 s here, for ever on a broker frozen with the request in flight
   // (ctest infra_broker_stopped hung in it). The client, its commit still
   // in flight, is let go at once; with answers on time again a new client
-  // gets an incarnation.
+  // reads the incarnation the late commit left.
   const RdKafkaConfig config = Config(milliseconds(1000));
   std::unique_ptr<RdKafkaLogClient> client = Connect(config);
   ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(Put(*client, 0, "k", "v").ok());
   ASSERT_TRUE(cluster_->PushOffsetCommitAnswer(kBroker, RD_KAFKA_RESP_ERR_NO_ERROR, milliseconds(4000)).ok());
   const Clock::time_point start = Clock::now();
   Result<TopicIdentity> late = client->Topic();
@@ -324,8 +325,16 @@ TEST_F(RdKafkaLogClientTest, ALateCommitOfTheIncarnationFailsWithinTheDeadline) 
   EXPECT_EQ(late.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(late.status().message().find("committing the incarnation"), std::string::npos) << late.status().ToString();
   EXPECT_LT(Since(start), config.deadline + kSlack);
+  // librdkafka starts no assigned partition while a commit of the consumer
+  // is pending: the client reads with a fresh consumer, at once.
+  const Clock::time_point reading = Clock::now();
+  Result<std::vector<LogRecord>> read = client->Read(0, 0, 1);
+  std::cout << "read after it: " << read.status().ToString() << " after " << Since(reading).count() << " ms\n";
+  EXPECT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_LT(Since(reading), config.deadline);
   // Its commit is still in flight: letting go of the client must not wait
-  // for it (librdkafka's consumer close would, with no timeout).
+  // for it on this thread (librdkafka's consumer close would); the
+  // background teardown does.
   const Clock::time_point closing = Clock::now();
   client.reset();
   std::cout << "the client let go after " << Since(closing).count() << " ms\n";

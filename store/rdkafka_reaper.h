@@ -3,10 +3,11 @@
 // takes about a millisecond; a run of the mock differential destroys a
 // dozen handles, each at a crash or at an attempt's end, on the run's
 // thread. The caller does what makes the destruction a crash at once (a
-// producer's records purged, a consumer closed) and hands the handle over:
-// from then on nothing uses it, no callback of it is served (rd_kafka_destroy
-// serves none), and only its teardown is left, which happens here, in the
-// order handed over.
+// producer's records purged; a consumer comes unclosed, with
+// RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE: rdkafka_support.cc) and hands the
+// handle over: from then on nothing uses it, no callback of it is served
+// (rd_kafka_destroy serves none), and only its teardown is left, which
+// happens here, in the order handed over.
 //
 // Internal to the client: only its .cc files and the mock cluster's include
 // it (it pulls in librdkafka's header).

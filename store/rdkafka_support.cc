@@ -80,13 +80,16 @@ namespace durasim {
 
 RdKafkaConsumer::~RdKafkaConsumer() {
   if (rk == nullptr) return;
-  // Not closed (rd_kafka_consumer_close): it never joined its group (it
-  // assigns partitions, never subscribes) and commits nothing by itself, so
-  // a close has nothing to do but wait, and librdkafka 2.0.2's close waits
-  // with no timeout for every request still in flight: a commit of the
-  // topic's incarnation left to a broker that stopped answering held the
-  // run's thread for ever. Torn down in the background, where nothing is
-  // served (rdkafka_reaper.h), so this object (the error callback's opaque)
+  // Not closed here (rd_kafka_consumer_close): it never joined its group
+  // (it assigns partitions, never subscribes) and commits nothing by
+  // itself, so a close has nothing to do but wait for its group's shutdown,
+  // which waits for any commit still in flight, with no timeout of its own:
+  // a commit of the topic's incarnation left to a broker that stopped
+  // answering held the run's thread. That wait now happens in the
+  // background teardown, which nothing waits for but the process's exit,
+  // 10 s at most (rdkafka_reaper.h); librdkafka retries nothing while a
+  // handle terminates, so it ends with the request's socket.timeout.ms. No
+  // callback is served there, so this object (the error callback's opaque)
   // may go now.
   rdkafka::DestroyInBackground(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 }

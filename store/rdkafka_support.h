@@ -79,8 +79,8 @@ rd_kafka_resp_err_t CallInSlices(Clock::time_point deadline, Call call) {
 }
 // The answer of an admin call (or of a commit given its own queue) on
 // `queue`, polled in slices until it comes, the deadline plus kQueryGrace
-// passes (the call's own timeout reports first) or an interrupt is
-// requested: nullptr then.
+// passes (an admin call's own timeout, set to the deadline, reports first;
+// a commit has none) or an interrupt is requested: nullptr then.
 rd_kafka_event_t* PollAdminAnswer(rd_kafka_queue_t* queue, Clock::time_point deadline);
 // `failed`, a wait that ended (kUnavailable, kPossiblyPersisted), as the
 // interrupt's kCancelled when one was requested: the deadline it reports

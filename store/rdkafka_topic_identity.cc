@@ -34,7 +34,9 @@ Result<int64_t> Committed(rd_kafka_t* rk, const RdKafkaConfig& config) {
 // deadline: librdkafka 2.0.2's synchronous rd_kafka_commit waits with no
 // timeout, so a broker that stopped answering after the request went out
 // (frozen, not gone) held the run's thread for ever (seen in ctest
-// infra_broker_stopped: a sweep hung in it for 300 s).
+// infra_broker_stopped: a sweep hung in it for 300 s). A late answer is
+// dropped with the queue (librdkafka holds its own reference to it); the
+// handle's teardown still waits for the request (rdkafka_support.cc).
 Status Commit(rd_kafka_t* rk, const RdKafkaConfig& config, int64_t incarnation) {
   rdkafka::PartitionList list(rd_kafka_topic_partition_list_new(1));
   rd_kafka_topic_partition_list_add(list.get(), config.topic.c_str(), 0)->offset = incarnation;
@@ -52,7 +54,7 @@ Status Commit(rd_kafka_t* rk, const RdKafkaConfig& config, int64_t incarnation) 
   }
   rd_kafka_event_t* answer = rdkafka::PollAdminAnswer(queue.get(), deadline);
   if (answer == nullptr) {
-    return rdkafka::AsInterrupted(failed(fmt::format("no answer within {} ms", config.deadline.count())));
+    return rdkafka::AsInterrupted(failed(fmt::format("no answer within the {} ms deadline", config.deadline.count())));
   }
   std::unique_ptr<rd_kafka_event_t, void (*)(rd_kafka_event_t*)> event(answer, &rd_kafka_event_destroy);
   DURASIM_CHECK_EQ(rd_kafka_event_type(answer), RD_KAFKA_EVENT_OFFSET_COMMIT);  // nothing else is sent to it
@@ -95,7 +97,14 @@ Result<std::string> RdKafkaTopicIdentity::Incarnation() {
     // two clients race, the commit read back below is the one both keep.
     std::random_device random;
     const int64_t minted = static_cast<int64_t>((static_cast<uint64_t>(random()) << 31) ^ random()) & ((int64_t{1} << 62) - 1);
-    if (Status commit = Commit(rk, config, minted); !commit.ok()) return commit;
+    if (Status commit = Commit(rk, config, minted); !commit.ok()) {
+      // A commit left without its answer keeps the consumer's group busy:
+      // librdkafka starts no newly assigned partition while one is pending,
+      // so a read on this consumer would wait for it. The next use gets a
+      // fresh consumer; this one is torn down in the background.
+      reader_.Reset();
+      return commit;
+    }
     committed = Committed(rk, config);
     if (!committed.ok()) return committed.status();
     if (*committed < 0) {
