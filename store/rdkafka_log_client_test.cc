@@ -345,6 +345,27 @@ TEST_F(RdKafkaLogClientTest, ALateCommitOfTheIncarnationFailsWithinTheDeadline) 
   EXPECT_TRUE(topic.ok()) << topic.status().ToString();
 }
 
+TEST_F(RdKafkaLogClientTest, ARefusedCommitOfTheIncarnationIsAClearError) {
+  // Strategy: the broker refuses the commit that mints the incarnation
+  // (GROUP_AUTHORIZATION_FAILED, at once): Topic() fails with kUnavailable
+  // naming the commit and the broker's error, and a read on the same client
+  // right after still works.
+  const RdKafkaConfig config = Config(milliseconds(2000));
+  std::unique_ptr<RdKafkaLogClient> client = Connect(config);
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(Put(*client, 0, "k", "v").ok());
+  ASSERT_TRUE(
+      cluster_->PushOffsetCommitAnswer(kBroker, RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED, milliseconds(0)).ok());
+  Result<TopicIdentity> refused = client->Topic();
+  std::cout << "incarnation, commit refused: " << refused.status().ToString() << "\n";
+  EXPECT_EQ(refused.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(refused.status().message().find("committing the incarnation"), std::string::npos);
+  EXPECT_NE(refused.status().message().find("GROUP_AUTHORIZATION_FAILED"), std::string::npos)
+      << refused.status().ToString();
+  Result<std::vector<LogRecord>> read = client->Read(0, 0, 1);
+  EXPECT_TRUE(read.ok()) << read.status().ToString();
+}
+
 TEST_F(RdKafkaLogClientTest, BrokerDownFailsWithinTheDeadlineAndRecoversAfterUp) {
   // Strategy: with the only broker down, Offsets, Read, a put (produce,
   // flush, await) and a bare AwaitAck (no flush) each fail within the

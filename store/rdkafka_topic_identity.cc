@@ -98,10 +98,11 @@ Result<std::string> RdKafkaTopicIdentity::Incarnation() {
     std::random_device random;
     const int64_t minted = static_cast<int64_t>((static_cast<uint64_t>(random()) << 31) ^ random()) & ((int64_t{1} << 62) - 1);
     if (Status commit = Commit(rk, config, minted); !commit.ok()) {
-      // A commit left without its answer keeps the consumer's group busy:
-      // librdkafka starts no newly assigned partition while one is pending,
-      // so a read on this consumer would wait for it. The next use gets a
-      // fresh consumer; this one is torn down in the background.
+      // A commit that got no answer (the deadline) is still pending, and
+      // librdkafka starts no newly assigned partition of this consumer while
+      // it is, so a read on it would wait too. The next use gets a fresh
+      // consumer (after a refusal too, where it costs only a new handle);
+      // this one is torn down in the background.
       reader_.Reset();
       return commit;
     }
